@@ -1,0 +1,273 @@
+"""``xlingmed run | describe | list``: the command line, a thin layer over the Python API."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TaskID,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+from rich.table import Table
+
+from xlingmed.errors import XlingmedError
+
+app = typer.Typer(add_completion=False, no_args_is_help=True, help=__doc__)
+console = Console(stderr=True)
+stdout = Console()
+
+
+class RichProgress:
+    """One progress bar per stage, with counts and ETA."""
+
+    def __init__(self, progress: Progress) -> None:
+        self._progress = progress
+        self._task: TaskID | None = None
+
+    def start(self, description: str, total: int) -> None:
+        if self._task is not None:
+            self._progress.update(self._task, completed=self._progress.tasks[-1].total)
+        self._task = self._progress.add_task(description, total=total)
+
+    def advance(self, n: int = 1) -> None:
+        if self._task is not None:
+            self._progress.advance(self._task, n)
+
+
+def _fail(exc: Exception) -> None:
+    console.print(f"[bold red]error:[/] {exc}", highlight=False)
+    raise typer.Exit(code=2)
+
+
+@app.command()
+def run(
+    benchmark: Annotated[
+        str | None, typer.Option(help="xlinghealth/liveqa | xlinghealth/medicationqa | xlinghealth/healthqa")
+    ] = None,
+    data_dir: Annotated[
+        Path | None, typer.Option(help="Folder with the benchmark files (else $XLINGMED_DATA_DIR, else download).")
+    ] = None,
+    languages: Annotated[str | None, typer.Option(help="Comma-separated ISO codes, e.g. en,es,zh,hi.")] = None,
+    tasks: Annotated[str | None, typer.Option(help="correctness,verifiability")] = None,
+    model: Annotated[str | None, typer.Option(help="provider/model, e.g. llamacpp/smollm2, openai/gpt-4o.")] = None,
+    judge: Annotated[str | None, typer.Option(help="Judge model for correctness (default: --model).")] = None,
+    base_url: Annotated[str | None, typer.Option(help="OpenAI-compatible server of --model.")] = None,
+    judge_base_url: Annotated[str | None, typer.Option(help="Server of --judge (default: --base-url).")] = None,
+    api_key_env: Annotated[str | None, typer.Option(help="Env var with the API key (default OPENAI_API_KEY).")] = None,
+    limit: Annotated[int | None, typer.Option(help="First N questions, the same in every language.")] = None,
+    include_defective: Annotated[
+        bool | None, typer.Option("--include-defective/--exclude-defective", help="Keep questions with empty cells.")
+    ] = None,
+    seed: Annotated[int | None, typer.Option(help="Seed sent with every request.")] = None,
+    temperatures: Annotated[
+        str | None, typer.Option(help="Verifiability temperatures, e.g. 0,0.25,0.5,0.75,1.")
+    ] = None,
+    max_tokens: Annotated[int | None, typer.Option(help="Correctness answer max tokens (paper: 1000).")] = None,
+    judge_max_tokens: Annotated[int | None, typer.Option(help="Judge max tokens (paper: 1000).")] = None,
+    verify_max_tokens: Annotated[int | None, typer.Option(help="Verifiability reply max tokens.")] = None,
+    judge_parser: Annotated[str | None, typer.Option(help="paper | paper+fallback")] = None,
+    verify_parser: Annotated[str | None, typer.Option(help="paper | strict")] = None,
+    logprobs: Annotated[
+        bool | None, typer.Option("--logprobs/--no-logprobs", help="Verifiability AUC from P(yes).")
+    ] = None,
+    max_concurrency: Annotated[int | None, typer.Option(help="Requests in flight (OpenAI-compatible).")] = None,
+    max_retries: Annotated[
+        int | None, typer.Option(help="Retries on 429/5xx/timeouts before a request is recorded as failed.")
+    ] = None,
+    timeout: Annotated[float | None, typer.Option(help="Per-request timeout, seconds.")] = None,
+    n_ctx: Annotated[int | None, typer.Option(help="Context window of in-process GGUF models.")] = None,
+    cache: Annotated[Path | None, typer.Option(help="Completion cache file (SQLite).")] = None,
+    out: Annotated[Path | None, typer.Option(help="Run folder to write.")] = None,
+    config: Annotated[Path | None, typer.Option(help="YAML file of RunConfig fields; flags override it.")] = None,
+    quiet: Annotated[bool, typer.Option(help="No progress bars.")] = False,
+) -> None:
+    """Evaluate a model on a benchmark and write RUN_DIR (manifest, samples, summary, CSVs)."""
+    from xlingmed.config import make_config
+    from xlingmed.runner import evaluate
+
+    try:
+        cfg = make_config(
+            config,
+            benchmark=benchmark,
+            data_dir=data_dir,
+            languages=languages,
+            tasks=tasks,
+            model=model,
+            judge=judge,
+            base_url=base_url,
+            judge_base_url=judge_base_url,
+            api_key_env=api_key_env,
+            limit=limit,
+            include_defective=include_defective,
+            seed=seed,
+            temperatures=temperatures,
+            max_tokens=max_tokens,
+            judge_max_tokens=judge_max_tokens,
+            verify_max_tokens=verify_max_tokens,
+            judge_parser=judge_parser,
+            verify_parser=verify_parser,
+            logprobs=logprobs,
+            max_concurrency=max_concurrency,
+            max_retries=max_retries,
+            timeout_s=timeout,
+            n_ctx=n_ctx,
+            cache=cache,
+            out=out,
+        )
+        with Progress(
+            TextColumn("{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            TextColumn("eta"),
+            TimeRemainingColumn(),
+            console=console,
+            disable=quiet,
+            transient=False,
+        ) as bars:
+            result = evaluate(cfg, progress=RichProgress(bars))
+    except XlingmedError as exc:
+        _fail(exc)
+        return
+    _print_summary(result.summary)
+    console.print(
+        f"wrote {result.out_dir}  backend_calls: {result.backend_calls}  cache_hits: {result.cache_hits}  "
+        f"failed_requests: {result.failed_requests}  wall: {result.wall_s:.1f} s",
+        highlight=False,
+    )
+
+
+def _fmt(v: Any, digits: int = 3) -> str:
+    return "–" if v is None else (f"{v:.{digits}f}" if isinstance(v, float) else str(v))
+
+
+def _print_summary(summary: dict[str, Any]) -> None:
+    tasks = summary["tasks"]
+    langs = summary["languages"]
+    if "correctness" in tasks:
+        c = tasks["correctness"]
+        table = Table(title=f"Correctness: judge labels per language ({summary['judge']})")
+        table.add_column("label")
+        for lang in langs:
+            table.add_column(lang, justify="right")
+        for lab in c["labels"]:
+            cells = []
+            for lang in langs:
+                s = c["languages"][lang]
+                change = (s.get("change_vs_en_pp") or {}).get(lab)
+                cells.append(f"{s['counts'][lab]}" + ("" if change is None or lang == "en" else f" ({change:+.1f}pp)"))
+            table.add_row(c["label_names"][lab], *cells)
+        table.add_row("errors", *[str(c["languages"][lang]["n_errors"]) for lang in langs])
+        stdout.print(table)
+    if "verifiability" in tasks:
+        v = tasks["verifiability"]
+        table = Table(title=f"Verifiability ({summary['model']}, parser {v['parser']})")
+        for col in (
+            "lang",
+            "τ",
+            "claims",
+            "scored",
+            "unparsed",
+            "refused",
+            "errors",
+            "macro-P",
+            "macro-R",
+            "macro-F1",
+            "accuracy",
+            "AUC",
+            "AUC from",
+        ):
+            table.add_column(col, justify="right")
+        for lang in langs:
+            for t, s in v["languages"][lang]["temperatures"].items():
+                table.add_row(
+                    lang,
+                    t,
+                    str(s["n_claims"]),
+                    str(s["n_scored"]),
+                    str(s["n_unparsed"]),
+                    str(s["n_refused"]),
+                    str(s["n_errors"]),
+                    _fmt(s["macro_precision"]),
+                    _fmt(s["macro_recall"]),
+                    _fmt(s["macro_f1"]),
+                    _fmt(s["accuracy"]),
+                    _fmt(s["auc"]),
+                    s["auc_source"],
+                )
+        stdout.print(table)
+
+
+@app.command()
+def describe(
+    benchmark: Annotated[str, typer.Argument(help="e.g. xlinghealth/liveqa")],
+    data_dir: Annotated[Path | None, typer.Option(help="Folder with the benchmark files.")] = None,
+) -> None:
+    """Per-language question counts and word counts (mean ± sd), as in XLingEval Table A1."""
+    from xlingmed.benchmarks import describe_benchmark
+
+    try:
+        rows = describe_benchmark(benchmark, data_dir)
+    except XlingmedError as exc:
+        _fail(exc)
+        return
+    table = Table(title=f"{benchmark}: words = whitespace tokens (jieba for zh), empty cell = 0, sd ddof=1")
+    for col in (
+        "lang",
+        "questions",
+        "empty Q",
+        "empty A",
+        "negatives",
+        "words (Q)",
+        "words (A)",
+        "chars (Q)",
+        "chars (A)",
+    ):
+        table.add_column(col, justify="right")
+    for r in rows:
+        table.add_row(
+            r["lang"],
+            str(r["questions"]),
+            str(r["empty_questions"]),
+            str(r["empty_answers"]),
+            str(r["negatives"]),
+            f"{r['q_words_mean']:.2f} ± {r['q_words_sd']:.2f}",
+            f"{r['a_words_mean']:.2f} ± {r['a_words_sd']:.2f}",
+            f"{r['q_chars_mean']:.1f}",
+            f"{r['a_chars_mean']:.1f}",
+        )
+    stdout.print(table)
+
+
+@app.command("list")
+def list_() -> None:
+    """Benchmarks, tasks, languages and embedded models this version knows."""
+    from xlingmed.benchmarks import BENCHMARKS
+    from xlingmed.config import KNOWN_TASKS
+    from xlingmed.languages import LANGUAGES
+    from xlingmed.models.llamacpp import EMBEDDED
+
+    stdout.print("benchmarks: " + ", ".join(BENCHMARKS))
+    stdout.print("tasks:      " + ", ".join(KNOWN_TASKS))
+    stdout.print("languages:  " + ", ".join(f"{c} ({lang.name})" for c, lang in LANGUAGES.items()))
+    stdout.print(
+        "models:     "
+        + ", ".join(f"llamacpp/{m}" for m in EMBEDDED)
+        + ", llamacpp/<path.gguf>, openai/<model> (any OpenAI-compatible server via --base-url)"
+    )
+
+
+def main() -> None:
+    app()
+
+
+if __name__ == "__main__":
+    main()

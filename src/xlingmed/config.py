@@ -1,0 +1,158 @@
+"""RunConfig: every setting of a run, validated, from CLI flags or a YAML file.
+
+Defaults are the paper-faithful values (XLingEval; shared/specs/xlingeval.md §8) except where noted.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from xlingmed.errors import ConfigError
+from xlingmed.languages import parse_languages
+from xlingmed.models.base import split_model_id
+
+KNOWN_TASKS = ("correctness", "verifiability")
+
+
+class RunConfig(BaseModel):
+    """One evaluation run.
+
+    Attributes (CLI flag in brackets):
+        benchmark: ``xlinghealth/liveqa`` | ``xlinghealth/medicationqa`` | ``xlinghealth/healthqa`` [--benchmark]
+        data_dir: folder with the benchmark files; else ``$XLINGMED_DATA_DIR``; else download [--data-dir]
+        languages: ISO codes [--languages en,es,zh,hi]
+        tasks: ``correctness``, ``verifiability`` [--tasks]
+        model / judge: ``provider/model``; the judge defaults to the model [--model, --judge]
+        base_url / judge_base_url: OpenAI-compatible server of the model / judge [--base-url, --judge-base-url]
+        api_key_env: environment variable that holds the API key [--api-key-env]
+        limit: first N questions (same ones in every language) [--limit]
+        include_defective: keep questions with empty cells (LiveQA 58, 67; MedicationQA 212) [--include-defective]
+        seed: sent with every request (the paper set none) [--seed]
+        temperatures: verifiability temperatures (paper: 0, 0.25, 0.5, 0.75, 1) [--temperatures]
+        max_tokens / judge_max_tokens: correctness answer and judge (paper: 1000) [--max-tokens, --judge-max-tokens]
+        verify_max_tokens: verifiability reply; the paper set none, a yes/no needs few [--verify-max-tokens]
+        judge_parser: ``paper`` | ``paper+fallback`` [--judge-parser]
+        verify_parser: ``paper`` | ``strict`` [--verify-parser]
+        logprobs: ask for logprobs in verifiability, for AUC from P(yes) [--no-logprobs]
+        max_concurrency, max_retries, timeout_s: request handling [--max-concurrency, --max-retries, --timeout]
+        n_ctx: context window of in-process GGUF models [--n-ctx]
+        cache: completion cache file; default ``$XLINGMED_CACHE`` or the user cache dir [--cache]
+        out: run folder [--out]
+    """
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    benchmark: str
+    data_dir: Path | None = None
+    languages: tuple[str, ...] = ("en", "es", "zh", "hi")
+    tasks: tuple[str, ...] = ("correctness", "verifiability")
+    model: str = "llamacpp/smollm2"
+    judge: str | None = None
+    base_url: str | None = None
+    judge_base_url: str | None = None
+    api_key_env: str = "OPENAI_API_KEY"
+    limit: int | None = Field(default=None, ge=1)
+    include_defective: bool = False
+    seed: int | None = 42
+    temperatures: tuple[float, ...] = (0.0,)
+    max_tokens: int = Field(default=1000, ge=1)
+    judge_max_tokens: int = Field(default=1000, ge=1)
+    verify_max_tokens: int = Field(default=32, ge=1)
+    judge_parser: str = "paper"
+    verify_parser: str = "paper"
+    logprobs: bool = True
+    max_concurrency: int = Field(default=8, ge=1)
+    max_retries: int = Field(default=5, ge=0, le=20)
+    timeout_s: float = Field(default=600.0, gt=0)
+    n_ctx: int = Field(default=8192, ge=256)
+    cache: Path | None = None
+    out: Path = Path("runs/latest")
+
+    @field_validator("languages", mode="before")
+    @classmethod
+    def _languages(cls, v: Any) -> tuple[str, ...]:
+        try:
+            return parse_languages(v)
+        except ConfigError as exc:
+            raise ValueError(str(exc)) from None
+
+    @field_validator("tasks", mode="before")
+    @classmethod
+    def _tasks(cls, v: Any) -> tuple[str, ...]:
+        parts = [t.strip() for t in (v.split(",") if isinstance(v, str) else v) if t.strip()]
+        unknown = [t for t in parts if t not in KNOWN_TASKS]
+        if unknown or not parts:
+            raise ValueError(f"unknown task(s) {unknown or parts}; known: {', '.join(KNOWN_TASKS)}")
+        return tuple(dict.fromkeys(parts))
+
+    @field_validator("temperatures", mode="before")
+    @classmethod
+    def _temperatures(cls, v: Any) -> tuple[float, ...]:
+        parts = v.split(",") if isinstance(v, str) else v
+        try:
+            temps = tuple(float(t) for t in parts if str(t).strip())
+        except ValueError:
+            raise ValueError(f"temperatures must be numbers, got {v!r}") from None
+        if not temps or any(t < 0 or t > 2 for t in temps):
+            raise ValueError(f"temperatures must be in [0, 2], got {v!r}")
+        return tuple(dict.fromkeys(temps))
+
+    @field_validator("model", "judge")
+    @classmethod
+    def _model_id(cls, v: str | None) -> str | None:
+        if v is not None:
+            try:
+                split_model_id(v)
+            except Exception as exc:
+                raise ValueError(str(exc)) from None
+        return v
+
+    @field_validator("judge_parser")
+    @classmethod
+    def _judge_parser(cls, v: str) -> str:
+        if v not in ("paper", "paper+fallback"):
+            raise ValueError("must be 'paper' or 'paper+fallback'")
+        return v
+
+    @field_validator("verify_parser")
+    @classmethod
+    def _verify_parser(cls, v: str) -> str:
+        if v not in ("paper", "strict"):
+            raise ValueError("must be 'paper' or 'strict'")
+        return v
+
+    @property
+    def judge_model(self) -> str:
+        return self.judge or self.model
+
+
+def make_config(source: str | Path | None = None, **overrides: Any) -> RunConfig:
+    """Build a RunConfig from an optional YAML file plus keyword overrides (``None`` values are ignored).
+
+    Raises:
+        ConfigError: unreadable YAML, or a field that fails validation (the message names the field).
+    """
+    data: dict[str, Any] = {}
+    if source is not None:
+        try:
+            loaded = yaml.safe_load(Path(source).read_text(encoding="utf-8"))
+        except (OSError, yaml.YAMLError) as exc:
+            raise ConfigError(f"config file {source}: {exc}") from None
+        if loaded is None:
+            loaded = {}
+        if not isinstance(loaded, dict):
+            raise ConfigError(f"config file {source}: expected a mapping of field: value")
+        data.update(loaded)
+    data.update({k: v for k, v in overrides.items() if v is not None})
+    try:
+        return RunConfig(**data)
+    except ValidationError as exc:
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in err['loc']) or 'config'}: {err['msg']}" for err in exc.errors()
+        )
+        where = f"config file {source}: " if source else ""
+        raise ConfigError(f"{where}{problems}") from None

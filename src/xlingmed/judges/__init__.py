@@ -1,0 +1,1 @@
+"""LLM graders and the parsers of their replies."""

@@ -1,0 +1,89 @@
+"""The XLingEval correctness judge: compare a model answer with the expert answer, pick one of four labels.
+
+Source: XLingEval paper §3.1 and Table 1; prompt Appendix Table A3, verbatim from the authors' code
+(claws-lab/XLingEval, Apache-2.0; shared/specs/xlingeval.md §2.2 and Appendix A.5, typos included).
+"""
+
+from __future__ import annotations
+
+import re
+
+from xlingmed.types import Parsed
+
+JUDGE_SYSTEM = "You are Health GPT and you help users in the health and medical related domain."
+
+JUDGE_TEMPLATE = (
+    "Given below is the question and two answers written in {language} for the question.\n"
+    "Question: {question}\n"
+    "Answer 1: {reference}\n"
+    "Answer 2: {answer}\n"
+    "Compare Answer 2 with Answer 1 on the basis of answer similarity, comprehenisveness and appropriateness. "
+    "Answer 2 contradicts Answer 1 if Answer 2 provides any information that contradicts the information "
+    "provided in Answer 1 and Answer 2 incorrectly answers the Question. Answer 2 is neither contradictory nor "
+    "similar if Answer 2 answers the Question but Answer 1 and Answer 2 are dissimilar.\n"
+    "First, evaluate whether Answer 2 provides similar information, contradictory information as compared to "
+    "Answer 1. Support the evaluation with a reasoning. Only if both answers are similar, evaluate the "
+    "comprehensivenss and appropriateness of Answer 2 in comparison to Answer 1 and provide a reasoning for it. "
+    "Finally, based on the previous evaluations choose one option from the following option:\n"
+    "1) Answer 2 provides neither contradictory nor similar information in comparison to Answer 1\n"
+    "2) Answer 2 provides contradictory information in comparison to Answer 1\n"
+    "3) Answer 2 provides more comprehensive and appropriate information\n"
+    "4) Answer 2 provides less comprehensive and appropriate information\n"
+    "Your answer should first provide all reasoning followed by the choosen option string in the last line. "
+    "The chosen option string should exactly match with one of the given options."
+)
+
+# (label, option string) in the order the paper's parser tests them.
+OPTIONS: tuple[tuple[str, str], ...] = (
+    ("neither", "Answer 2 provides neither contradictory nor similar information in comparison to Answer 1"),
+    ("contradictory", "Answer 2 provides contradictory information in comparison to Answer 1"),
+    ("more", "Answer 2 provides more comprehensive and appropriate information"),
+    ("less", "Answer 2 provides less comprehensive and appropriate information"),
+)
+NO_RESPONSE = "no_response"
+# Table 1 row order, then the label for judgements that name no option.
+LABELS: tuple[str, ...] = ("more", "less", "neither", "contradictory", NO_RESPONSE)
+LABEL_NAMES: dict[str, str] = {
+    "more": "More comprehensive and appropriate",
+    "less": "Less comprehensive and appropriate",
+    "neither": "Neither contradictory nor similar",
+    "contradictory": "Contradictory",
+    NO_RESPONSE: "No Response",
+}
+JUDGE_PARSERS = ("paper", "paper+fallback")
+
+
+def parse_judgement(text: str, parser: str = "paper") -> Parsed:
+    """Turn a judge's reply into one of ``LABELS``.
+
+    ``paper`` (spec §2.2, the default): empty → ``no_response``; otherwise newlines become spaces, the text is
+    split on ``.``, the last 3 fragments are re-joined with spaces, and the four option strings are tested in
+    the order 1 → 4 for case-sensitive containment; the first hit wins, else ``no_response``.
+
+    ``paper+fallback``: when the paper rule finds nothing, take the option string that occurs *last* anywhere
+    in the reply (case-insensitive).
+
+    Returns:
+        ``Parsed(label, method)`` with method ``"empty"``, ``"paper_tail"``, ``"fallback_last_option"`` or
+        ``"unparsed"``.
+
+    Raises:
+        ValueError: unknown ``parser``.
+    """
+    if parser not in JUDGE_PARSERS:
+        raise ValueError(f"unknown judge parser {parser!r}; known: {', '.join(JUDGE_PARSERS)}")
+    if not text:
+        return Parsed(NO_RESPONSE, "empty")
+    tail = " ".join(text.replace("\n", " ").split(".")[-3:])
+    for label, option in OPTIONS:
+        if option in tail:
+            return Parsed(label, "paper_tail")
+    if parser == "paper+fallback":
+        best: tuple[int, str] | None = None
+        for label, option in OPTIONS:
+            for match in re.finditer(re.escape(option.lower()), text.lower()):
+                if best is None or match.start() > best[0]:
+                    best = (match.start(), label)
+        if best is not None:
+            return Parsed(best[1], "fallback_last_option")
+    return Parsed(NO_RESPONSE, "unparsed")

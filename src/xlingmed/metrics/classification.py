@@ -1,0 +1,58 @@
+"""Binary classification metrics for verifiability (XLingEval paper §5, spec §5.4).
+
+Pure functions of label lists; scikit-learn does the arithmetic.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+
+def binary_metrics(
+    y_true: Sequence[int], y_pred: Sequence[int], scores: Sequence[float] | None = None
+) -> dict[str, Any]:
+    """Macro precision/recall/F1, accuracy and ROC AUC of binary predictions.
+
+    Args:
+        y_true: gold labels in {0, 1}, shape (n,).
+        y_pred: predicted labels in {0, 1}, shape (n,).
+        scores: P(positive) per row, shape (n,). When given, AUC is computed from them (``auc_source`` =
+            ``"p_yes"``); otherwise from the hard labels (``"hard_labels"``), which equals macro recall
+            (balanced accuracy), as in the paper's table.
+
+    Returns:
+        ``n, macro_precision, macro_recall, macro_f1, accuracy, auc, auc_source`` plus the positive-class
+        ``precision_pos, recall_pos, f1_pos``. Metrics are ``None`` when ``n`` is 0; ``auc`` is ``None`` when
+        ``y_true`` holds a single class. Precision of a class never predicted is 0 (sklearn
+        ``zero_division=0``).
+
+    Raises:
+        ValueError: lengths differ or a label is not 0/1.
+    """
+    from sklearn.metrics import accuracy_score, precision_recall_fscore_support, roc_auc_score
+
+    if len(y_true) != len(y_pred) or (scores is not None and len(scores) != len(y_true)):
+        raise ValueError("y_true, y_pred and scores must have the same length")
+    if any(v not in (0, 1) for v in [*y_true, *y_pred]):
+        raise ValueError("labels must be 0 or 1")
+    out: dict[str, Any] = {"n": len(y_true), "auc_source": "p_yes" if scores is not None else "hard_labels"}
+    keys = ("macro_precision", "macro_recall", "macro_f1", "accuracy", "auc", "precision_pos", "recall_pos", "f1_pos")
+    if not y_true:
+        return {**out, **dict.fromkeys(keys)}
+    p, r, f, _ = precision_recall_fscore_support(y_true, y_pred, labels=[0, 1], average="macro", zero_division=0)
+    pp, rp, fp, _ = precision_recall_fscore_support(y_true, y_pred, labels=[1], average=None, zero_division=0)
+    out.update(
+        macro_precision=float(p),
+        macro_recall=float(r),
+        macro_f1=float(f),
+        accuracy=float(accuracy_score(y_true, y_pred)),
+        precision_pos=float(pp[0]),
+        recall_pos=float(rp[0]),
+        f1_pos=float(fp[0]),
+    )
+    if len(set(y_true)) < 2:
+        out["auc"] = None
+    else:
+        out["auc"] = float(roc_auc_score(y_true, list(scores) if scores is not None else list(y_pred)))
+    return out

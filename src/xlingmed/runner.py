@@ -1,0 +1,319 @@
+"""plan → generate → score → write.
+
+``evaluate(config)`` loads the items, lets each task build its samples, sends every stage's requests through
+the completion cache (only misses reach the backend, with bounded concurrency), parses the completions,
+summarises them per language and writes the run folder.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import platform
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from importlib import metadata
+from pathlib import Path
+from typing import Any, Protocol
+
+from xlingmed import output
+from xlingmed.benchmarks import load_benchmark
+from xlingmed.config import RunConfig
+from xlingmed.models.base import ModelAPI, ModelOptions, get_model
+from xlingmed.store import CompletionCache, default_cache_path
+from xlingmed.tasks import CorrectnessTask, Task, VerifiabilityTask
+from xlingmed.types import Completion, GenerateRequest, Sample
+
+
+class Progress(Protocol):
+    """What the runner reports while it works (the CLI draws rich progress bars from it)."""
+
+    def start(self, description: str, total: int) -> None: ...
+
+    def advance(self, n: int = 1) -> None: ...
+
+
+class _NoProgress:
+    def start(self, description: str, total: int) -> None:
+        pass
+
+    def advance(self, n: int = 1) -> None:
+        pass
+
+
+@dataclass
+class Counters:
+    backend_calls: int = 0
+    cache_hits: int = 0
+    failed: int = 0
+
+
+@dataclass
+class RunResult:
+    """What ``evaluate`` returns: the run folder, the summary written to ``summary.json``, and the counters."""
+
+    out_dir: Path
+    summary: dict[str, Any]
+    backend_calls: int
+    cache_hits: int
+    failed_requests: int
+    wall_s: float
+    files: list[Path] = field(default_factory=list)
+
+
+async def generate_all(
+    model: ModelAPI,
+    requests: Sequence[GenerateRequest],
+    cache: CompletionCache | None,
+    counters: Counters,
+    progress: Progress,
+) -> list[tuple[Completion, bool]]:
+    """Answer ``requests`` in order, from the cache where possible.
+
+    Identical requests are sent once. Misses go to the backend through ``model.max_concurrency`` workers; each
+    successful completion is committed to the cache as soon as it arrives (so an interrupted run resumes with
+    nothing lost or sent twice). Failed requests come back with ``error`` set and are not cached.
+
+    Returns:
+        ``(completion, from_cache)`` per request, in the order of ``requests``.
+    """
+    keys = [r.cache_key(model.model_id) for r in requests]
+    results: dict[str, tuple[Completion, bool]] = {}
+    todo: dict[str, GenerateRequest] = {}
+    for key, req in zip(keys, requests, strict=True):
+        if key in results or key in todo:
+            continue
+        hit = cache.get(key) if cache is not None else None
+        if hit is not None:
+            results[key] = (hit, True)
+            counters.cache_hits += 1
+            progress.advance()
+        else:
+            todo[key] = req
+    queue: asyncio.Queue[tuple[str, GenerateRequest]] = asyncio.Queue()
+    for item in todo.items():
+        queue.put_nowait(item)
+
+    async def worker() -> None:
+        while True:
+            try:
+                key, req = queue.get_nowait()
+            except asyncio.QueueEmpty:
+                return
+            comp = await model.generate(req)
+            counters.backend_calls += 1
+            if comp.ok:
+                if cache is not None:
+                    cache.put(key, model.model_id, req, comp)
+            else:
+                counters.failed += 1
+            results[key] = (comp, False)
+            progress.advance()
+
+    n_workers = min(model.max_concurrency, len(todo))
+    if n_workers:
+        await asyncio.gather(*(worker() for _ in range(n_workers)))
+    return [results[k] for k in keys]
+
+
+def build_tasks(config: RunConfig) -> list[Task]:
+    tasks: list[Task] = []
+    for name in config.tasks:
+        if name == "correctness":
+            tasks.append(
+                CorrectnessTask(
+                    answer_max_tokens=config.max_tokens,
+                    judge_max_tokens=config.judge_max_tokens,
+                    judge_parser=config.judge_parser,
+                    seed=config.seed,
+                )
+            )
+        elif name == "verifiability":
+            tasks.append(
+                VerifiabilityTask(
+                    temperatures=config.temperatures,
+                    parser=config.verify_parser,
+                    max_tokens=config.verify_max_tokens,
+                    logprobs=config.logprobs,
+                    seed=config.seed,
+                )
+            )
+    return tasks
+
+
+def _package_versions() -> dict[str, str | None]:
+    out: dict[str, str | None] = {}
+    for name in ("xlingmed", "llama-cpp-python", "openai", "pandas", "openpyxl", "scikit-learn", "numpy"):
+        try:
+            out[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            out[name] = None
+    return out
+
+
+def evaluate(config: RunConfig, progress: Progress | None = None) -> RunResult:
+    """Run ``config`` end to end and write its run folder.
+
+    Bad input (config, data, model name, API key) raises before anything is written or sent.
+
+    Raises:
+        ConfigError, DataError, DataNotFoundError, ModelError: see their docstrings.
+    """
+    return asyncio.run(evaluate_async(config, progress))
+
+
+async def evaluate_async(config: RunConfig, progress: Progress | None = None) -> RunResult:
+    progress = progress or _NoProgress()
+    started = datetime.now(UTC)
+    t0 = time.perf_counter()
+
+    # plan: everything that can fail on bad input happens before the first request
+    items, provenance = load_benchmark(
+        config.benchmark,
+        config.data_dir,
+        config.languages,
+        include_defective=config.include_defective,
+        limit=config.limit,
+    )
+    tasks = build_tasks(config)
+    plans: list[tuple[Task, list[Sample]]] = [(task, task.samples(items)) for task in tasks]
+    options = ModelOptions(
+        base_url=config.base_url,
+        api_key_env=config.api_key_env,
+        max_concurrency=config.max_concurrency,
+        max_retries=config.max_retries,
+        timeout_s=config.timeout_s,
+        n_ctx=config.n_ctx,
+    )
+    model = get_model(config.model, options)
+    judge_options = ModelOptions(**{**options.__dict__, "base_url": config.judge_base_url or config.base_url})
+    judge = (
+        model
+        if (config.judge_model == config.model and judge_options == options)
+        else get_model(config.judge_model, judge_options)
+    )
+    cache_path = config.cache or default_cache_path()
+    cache = CompletionCache(cache_path)
+    counters = Counters()
+
+    # generate and score
+    samples_log: list[dict[str, Any]] = []
+    summaries: dict[str, Any] = {}
+    task_rows: dict[str, list[dict[str, Any]]] = {}
+    try:
+        for task, samples in plans:
+            done: list[dict[str, Completion]] = [{} for _ in samples]
+            for stage in task.stages:
+                backend = model if stage.role == "model" else judge
+                pending = [
+                    (i, req) for i, s in enumerate(samples) if (req := task.request(stage.name, s, done[i])) is not None
+                ]
+                progress.start(f"{task.name}: {stage.name} ({backend.model_id})", len(pending))
+                answers = await generate_all(backend, [r for _, r in pending], cache, counters, progress)
+                for (i, req), (comp, cached) in zip(pending, answers, strict=True):
+                    done[i][stage.name] = comp
+                    parsed = task.parse(stage.name, samples[i], comp)
+                    samples_log.append(
+                        _log_line(
+                            task.name,
+                            stage.name,
+                            backend.model_id,
+                            samples[i],
+                            req,
+                            comp,
+                            cached,
+                            parsed.value if parsed else None,
+                            parsed.method if parsed else None,
+                        )
+                    )
+            rows = [task.record(s, done[i]) for i, s in enumerate(samples)]
+            task_rows[task.name] = rows
+            summaries[task.name] = task.summarize(rows, config.languages)
+    finally:
+        cache.close()
+        await model.aclose()
+        if judge is not model:
+            await judge.aclose()
+
+    # write
+    finished = datetime.now(UTC)
+    wall = time.perf_counter() - t0
+    out_dir = Path(config.out)
+    summary = {
+        "benchmark": config.benchmark,
+        "model": config.model,
+        "judge": config.judge_model,
+        "languages": list(config.languages),
+        "n_items_per_language": {lang: sum(1 for it in items if it.lang == lang) for lang in config.languages},
+        "tasks": summaries,
+        "backend_calls": counters.backend_calls,
+        "cache_hits": counters.cache_hits,
+        "failed_requests": counters.failed,
+        "wall_s": round(wall, 3),
+    }
+    manifest = {
+        "xlingmed_version": _package_versions()["xlingmed"],
+        "config": config.model_dump(mode="json"),
+        "argv": sys.argv,
+        "packages": _package_versions(),
+        "python": sys.version.split()[0],
+        "platform": platform.platform(),
+        "dataset": provenance,
+        "cache": str(cache_path),
+        "started_at": started.isoformat(),
+        "finished_at": finished.isoformat(),
+        "wall_s": round(wall, 3),
+    }
+    files = [out_dir / "samples.jsonl", out_dir / "summary.json", out_dir / "manifest.json"]
+    output.write_jsonl(files[0], samples_log)
+    for name, rows in task_rows.items():
+        path = out_dir / f"{name}.csv"
+        output.write_csv(path, rows)
+        files.append(path)
+    output.write_json(files[1], summary)
+    output.write_json(files[2], manifest)
+    return RunResult(
+        out_dir=out_dir,
+        summary=summary,
+        backend_calls=counters.backend_calls,
+        cache_hits=counters.cache_hits,
+        failed_requests=counters.failed,
+        wall_s=wall,
+        files=files,
+    )
+
+
+def _log_line(
+    task: str,
+    stage: str,
+    model_id: str,
+    sample: Sample,
+    req: GenerateRequest,
+    comp: Completion,
+    cached: bool,
+    parsed: Any,
+    method: str | None,
+) -> dict[str, Any]:
+    return {
+        "item_id": sample.item.item_id,
+        "lang": sample.item.lang,
+        "task": task,
+        "sample": sample.key,
+        "stage": stage,
+        "model": model_id,
+        "temperature": req.temperature,
+        "seed": req.seed,
+        "prompt": [{"role": m.role, "content": m.content} for m in req.messages],
+        "response": comp.text,
+        "finish_reason": comp.finish_reason,
+        "parsed": parsed,
+        "parse_method": method,
+        "error": comp.error,
+        "refusal": comp.refusal,
+        "cached": cached,
+        "latency_s": round(comp.latency_s, 4),
+        "prompt_tokens": comp.prompt_tokens,
+        "completion_tokens": comp.completion_tokens,
+    }

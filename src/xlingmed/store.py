@@ -1,0 +1,79 @@
+"""Completion cache: SQLite in WAL mode, one committed row per successful completion.
+
+Each completion is committed as soon as it arrives, so a run killed at any point (Ctrl-C, SIGKILL) loses at
+most the requests in flight, and a re-run answers everything stored from here with no backend call. Failed
+requests are never stored: a re-run retries them.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import time
+from pathlib import Path
+
+from xlingmed.types import Completion, GenerateRequest
+
+CACHE_ENV = "XLINGMED_CACHE"
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS completions (
+    key        TEXT PRIMARY KEY,
+    model      TEXT NOT NULL,
+    request    TEXT NOT NULL,
+    completion TEXT NOT NULL,
+    created    REAL NOT NULL
+)
+"""
+
+
+def default_cache_path() -> Path:
+    """``$XLINGMED_CACHE`` if set, else ``<user cache dir>/xlingmed/completions.sqlite``."""
+    env = os.environ.get(CACHE_ENV)
+    if env:
+        return Path(env)
+    from platformdirs import user_cache_dir
+
+    return Path(user_cache_dir("xlingmed")) / "completions.sqlite"
+
+
+class CompletionCache:
+    """Maps ``GenerateRequest.cache_key(model_id)`` to a stored ``Completion``.
+
+    Used from one thread (the event loop's); every ``put`` is its own committed transaction.
+    """
+
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._db = sqlite3.connect(self.path, timeout=30.0)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=NORMAL")
+        self._db.execute(_SCHEMA)
+        self._db.commit()
+
+    def get(self, key: str) -> Completion | None:
+        row = self._db.execute("SELECT completion FROM completions WHERE key = ?", (key,)).fetchone()
+        return None if row is None else Completion.from_json(json.loads(row[0]))
+
+    def put(self, key: str, model_id: str, request: GenerateRequest, completion: Completion) -> None:
+        if not completion.ok:
+            return
+        with self._db:  # one transaction, committed on exit
+            self._db.execute(
+                "INSERT OR REPLACE INTO completions (key, model, request, completion, created) VALUES (?,?,?,?,?)",
+                (
+                    key,
+                    model_id,
+                    json.dumps(request.to_json(), ensure_ascii=False),
+                    json.dumps(completion.to_json(), ensure_ascii=False),
+                    time.time(),
+                ),
+            )
+
+    def __len__(self) -> int:
+        return int(self._db.execute("SELECT COUNT(*) FROM completions").fetchone()[0])
+
+    def close(self) -> None:
+        self._db.close()

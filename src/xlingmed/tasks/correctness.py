@@ -1,0 +1,141 @@
+"""Correctness (XLingEval paper §3.1, Table 1; spec §2).
+
+Phase 1: the model answers each question in the item's language (system prompt of spec Appendix A.4,
+temperature 0, max_tokens 1000). Phase 2: a judge compares the answer with the expert answer in the same
+language and picks one of four labels (``xlingmed.judges.correctness``). Output: label counts per language in
+the layout of the paper's Table 1, and the change against English.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from xlingmed.judges.correctness import (
+    JUDGE_SYSTEM,
+    JUDGE_TEMPLATE,
+    LABEL_NAMES,
+    LABELS,
+    NO_RESPONSE,
+    parse_judgement,
+)
+from xlingmed.languages import get_language
+from xlingmed.tasks.base import Stage, error_of
+from xlingmed.types import Completion, GenerateRequest, Item, Message, Parsed, Sample
+
+ANSWER_SYSTEM = (
+    "You are Health GPT and You answer to health and medical related queries in {language}. Your answers "
+    "should be in one or more paragraphs without listing points/lists and should be in {language}."
+)
+
+
+@dataclass(frozen=True)
+class CorrectnessTask:
+    """Settings: ``answer_max_tokens`` / ``judge_max_tokens`` (paper: 1000 each), ``judge_parser``
+    (``paper`` or ``paper+fallback``), ``seed`` sent with every request, ``temperature`` of the answer
+    (paper: 0; the judge always uses 0)."""
+
+    answer_max_tokens: int = 1000
+    judge_max_tokens: int = 1000
+    judge_parser: str = "paper"
+    temperature: float = 0.0
+    seed: int | None = None
+
+    name: ClassVar[str] = "correctness"
+    stages: ClassVar[tuple[Stage, ...]] = (Stage("answer", "model"), Stage("judge", "judge"))
+
+    def samples(self, items: Sequence[Item]) -> list[Sample]:
+        return [Sample(item=it, task=self.name, key="answer", temperature=self.temperature) for it in items]
+
+    def request(self, stage: str, sample: Sample, prior: Mapping[str, Completion]) -> GenerateRequest | None:
+        item = sample.item
+        language = get_language(item.lang).name
+        if stage == "answer":
+            return GenerateRequest(
+                messages=(
+                    Message("system", ANSWER_SYSTEM.format(language=language)),
+                    Message("user", item.question),
+                ),
+                temperature=self.temperature,
+                max_tokens=self.answer_max_tokens,
+                seed=self.seed,
+            )
+        answer = prior.get("answer")
+        if answer is None or not answer.ok or not answer.text.strip():
+            return None  # failed or empty answers are not judged
+        prompt = JUDGE_TEMPLATE.format(
+            language=language, question=item.question, reference=item.reference, answer=answer.text.strip()
+        )
+        return GenerateRequest(
+            messages=(Message("system", JUDGE_SYSTEM), Message("user", prompt)),
+            temperature=0.0,
+            max_tokens=self.judge_max_tokens,
+            seed=self.seed,
+        )
+
+    def parse(self, stage: str, sample: Sample, completion: Completion) -> Parsed | None:
+        if stage != "judge" or not completion.ok:
+            return None
+        return parse_judgement(completion.text, self.judge_parser)
+
+    def record(self, sample: Sample, completions: Mapping[str, Completion]) -> dict[str, Any]:
+        answer = completions.get("answer")
+        judge = completions.get("judge")
+        error = error_of(completions)
+        if error is not None:
+            label, method = None, "error"
+        elif answer is not None and not answer.text.strip():
+            label, method = NO_RESPONSE, "empty_answer"
+        elif judge is not None:
+            parsed = parse_judgement(judge.text, self.judge_parser)
+            label, method = parsed.value, parsed.method
+        else:
+            label, method = None, "missing"
+        return {
+            "item_id": sample.item.item_id,
+            "lang": sample.item.lang,
+            "question": sample.item.question,
+            "reference": sample.item.reference,
+            "answer": answer.text if answer else "",
+            "label": label,
+            "parse_method": method,
+            "judge_reasoning": judge.text if judge else "",
+            "error": error,
+        }
+
+    def summarize(self, records: Sequence[dict[str, Any]], languages: Sequence[str]) -> dict[str, Any]:
+        """Per language: ``n`` (judged or no-response items), ``counts`` per label, ``proportions``,
+        ``change_vs_en_pp`` (percentage points of the language's n against English: the paper's "relative
+        decrease", e.g. HealthQA hi "more" (575 − 1013)/1134 = −38.62), ``ratio_vs_en`` (count / English
+        count: the paper's "×" figures), ``n_errors`` (requests that failed; not labelled) and
+        ``parse_methods``."""
+        out: dict[str, Any] = {"labels": list(LABELS), "label_names": LABEL_NAMES, "languages": {}}
+        for lang in languages:
+            rows = [r for r in records if r["lang"] == lang]
+            labelled = [r for r in rows if r["label"] is not None]
+            n = len(labelled)
+            counts = {lab: sum(1 for r in labelled if r["label"] == lab) for lab in LABELS}
+            methods: dict[str, int] = {}
+            for r in rows:
+                methods[r["parse_method"]] = methods.get(r["parse_method"], 0) + 1
+            out["languages"][lang] = {
+                "n": n,
+                "n_items": len(rows),
+                "n_errors": len(rows) - n,
+                "counts": counts,
+                "proportions": {lab: (c / n if n else None) for lab, c in counts.items()},
+                "parse_methods": methods,
+            }
+        en = out["languages"].get("en")
+        for stats in out["languages"].values():
+            if en is None or not en["n"] or not stats["n"]:
+                stats["change_vs_en_pp"] = stats["ratio_vs_en"] = None
+                continue
+            stats["change_vs_en_pp"] = {
+                lab: 100.0 * (stats["proportions"][lab] - en["proportions"][lab]) for lab in LABELS
+            }
+            stats["ratio_vs_en"] = {
+                lab: (stats["counts"][lab] / en["counts"][lab] if en["counts"][lab] else None) for lab in LABELS
+            }
+        return out

@@ -1,0 +1,274 @@
+"""Verifiability (XLingEval paper §5, Fig. 4, Table A11; spec §5).
+
+Each question is paired with its expert answer (label 1) and its shipped negatives (label 0, answers to other
+questions); the model is asked, in the item's language, whether the answer is factually correct, in one
+English word. Metrics per language (and temperature): macro precision/recall/F1, accuracy and AUC.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import string
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from statistics import mean
+from typing import Any, ClassVar
+
+from xlingmed.errors import ConfigError
+from xlingmed.languages import LANGUAGES
+from xlingmed.metrics.classification import binary_metrics
+from xlingmed.tasks.base import Stage, error_of
+from xlingmed.types import Completion, GenerateRequest, Item, Message, Parsed, Sample, TokenLogprob
+
+SYSTEM = "Assistant is a medical expert that answers health-related questions."
+
+# Spec Appendix A.2, verbatim from the authors' code (claws-lab/XLingEval, Apache-2.0).
+PROMPTS: dict[str, str] = {
+    "en": (
+        "Use one English word (either 'Yes' or 'No'. Do not give any reasons) to answer me whether the following "
+        "response is a factually correct answer (or diagnosis) to the following question (or scenario). Both the "
+        "question and answer are delimited by triple backticks. \nQuestion: \n```\n{question}\n```\n"
+        "Response: ```\n{answer}\n```"
+    ),
+    "es": (
+        "Use una palabra en inglés (ya sea 'Yes' o 'No'. No dé ninguna razón) para responderme si la siguiente "
+        "respuesta es una respuesta (o diagnóstico) objetivamente correcta a la siguiente pregunta (o escenario). "
+        "Tanto la pregunta como la respuesta están delimitadas por triples acentos graves. \nPregunta: \n```\n"
+        "{question}\n```\n \nRespuesta: ```\n{answer}\n```"
+    ),
+    "zh": (
+        "用一个英文单词（`Yes`或`No`，不要回答原因）告诉我下列答案是否是以下问题（或情景）的正确回答（或诊疗方案）。"
+        "问题和答案均用三个反引号包围。 \n问题: ```{question}``` \n答案: ```{answer}```.你的判断："
+    ),
+    "hi": (
+        "मुझे उत्तर देने के लिए एक अंग्रेजी शब्द ('Yes' या 'No', कोई कारण न बताएं) का उपयोग करें कि क्या निम्नलिखित "
+        "प्रतिक्रिया निम्नलिखित प्रश्न (या परिदृश्य) का तथ्यात्मक रूप से सही उत्तर (या निदान) है। प्रश्न और उत्तर "
+        "दोनों को ट्रिपल बैकटिक्स द्वारा सीमांकित किया गया है।\nप्रश्न: ```{question}``` \nआपका उत्तर: ```\n"
+        "{answer}\n```।"
+    ),
+}
+
+# Spec Appendix C: the GPT parser's phrase sets at the authors' HEAD, typo "YesEntailment" included.
+PAPER_YES = (
+    "YesEntailment",
+    "Sí",
+    "Yes",
+    "जी हाँ",
+    "निश्चित रूप से हाँ।",
+    "हाँ",
+    "可能性很大",
+    "可能是正确的",
+    "对",
+    "是的",
+    "正确",
+)
+PAPER_NO = (
+    "No",
+    "Not entailment",
+    "I'm sorry, but i am unable to understand",
+    "I'm sorry, but the response you provided is not related to the question",
+    "I'm sorry, but your response does not seem to be related to the question asked",
+    "नहीं",
+    "नो",
+    "माफ़ कीजिए, लेकिन यह प्रतिक्रिया दिए गए प्रश्न से मेल नहीं खाती है",
+    "यह उत्तर दिया गया प्रश्न संबंधित नहीं है। कृपया सही प्रश्न पूछें",
+    "यह उत्तर दिया गया प्रश्न से मेल नहीं खाता है",
+    "यह उत्तर नहीं है",
+    "यह उत्तर प्रश्न के साथ संबंधित नहीं है। कृपया पुनः प्रश्न देखें",
+    "不是",
+    "不正确",
+    "以上都不",
+    "错误",
+)
+PAPER_UNKNOWN = ("Unknown", "Depends", "N/a", "कारण पता नहीं है", "不确定", "无法判断")
+_STRIP = string.punctuation + "，。？！।॥"
+PARSERS = ("paper", "strict")
+
+
+def clean_reply(text: str) -> str:
+    """Spec §5.3 step 1–2: strip punctuation (ASCII and ，。？！।॥) at both ends, then ``str.capitalize``."""
+    return text.strip(_STRIP).capitalize()
+
+
+def parse_paper(text: str) -> Parsed:
+    """The authors' parser (spec §5.3): 1 = yes, 0 = no, −1 = unknown/unparsed.
+
+    No-phrase present and "yes" absent → 0; else Yes-phrase present and "no" absent → 1; else −1. Substring
+    tests on the lower-cased cleaned reply, so "Unknown" → 0 (it contains "no") and "Entailment" → −1.
+    """
+    x = clean_reply(text).lower()
+    if any(p.lower() in x for p in PAPER_NO) and "yes" not in x:
+        return Parsed(0, "paper_no_phrase")
+    if any(p.lower() in x for p in PAPER_YES) and "no" not in x:
+        return Parsed(1, "paper_yes_phrase")
+    if any(p.lower() in x for p in PAPER_UNKNOWN):
+        return Parsed(-1, "paper_unknown_phrase")
+    return Parsed(-1, "unparsed")
+
+
+def _words(lang: str, kind: str) -> list[str]:
+    words = set(getattr(LANGUAGES["en"], kind))
+    if lang in LANGUAGES:
+        words |= set(getattr(LANGUAGES[lang], kind))
+    return sorted(words, key=len, reverse=True)  # longest first: 不正确 before 不, नहीं before ना
+
+
+def _starts_with_word(text: str, word: str) -> bool:
+    if not text.startswith(word):
+        return False
+    if re.match(r"[\u4e00-\u9fff]", word):  # Chinese has no word boundary to check
+        return True
+    rest = text[len(word) :]
+    return not rest or not (rest[0].isalnum() or rest[0] == "_")
+
+
+def parse_strict(text: str, lang: str) -> Parsed:
+    """The reply's first word must be a yes/no word of English or of ``lang`` (``languages.py``)."""
+    x = text.strip().lstrip(_STRIP + " *_`\"'\n\t").lower()
+    candidates = [(w, 1) for w in _words(lang, "yes_words")] + [(w, 0) for w in _words(lang, "no_words")]
+    for word, val in sorted(candidates, key=lambda wv: len(wv[0]), reverse=True):
+        if _starts_with_word(x, word):
+            return Parsed(val, "strict_first_word")
+    return Parsed(-1, "unparsed")
+
+
+def p_yes(logprobs: Sequence[TokenLogprob] | None, lang: str) -> float | None:
+    """P(yes) / (P(yes) + P(no)) at the first generated token that is not whitespace or markup.
+
+    Sums the probabilities of the alternatives at that position that are a yes word or a no word (English or
+    ``lang``). ``None`` when no logprobs came back or no alternative is a yes/no word.
+    """
+    if not logprobs:
+        return None
+    yes = {w.lower() for w in _words(lang, "yes_words")}
+    no = {w.lower() for w in _words(lang, "no_words")}
+    for tok in logprobs:
+        if not tok.token.strip(" \n\t*_`\"'#:>-"):
+            continue
+        alts = dict(tok.top)
+        alts.setdefault(tok.token, tok.logprob)
+        p_y = p_n = 0.0
+        for t, lp in alts.items():
+            w = t.strip(" \n\t*_`\"'#:>-.,!").lower()
+            if w in yes:
+                p_y += math.exp(lp)
+            elif w in no:
+                p_n += math.exp(lp)
+        return p_y / (p_y + p_n) if p_y + p_n > 0 else None
+    return None
+
+
+@dataclass(frozen=True)
+class VerifiabilityTask:
+    """Settings: ``temperatures`` swept (paper: 0, 0.25, 0.5, 0.75, 1), ``parser`` (``paper`` or ``strict``),
+    ``max_tokens`` (the paper set none; a yes/no needs few, so 32 by default), ``logprobs`` (ask for the top
+    20 logprobs to compute AUC from P(yes)), ``seed``."""
+
+    temperatures: tuple[float, ...] = (0.0,)
+    parser: str = "paper"
+    max_tokens: int = 32
+    logprobs: bool = True
+    seed: int | None = None
+    name: ClassVar[str] = "verifiability"
+    stages: ClassVar[tuple[Stage, ...]] = (Stage("verify", "model"),)
+
+    def __post_init__(self) -> None:
+        if self.parser not in PARSERS:
+            raise ConfigError(f"unknown verifiability parser {self.parser!r}; known: {', '.join(PARSERS)}")
+
+    def samples(self, items: Sequence[Item]) -> list[Sample]:
+        missing = sorted({it.lang for it in items} - set(PROMPTS))
+        if missing:
+            raise ConfigError(f"verifiability has no prompt for language(s) {', '.join(missing)}")
+        out = []
+        for it in items:
+            claims = ([(1, it.reference)] if it.reference else []) + [(0, neg) for neg in it.negatives]
+            for t in self.temperatures:
+                for idx, (label, answer) in enumerate(claims):
+                    out.append(
+                        Sample(
+                            item=it,
+                            task=self.name,
+                            key=f"t{t:g}-c{idx}",
+                            target=label,
+                            temperature=t,
+                            meta={"candidate": answer, "candidate_index": idx},
+                        )
+                    )
+        return out
+
+    def request(self, stage: str, sample: Sample, prior: Mapping[str, Completion]) -> GenerateRequest | None:
+        item = sample.item
+        prompt = PROMPTS[item.lang].format(question=item.question, answer=sample.meta["candidate"])
+        return GenerateRequest(
+            messages=(Message("system", SYSTEM), Message("user", prompt)),
+            temperature=sample.temperature,
+            max_tokens=self.max_tokens,
+            seed=self.seed,
+            logprobs=self.logprobs,
+            top_logprobs=20 if self.logprobs else 0,
+        )
+
+    def parse(self, stage: str, sample: Sample, completion: Completion) -> Parsed | None:
+        if not completion.ok:
+            return None
+        if completion.refusal:
+            return Parsed(-1, "refused")
+        if self.parser == "strict":
+            return parse_strict(completion.text, sample.item.lang)
+        return parse_paper(completion.text)
+
+    def record(self, sample: Sample, completions: Mapping[str, Completion]) -> dict[str, Any]:
+        comp = completions.get("verify")
+        parsed = self.parse("verify", sample, comp) if comp is not None else None
+        return {
+            "item_id": sample.item.item_id,
+            "lang": sample.item.lang,
+            "temperature": sample.temperature,
+            "candidate_index": sample.meta["candidate_index"],
+            "label": sample.target,
+            "response": comp.text if comp else "",
+            "prediction": parsed.value if parsed else None,
+            "parse_method": parsed.method if parsed else "error",
+            "p_yes": p_yes(comp.logprobs, sample.item.lang) if comp and comp.ok else None,
+            "error": error_of(completions),
+        }
+
+    def summarize(self, records: Sequence[dict[str, Any]], languages: Sequence[str]) -> dict[str, Any]:
+        """Per language and temperature: the ``binary_metrics`` on rows with a 0/1 prediction, plus
+        ``n_claims``, ``n_unparsed`` (−1), ``n_refused``, ``n_errors`` (failed requests) — all excluded from the
+        metrics, as in the paper — and ``accuracy_unparsed_as_wrong`` over all claims. ``mean_over_temperatures``
+        averages each metric over the temperatures (the paper's table: mean ± sd over 5 τ)."""
+        out: dict[str, Any] = {"parser": self.parser, "languages": {}}
+        for lang in languages:
+            per_t: dict[str, Any] = {}
+            for t in self.temperatures:
+                rows = [r for r in records if r["lang"] == lang and r["temperature"] == t]
+                scored = [r for r in rows if r["prediction"] in (0, 1)]
+                scores = [r["p_yes"] for r in scored]
+                use_scores = bool(scored) and all(s is not None for s in scores)
+                stats = binary_metrics(
+                    [r["label"] for r in scored],
+                    [r["prediction"] for r in scored],
+                    scores if use_scores else None,
+                )
+                correct = sum(1 for r in scored if r["prediction"] == r["label"])
+                stats.update(
+                    n_claims=len(rows),
+                    n_positive=sum(1 for r in rows if r["label"] == 1),
+                    n_scored=len(scored),
+                    n_unparsed=sum(1 for r in rows if r["prediction"] == -1 and r["parse_method"] != "refused"),
+                    n_refused=sum(1 for r in rows if r["parse_method"] == "refused"),
+                    n_errors=sum(1 for r in rows if r["error"]),
+                    predicted_yes=sum(1 for r in scored if r["prediction"] == 1),
+                    accuracy_unparsed_as_wrong=correct / len(rows) if rows else None,
+                )
+                per_t[f"{t:g}"] = stats
+            metrics = ("macro_precision", "macro_recall", "macro_f1", "accuracy", "auc")
+            means = {}
+            for m in metrics:
+                vals = [s[m] for s in per_t.values() if s[m] is not None]
+                means[m] = mean(vals) if vals else None
+            out["languages"][lang] = {"temperatures": per_t, "mean_over_temperatures": means}
+        return out

@@ -1,0 +1,155 @@
+"""The contract between benchmarks, tasks, models and the store.
+
+Everything that flows between stages is one of these small frozen records:
+``Item`` (a question in one language) → ``Sample`` (one thing a task asks about an item) →
+``GenerateRequest`` (what a backend is sent) → ``Completion`` (what came back) → ``Record`` (the parsed
+result of one sample, which metrics aggregate).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import asdict, dataclass, field
+from typing import Any, Literal
+
+Role = Literal["system", "user", "assistant"]
+
+
+@dataclass(frozen=True)
+class Message:
+    role: Role
+    content: str
+
+
+@dataclass(frozen=True)
+class Item:
+    """One benchmark question in one language.
+
+    ``item_id`` is shared by the same question in every language (``liveqa-0042`` in en, es, zh, hi), so every
+    cross-language comparison can be paired on it.
+
+    Attributes:
+        item_id: stable id, ``<dataset>-<4-digit source id>``.
+        benchmark: registry name, e.g. ``xlinghealth/liveqa``.
+        lang: ISO 639-1 code of ``question`` and ``reference``.
+        question: the question text in ``lang``.
+        reference: the expert (gold) answer in ``lang``; ``""`` when the source cell is empty.
+        negatives: answers to *other* questions shipped as verifiability negatives, in ``lang``.
+        meta: source file/row, ``defects`` (list of strings; empty when the item is clean), and anything a
+            loader wants to keep.
+    """
+
+    item_id: str
+    benchmark: str
+    lang: str
+    question: str
+    reference: str
+    negatives: tuple[str, ...] = ()
+    meta: dict[str, Any] = field(default_factory=dict, hash=False, compare=False)
+
+    @property
+    def defects(self) -> list[str]:
+        return list(self.meta.get("defects", []))
+
+
+@dataclass(frozen=True)
+class GenerateRequest:
+    """Messages plus every sampling setting that can change the answer.
+
+    ``cache_key(model_id)`` hashes all fields and the model id, so K samples at several temperatures never
+    collapse into one cached answer. ``sample_index`` is part of the key even when the seed is fixed.
+    """
+
+    messages: tuple[Message, ...]
+    temperature: float = 0.0
+    top_p: float = 1.0
+    max_tokens: int = 1000
+    seed: int | None = None
+    sample_index: int = 0
+    logprobs: bool = False
+    top_logprobs: int = 0
+
+    def cache_key(self, model_id: str) -> str:
+        payload = {"model": model_id, **asdict(self)}
+        blob = json.dumps(payload, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+        return hashlib.sha256(blob.encode("utf-8")).hexdigest()
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class TokenLogprob:
+    """One generated token with its log-probability and the top alternatives (token → logprob)."""
+
+    token: str
+    logprob: float
+    top: dict[str, float] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Completion:
+    """What a backend returned for one request.
+
+    Exactly one of ``text`` (possibly ``""``) and ``error`` is meaningful: ``error`` is set when the request
+    failed after retries, and such completions are never cached. ``refusal`` is set when the server says the
+    model refused (content filter or an explicit refusal field).
+    """
+
+    text: str
+    finish_reason: str | None = None
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    logprobs: tuple[TokenLogprob, ...] | None = None
+    latency_s: float = 0.0
+    error: str | None = None
+    refusal: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None
+
+    def to_json(self) -> dict[str, Any]:
+        out = asdict(self)
+        if self.logprobs is not None:
+            out["logprobs"] = [asdict(t) for t in self.logprobs]
+        return out
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Completion:
+        lps = data.get("logprobs")
+        return cls(
+            text=data.get("text", ""),
+            finish_reason=data.get("finish_reason"),
+            prompt_tokens=int(data.get("prompt_tokens", 0)),
+            completion_tokens=int(data.get("completion_tokens", 0)),
+            logprobs=None if lps is None else tuple(TokenLogprob(**t) for t in lps),
+            latency_s=float(data.get("latency_s", 0.0)),
+            error=data.get("error"),
+            refusal=data.get("refusal"),
+        )
+
+
+@dataclass(frozen=True)
+class Sample:
+    """One question a task asks about an item (e.g. one claim to verify, one of K answers).
+
+    ``key`` is unique within (item_id, lang, task); ``target`` is the gold value where the task has one.
+    """
+
+    item: Item
+    task: str
+    key: str
+    target: Any = None
+    temperature: float = 0.0
+    sample_index: int = 0
+    meta: dict[str, Any] = field(default_factory=dict, hash=False, compare=False)
+
+
+@dataclass(frozen=True)
+class Parsed:
+    """A parser's result: the value and how it was obtained (``"marker"``, ``"substring"``, ``"unparsed"``…)."""
+
+    value: Any
+    method: str

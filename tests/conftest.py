@@ -1,0 +1,91 @@
+"""Shared fixtures: the real XLingHealth files in ../shared, temporary caches, a real llama.cpp server."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+SHARED_DATA = REPO.parent / "shared" / "data" / "xlinghealth"
+
+
+@pytest.fixture(scope="session")
+def data_dir() -> Path:
+    if not (SHARED_DATA / "LiveQA.xlsx").is_file():
+        pytest.skip(f"{SHARED_DATA} not found (the shared data folder sits beside the repository)")
+    return SHARED_DATA
+
+
+@pytest.fixture(autouse=True)
+def _isolated_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Never touch the user's cache or data settings from a test.
+    monkeypatch.setenv("XLINGMED_CACHE", str(tmp_path / "cache.sqlite"))
+    monkeypatch.delenv("XLINGMED_DATA_DIR", raising=False)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture(scope="session")
+def smollm2_path() -> Path:
+    from xlingmed.models.llamacpp import resolve_gguf
+
+    return resolve_gguf("smollm2")[0]
+
+
+@pytest.fixture(scope="session")
+def llama_server(smollm2_path: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A real ``python -m llama_cpp.server`` with SmolLM2 on 127.0.0.1; yields its /v1 base URL."""
+    port = free_port()
+    log = tmp_path_factory.mktemp("server") / "server.log"
+    with open(log, "wb") as fh:
+        proc = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "llama_cpp.server",
+                "--model",
+                str(smollm2_path),
+                "--host",
+                "127.0.0.1",
+                "--port",
+                str(port),
+                "--n_ctx",
+                "8192",
+                "--logits_all",
+                "true",
+                "--n_threads",
+                str(os.cpu_count()),
+            ],
+            stdout=fh,
+            stderr=subprocess.STDOUT,
+        )
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            if proc.poll() is not None:
+                raise RuntimeError(f"llama_cpp.server exited with {proc.returncode}: {log.read_text()[-2000:]}")
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=1):
+                    break
+            except OSError:
+                time.sleep(0.5)
+        else:
+            raise RuntimeError("llama_cpp.server did not start in 120 s")
+        yield f"http://127.0.0.1:{port}/v1"
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()

@@ -1,0 +1,101 @@
+"""Classification metrics, the correctness summary arithmetic, the cache key and the SQLite cache."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from xlingmed.config import make_config
+from xlingmed.errors import ConfigError
+from xlingmed.metrics.classification import binary_metrics
+from xlingmed.store import CompletionCache
+from xlingmed.tasks.correctness import CorrectnessTask
+from xlingmed.types import Completion, GenerateRequest, Message, TokenLogprob
+
+
+def test_binary_metrics_by_hand() -> None:
+    # 2 positives, 4 negatives; predictions: TP=1, FN=1, TN=3, FP=1
+    y_true = [1, 1, 0, 0, 0, 0]
+    y_pred = [1, 0, 0, 0, 0, 1]
+    m = binary_metrics(y_true, y_pred)
+    # class 1: P=1/2, R=1/2; class 0: P=3/4, R=3/4
+    assert m["macro_precision"] == pytest.approx((0.5 + 0.75) / 2)
+    assert m["macro_recall"] == pytest.approx((0.5 + 0.75) / 2)
+    assert m["macro_f1"] == pytest.approx((0.5 + 0.75) / 2)
+    assert m["accuracy"] == pytest.approx(4 / 6)
+    # AUC on hard labels equals macro recall (balanced accuracy), as in the paper's table
+    assert m["auc"] == pytest.approx(m["macro_recall"]) and m["auc_source"] == "hard_labels"
+    scored = binary_metrics(y_true, y_pred, [0.9, 0.4, 0.1, 0.2, 0.3, 0.5])
+    # pairs (pos, neg): 0.9 beats all 4; 0.4 beats 0.1, 0.2, 0.3 -> 7/8
+    assert scored["auc"] == pytest.approx(7 / 8) and scored["auc_source"] == "p_yes"
+    assert binary_metrics([1, 1], [1, 0])["auc"] is None
+    assert binary_metrics([], [])["macro_f1"] is None
+    with pytest.raises(ValueError):
+        binary_metrics([1, 0], [1, -1])
+
+
+def test_correctness_summary_reproduces_paper_arithmetic() -> None:
+    # LiveQA Table 1, "more" row: en 226, hi 142 of 246 -> the paper's -34.15 % "relative decrease"
+    records = [{"lang": "en", "label": "more" if i < 226 else "less", "parse_method": "paper_tail"} for i in range(246)]
+    records += [
+        {"lang": "hi", "label": "more" if i < 142 else "contradictory", "parse_method": "paper_tail"}
+        for i in range(246)
+    ]
+    s = CorrectnessTask().summarize(records, ["en", "hi"])["languages"]
+    assert s["hi"]["counts"]["more"] == 142
+    assert round(s["hi"]["change_vs_en_pp"]["more"], 2) == -34.15
+    assert s["hi"]["ratio_vs_en"]["contradictory"] is None  # English has none: no ratio
+    assert s["en"]["n"] == 246 and s["en"]["n_errors"] == 0
+
+
+def test_cache_key_separates_every_sampling_setting() -> None:
+    base = GenerateRequest(messages=(Message("user", "q"),), temperature=0.5, seed=1)
+    keys = {
+        base.cache_key("llamacpp/smollm2"),
+        base.cache_key("openai/smollm2"),
+        GenerateRequest(messages=base.messages, temperature=0.5, seed=1, sample_index=1).cache_key("llamacpp/smollm2"),
+        GenerateRequest(messages=base.messages, temperature=0.75, seed=1).cache_key("llamacpp/smollm2"),
+        GenerateRequest(messages=base.messages, temperature=0.5, seed=2).cache_key("llamacpp/smollm2"),
+        GenerateRequest(messages=base.messages, temperature=0.5, seed=1, top_p=0.9).cache_key("llamacpp/smollm2"),
+        GenerateRequest(messages=base.messages, temperature=0.5, seed=1, max_tokens=5).cache_key("llamacpp/smollm2"),
+        GenerateRequest(messages=base.messages, temperature=0.5, seed=1, logprobs=True).cache_key("llamacpp/smollm2"),
+        GenerateRequest(messages=(Message("user", "q2"),), temperature=0.5, seed=1).cache_key("llamacpp/smollm2"),
+    }
+    assert len(keys) == 9
+    assert base.cache_key("m") == GenerateRequest(messages=(Message("user", "q"),), temperature=0.5, seed=1).cache_key(
+        "m"
+    )
+
+
+def test_cache_round_trip_and_errors_not_cached(tmp_path: Path) -> None:
+    cache = CompletionCache(tmp_path / "c.sqlite")
+    req = GenerateRequest(messages=(Message("user", "q"),))
+    comp = Completion(text="Yes", finish_reason="stop", logprobs=(TokenLogprob("Yes", -0.1, {"No": -2.0}),))
+    cache.put("k1", "m", req, comp)
+    cache.put("k2", "m", req, Completion(text="", error="RateLimitError (429)"))
+    assert cache.get("k1") == comp
+    assert cache.get("k2") is None
+    assert len(cache) == 1
+    cache.close()
+    assert CompletionCache(tmp_path / "c.sqlite").get("k1") == comp  # persisted
+
+
+def test_config_errors_name_the_field(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="languages"):
+        make_config(benchmark="xlinghealth/liveqa", languages="en,klingon")
+    with pytest.raises(ConfigError, match="tasks"):
+        make_config(benchmark="xlinghealth/liveqa", tasks="correctness,speed")
+    with pytest.raises(ConfigError, match=r"unknown model provider 'hf'"):
+        make_config(benchmark="xlinghealth/liveqa", model="hf/gpt2")
+    bad = tmp_path / "run.yaml"
+    bad.write_text("benchmark: xlinghealth/liveqa\nlimt: 5\n")
+    with pytest.raises(ConfigError, match="limt"):
+        make_config(bad)
+    bad.write_text("benchmark: [unclosed\n")
+    with pytest.raises(ConfigError, match=r"run\.yaml"):
+        make_config(bad)
+    good = tmp_path / "good.yaml"
+    good.write_text("benchmark: xlinghealth/liveqa\nlimit: 5\nlanguages: [en, hi]\n")
+    cfg = make_config(good, limit=3)
+    assert (cfg.limit, cfg.languages, cfg.judge_model) == (3, ("en", "hi"), "llamacpp/smollm2")

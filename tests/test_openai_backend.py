@@ -12,7 +12,7 @@ from typing import ClassVar
 
 import pytest
 
-from xlingmed import evaluate, make_config
+from xlingmed import RunConfig, evaluate, make_config
 from xlingmed.errors import ModelError
 from xlingmed.models import ModelOptions, get_model
 from xlingmed.types import GenerateRequest, Message
@@ -138,6 +138,21 @@ def test_garbage_body_is_an_error(fault_server: tuple[str, type[_FaultHandler]])
     assert error == "server returned no choices"
 
 
+def _verify_config(data_dir: Path, tmp_path: Path, url: str, languages: str, retries: int) -> RunConfig:
+    """Verifiability on the first LiveQA question (5 claims per language) against the fault server."""
+    return make_config(
+        benchmark="xlinghealth/liveqa",
+        data_dir=data_dir,
+        languages=languages,
+        limit=1,
+        tasks="verifiability",
+        model="openai/m",
+        base_url=url,
+        max_retries=retries,
+        out=tmp_path / "r",
+    )
+
+
 def test_failed_requests_do_not_stop_the_run_and_are_not_cached(
     data_dir: Path,
     tmp_path: Path,
@@ -145,17 +160,7 @@ def test_failed_requests_do_not_stop_the_run_and_are_not_cached(
 ) -> None:
     url, handler = fault_server
     handler.script = [(503, '{"error": {"message": "overloaded"}}', {"Retry-After": "0"})]
-    cfg = make_config(
-        benchmark="xlinghealth/liveqa",
-        data_dir=data_dir,
-        languages="en,hi",
-        limit=1,
-        tasks="verifiability",
-        model="openai/m",
-        base_url=url,
-        max_retries=1,
-        out=tmp_path / "r",
-    )
+    cfg = _verify_config(data_dir, tmp_path, url, "en,hi", retries=1)
     res = evaluate(cfg)
     assert res.failed_requests == res.backend_calls == 10
     v = res.summary["tasks"]["verifiability"]["languages"]["hi"]["temperatures"]["0"]
@@ -171,3 +176,17 @@ def test_missing_api_key_is_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> No
     monkeypatch.delenv("MY_KEY", raising=False)
     with pytest.raises(ModelError, match="set MY_KEY"):
         get_model("openai/gpt-4o", ModelOptions(api_key_env="MY_KEY"))
+
+
+def test_permanent_400_is_cached_and_not_resent(
+    data_dir: Path, tmp_path: Path, fault_server: tuple[str, type[_FaultHandler]]
+) -> None:
+    url, handler = fault_server
+    handler.script = [(400, '{"error": {"message": "maximum context length exceeded"}}', {})]
+    cfg = _verify_config(data_dir, tmp_path, url, "en", retries=3)
+    res = evaluate(cfg)
+    assert (res.backend_calls, res.failed_requests, handler.calls) == (5, 5, 5)  # 400 is not retried
+    again = evaluate(cfg)
+    assert (again.backend_calls, again.cache_hits, handler.calls) == (0, 5, 5)
+    v = again.summary["tasks"]["verifiability"]["languages"]["en"]["temperatures"]["0"]
+    assert v["n_errors"] == 5

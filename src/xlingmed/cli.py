@@ -137,6 +137,9 @@ def run(
     except XlingmedError as exc:
         _fail(exc)
         return
+    except KeyboardInterrupt:
+        console.print("interrupted: every completion received so far is cached; run the same command to resume")
+        raise typer.Exit(code=130) from None
     _print_summary(result.summary)
     console.print(
         f"wrote {result.out_dir}  backend_calls: {result.backend_calls}  cache_hits: {result.cache_hits}  "

@@ -74,7 +74,8 @@ async def generate_all(
 
     Identical requests are sent once. Misses go to the backend through ``model.max_concurrency`` workers; each
     successful completion is committed to the cache as soon as it arrives (so an interrupted run resumes with
-    nothing lost or sent twice). Failed requests come back with ``error`` set and are not cached.
+    nothing lost or sent twice). Failed requests come back with ``error`` set; only permanent failures are
+    cached.
 
     Returns:
         ``(completion, from_cache)`` per request, in the order of ``requests``.
@@ -104,10 +105,9 @@ async def generate_all(
                 return
             comp = await model.generate(req)
             counters.backend_calls += 1
-            if comp.ok:
-                if cache is not None:
-                    cache.put(key, model.model_id, req, comp)
-            else:
+            if cache is not None:
+                cache.put(key, model.model_id, req, comp)  # transient failures are not stored
+            if not comp.ok:
                 counters.failed += 1
             results[key] = (comp, False)
             progress.advance()

@@ -1,8 +1,8 @@
 """Completion cache: SQLite in WAL mode, one committed row per successful completion.
 
 Each completion is committed as soon as it arrives, so a run killed at any point (Ctrl-C, SIGKILL) loses at
-most the requests in flight, and a re-run answers everything stored from here with no backend call. Failed
-requests are never stored: a re-run retries them.
+most the requests in flight, and a re-run answers everything stored from here with no backend call. Transient
+failures are never stored (a re-run retries them); permanent ones (``Completion.permanent``) are.
 """
 
 from __future__ import annotations
@@ -58,7 +58,7 @@ class CompletionCache:
         return None if row is None else Completion.from_json(json.loads(row[0]))
 
     def put(self, key: str, model_id: str, request: GenerateRequest, completion: Completion) -> None:
-        if not completion.ok:
+        if not completion.ok and not completion.permanent:
             return
         with self._db:  # one transaction, committed on exit
             self._db.execute(

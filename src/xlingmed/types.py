@@ -93,8 +93,10 @@ class Completion:
     """What a backend returned for one request.
 
     Exactly one of ``text`` (possibly ``""``) and ``error`` is meaningful: ``error`` is set when the request
-    failed after retries, and such completions are never cached. ``refusal`` is set when the server says the
-    model refused (content filter or an explicit refusal field).
+    failed after retries. ``permanent`` marks a failure that resending the same request cannot fix (the prompt
+    exceeds the context window, HTTP 400/422): those are cached like answers, while transient failures (429,
+    5xx, timeouts, connection and authentication errors) are not, so a re-run retries them. ``refusal`` is set
+    when the server says the model refused (content filter or an explicit refusal field).
     """
 
     text: str
@@ -104,6 +106,7 @@ class Completion:
     logprobs: tuple[TokenLogprob, ...] | None = None
     latency_s: float = 0.0
     error: str | None = None
+    permanent: bool = False
     refusal: str | None = None
 
     @property
@@ -127,6 +130,7 @@ class Completion:
             logprobs=None if lps is None else tuple(TokenLogprob(**t) for t in lps),
             latency_s=float(data.get("latency_s", 0.0)),
             error=data.get("error"),
+            permanent=bool(data.get("permanent", False)),
             refusal=data.get("refusal"),
         )
 

@@ -17,6 +17,9 @@ from xlingmed.errors import ModelError
 from xlingmed.models.base import ModelOptions
 from xlingmed.types import Completion, GenerateRequest, TokenLogprob
 
+# The request itself is wrong (too long, invalid): resending it cannot help, so the failure is cached.
+PERMANENT_STATUS = frozenset({400, 413, 422})
+
 
 class OpenAIModel:
     """``openai/<model>``: chat completions against ``options.base_url`` (default api.openai.com).
@@ -69,7 +72,12 @@ class OpenAIModel:
             except openai.APIError as exc:
                 status = getattr(exc, "status_code", None)
                 reason = f"{type(exc).__name__}" + (f" ({status})" if status else "")
-                return Completion(text="", error=f"{reason}: {exc}"[:500], latency_s=time.perf_counter() - start)
+                return Completion(
+                    text="",
+                    error=f"{reason}: {exc}"[:500],
+                    permanent=status in PERMANENT_STATUS,
+                    latency_s=time.perf_counter() - start,
+                )
         latency = time.perf_counter() - start
         if not getattr(resp, "choices", None):
             return Completion(text="", error="server returned no choices", latency_s=latency)

@@ -1,0 +1,70 @@
+"""The in-process backends: embedded model resolution, Gemma's plain-text path, logprobs, context overflow."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+
+from xlingmed.errors import ModelError
+from xlingmed.models import ModelOptions, get_model
+from xlingmed.models.llamacpp import render_plain, resolve_gguf
+from xlingmed.tasks.verifiability import p_yes
+from xlingmed.types import Completion, GenerateRequest, Message
+
+
+def _run(model_id: str, *requests: GenerateRequest, n_ctx: int = 2048) -> list[Completion]:
+    model = get_model(model_id, ModelOptions(n_ctx=n_ctx))
+
+    async def go() -> list[Completion]:
+        try:
+            return [await model.generate(r) for r in requests]
+        finally:
+            await model.aclose()
+
+    return asyncio.run(go())
+
+
+def test_resolve_embedded_and_paths(tmp_path: Path) -> None:
+    path, chat = resolve_gguf("smollm2")
+    assert path.name == "SmolLM2-135M-Instruct.Q4_1.gguf" and path.stat().st_size > 50_000_000 and chat
+    with pytest.raises(ModelError, match="expected an embedded model"):
+        resolve_gguf("llama-3-70b")
+    with pytest.raises(ModelError, match="file not found"):
+        resolve_gguf(str(tmp_path / "absent.gguf"))
+
+
+def test_render_plain_for_base_models() -> None:
+    text = render_plain((Message("system", "Be brief."), Message("user", "Is water wet?")))
+    assert text == "Be brief.\n\nUser: Is water wet?\n\nAssistant:"
+
+
+@pytest.mark.slow
+def test_gemma3_base_model_generates_with_logprobs() -> None:
+    msgs = (Message("user", "Is Paris the capital of France? Answer Yes or No."),)
+    plain, scored = _run(
+        "llamacpp/gemma3-270m",
+        GenerateRequest(messages=msgs, max_tokens=8, seed=1),
+        GenerateRequest(messages=msgs, max_tokens=4, seed=1, logprobs=True, top_logprobs=20),
+    )
+    assert plain.ok and plain.text.strip() and plain.completion_tokens > 0
+    assert scored.ok and scored.logprobs is not None and len(scored.logprobs[0].top) >= 5
+    assert scored.text == plain.text[: len(scored.text)]  # same greedy path, shorter
+    value = p_yes(scored.logprobs, "en")
+    assert value is None or 0.0 <= value <= 1.0
+
+
+@pytest.mark.slow
+def test_smollm2_chat_logprobs_and_context_overflow_is_a_permanent_error() -> None:
+    ok, too_long = _run(
+        "llamacpp/smollm2",
+        GenerateRequest(
+            messages=(Message("user", "Reply Yes or No: is 2 > 1?"),), max_tokens=3, logprobs=True, top_logprobs=5
+        ),
+        GenerateRequest(messages=(Message("user", "word " * 3000),), max_tokens=3),
+        n_ctx=512,
+    )
+    assert ok.ok and ok.logprobs is not None and len(ok.logprobs) >= 1
+    assert all(len(t.top) == 5 for t in ok.logprobs)
+    assert not too_long.ok and too_long.permanent and "exceed context window" in (too_long.error or "")

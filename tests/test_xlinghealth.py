@@ -160,3 +160,42 @@ def test_unknown_language_and_language_not_in_file(tmp_path: Path, data_dir: Pat
         load_benchmark("xlinghealth/liveqa", data_dir, ("en", "ar"))
     with pytest.raises(ConfigError, match="unknown benchmark"):
         load_benchmark("xlinghealth/pubmedqa", data_dir, ("en",))
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Without --data-dir: download into the user cache when online, say what to pass when not
+
+
+def test_offline_without_data_dir_says_what_to_pass(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from xlingmed.benchmarks import xlinghealth
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setattr(xlinghealth, "UPSTREAM_URL", "http://127.0.0.1:9/{file}")  # nothing listens: refused
+    with pytest.raises(DataNotFoundError, match=r"could not download LiveQA\.xlsx.*pass --data-dir DIR"):
+        load_benchmark("xlinghealth/liveqa", None, LANGS)
+    with pytest.raises(DataNotFoundError, match=r"HealthQA\.xlsx is not published upstream"):
+        load_benchmark("xlinghealth/healthqa", None, LANGS)
+
+
+def test_online_download_is_cached(data_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import functools
+    import threading
+    from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+
+    from xlingmed.benchmarks import xlinghealth
+
+    handler = functools.partial(SimpleHTTPRequestHandler, directory=str(data_dir))
+    handler.log_message = lambda *a: None  # type: ignore[attr-defined]
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+        monkeypatch.setattr(xlinghealth, "UPSTREAM_URL", f"http://127.0.0.1:{server.server_address[1]}/{{file}}")
+        items, prov = load_benchmark("xlinghealth/liveqa", None, ("en",), limit=2)
+    finally:
+        server.shutdown()
+    assert len(items) == 2
+    cached = tmp_path / "cache" / "xlingmed" / "data" / "xlinghealth" / "LiveQA.xlsx"
+    assert Path(prov["file"]) == cached and cached.read_bytes() == (data_dir / "LiveQA.xlsx").read_bytes()
+    # the server is gone: the cached copy is used
+    assert len(load_benchmark("xlinghealth/liveqa", None, ("en",), limit=2)[0]) == 2

@@ -12,7 +12,7 @@ import platform
 import sys
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from importlib import metadata
 from pathlib import Path
@@ -165,6 +165,7 @@ def evaluate(config: RunConfig, progress: Progress | None = None) -> RunResult:
 
 
 async def evaluate_async(config: RunConfig, progress: Progress | None = None) -> RunResult:
+    """``evaluate`` for callers that already run an event loop (notebooks, servers)."""
     progress = progress or _NoProgress()
     started = datetime.now(UTC)
     t0 = time.perf_counter()
@@ -188,7 +189,7 @@ async def evaluate_async(config: RunConfig, progress: Progress | None = None) ->
         n_ctx=config.n_ctx,
     )
     model = get_model(config.model, options)
-    judge_options = ModelOptions(**{**options.__dict__, "base_url": config.judge_base_url or config.base_url})
+    judge_options = replace(options, base_url=config.judge_base_url or config.base_url)
     judge = (
         model
         if (config.judge_model == config.model and judge_options == options)

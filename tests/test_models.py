@@ -68,3 +68,30 @@ def test_smollm2_chat_logprobs_and_context_overflow_is_a_permanent_error() -> No
     assert ok.ok and ok.logprobs is not None and len(ok.logprobs) >= 1
     assert all(len(t.top) == 5 for t in ok.logprobs)
     assert not too_long.ok and too_long.permanent and "exceed context window" in (too_long.error or "")
+
+
+@pytest.mark.slow
+def test_rescored_logprobs_equal_llama_cpp_logits_all(smollm2_path: Path) -> None:
+    """Our logprobs (no logits_all) against llama.cpp's own logits_all logprobs for the same greedy reply."""
+    from llama_cpp import Llama
+
+    msgs = (Message("system", "Answer Yes or No."), Message("user", "Is the heart a muscle?"))
+    (ours,) = _run("llamacpp/smollm2", GenerateRequest(messages=msgs, max_tokens=6, logprobs=True, top_logprobs=5))
+    ref_llm = Llama(model_path=str(smollm2_path), n_ctx=2048, logits_all=True, flash_attn=True, verbose=False)
+    try:
+        ref = ref_llm.create_chat_completion(
+            messages=[{"role": m.role, "content": m.content} for m in msgs],
+            max_tokens=6,
+            temperature=0,
+            seed=None,
+            logprobs=True,
+            top_logprobs=5,
+        )["choices"][0]
+    finally:
+        ref_llm.close()
+    assert ours.text == ref["message"]["content"]
+    assert ours.logprobs is not None and len(ours.logprobs) == len(ref["logprobs"]["content"]) == 6
+    for mine, theirs in zip(ours.logprobs, ref["logprobs"]["content"], strict=True):
+        assert mine.token == theirs["token"]
+        assert mine.logprob == pytest.approx(float(theirs["logprob"]), abs=1e-3)
+        assert mine.top == pytest.approx({a["token"]: float(a["logprob"]) for a in theirs["top_logprobs"]}, abs=1e-3)

@@ -16,7 +16,6 @@ import asyncio
 import importlib.util
 import math
 import os
-import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -90,8 +89,10 @@ def render_plain(messages: tuple[Message, ...]) -> str:
 class LlamaCppModel:
     """``llamacpp/<name>``: a GGUF model run in this process, one request at a time, in a worker thread.
 
-    The weights load on first use. A second instance is loaded with ``logits_all=True`` only if a request
-    asks for logprobs (llama.cpp needs it for logprobs, and it costs memory and prompt speed).
+    The weights load on first use. Logprobs are computed without llama.cpp's ``logits_all`` mode (which keeps
+    the logits of every prompt token: several GB and ~60 % slower prompts): after a completion, its tokens are
+    fed back one at a time on top of the cached prompt, and the log-softmax of each position's logits gives the
+    sampled token's logprob and the top alternatives (``rescore_logprobs``).
     """
 
     supports_logprobs = True
@@ -102,27 +103,24 @@ class LlamaCppModel:
         self.model_id = f"llamacpp/{name}"
         self.path, self.chat = resolve_gguf(name)
         self.options = options
-        self._llms: dict[bool, Any] = {}
-        self._load_lock = threading.Lock()
+        self._llm: Any = None
         self._run_lock = asyncio.Lock()
 
-    def _llm(self, logits_all: bool) -> Any:
-        with self._load_lock:
-            if logits_all not in self._llms:
-                from llama_cpp import Llama
+    def _load(self) -> Any:
+        if self._llm is None:
+            from llama_cpp import Llama
 
-                self._llms[logits_all] = Llama(
-                    model_path=str(self.path),
-                    n_ctx=self.options.n_ctx,
-                    n_threads=self.options.n_threads or os.cpu_count() or 1,
-                    logits_all=logits_all,
-                    flash_attn=True,  # about 30 % faster prompt processing on CPU
-                    verbose=False,
-                )
-            return self._llms[logits_all]
+            self._llm = Llama(
+                model_path=str(self.path),
+                n_ctx=self.options.n_ctx,
+                n_threads=self.options.n_threads or os.cpu_count() or 1,
+                flash_attn=True,  # about 30 % faster prompt processing on CPU
+                verbose=False,
+            )
+        return self._llm
 
     async def generate(self, request: GenerateRequest) -> Completion:
-        async with self._run_lock:
+        async with self._run_lock:  # one request at a time: a llama.cpp context is not thread-safe
             return await asyncio.to_thread(self._generate, request)
 
     def _generate(self, request: GenerateRequest) -> Completion:
@@ -134,27 +132,22 @@ class LlamaCppModel:
             "seed": request.seed,
         }
         try:
-            llm = self._llm(request.logprobs)
+            llm = self._load()
             if self.chat:
                 resp = llm.create_chat_completion(
-                    messages=[{"role": m.role, "content": m.content} for m in request.messages],
-                    logprobs=request.logprobs or None,
-                    top_logprobs=request.top_logprobs if request.logprobs else None,
-                    **common,
+                    messages=[{"role": m.role, "content": m.content} for m in request.messages], **common
                 )
                 choice = resp["choices"][0]
                 text = choice["message"].get("content") or ""
-                logprobs = _chat_logprobs(choice.get("logprobs"))
             else:
-                resp = llm.create_completion(
-                    prompt=render_plain(request.messages),
-                    logprobs=max(1, request.top_logprobs) if request.logprobs else None,
-                    stop=["\nUser:"],
-                    **common,
-                )
+                resp = llm.create_completion(prompt=render_plain(request.messages), stop=["\nUser:"], **common)
                 choice = resp["choices"][0]
                 text = choice.get("text") or ""
-                logprobs = _completion_logprobs(choice.get("logprobs"))
+            usage = resp.get("usage") or {}
+            prompt_tokens = int(usage.get("prompt_tokens", 0))
+            logprobs = None
+            if request.logprobs and text:
+                logprobs = rescore_logprobs(llm, prompt_tokens, text, max(1, request.top_logprobs))
         except (ValueError, RuntimeError) as exc:  # e.g. prompt longer than the context window
             return Completion(
                 text="",
@@ -162,45 +155,60 @@ class LlamaCppModel:
                 permanent=isinstance(exc, ValueError),  # the same prompt will not fit next time either
                 latency_s=time.perf_counter() - start,
             )
-        usage = resp.get("usage") or {}
         return Completion(
             text=text,
             finish_reason=choice.get("finish_reason"),
-            prompt_tokens=int(usage.get("prompt_tokens", 0)),
+            prompt_tokens=prompt_tokens,
             completion_tokens=int(usage.get("completion_tokens", 0)),
             logprobs=logprobs,
             latency_s=time.perf_counter() - start,
         )
 
     async def aclose(self) -> None:
-        for llm in self._llms.values():
-            llm.close()
-        self._llms.clear()
+        if self._llm is not None:
+            self._llm.close()
+            self._llm = None
+
+
+def rescore_logprobs(llm: Any, prompt_len: int, text: str, top_k: int) -> tuple[TokenLogprob, ...] | None:
+    """Logprobs of ``text`` generated after the first ``prompt_len`` tokens now in ``llm``'s context.
+
+    The last prompt token and the completion's tokens (``text`` re-tokenized) are evaluated one at a time on
+    top of the cached prompt; after each, the log-softmax of the logits is the distribution of the next token.
+
+    Returns:
+        One ``TokenLogprob`` per completion token (its logprob and the ``top_k`` most likely alternatives), or
+        ``None`` when the prompt is no longer in the context.
+    """
+    import llama_cpp
+    import numpy as np
+
+    if prompt_len < 1 or llm.n_tokens < prompt_len:
+        return None
+    tokens = llm.tokenize(text.encode("utf-8"), add_bos=False, special=False)
+    if not tokens:
+        return None
+    feed = [int(llm.input_ids[prompt_len - 1]), *tokens[:-1]]
+    llm.n_tokens = prompt_len - 1  # eval() drops the KV cache past this point and re-adds the fed tokens
+    n_vocab = llm.n_vocab()
+    out = []
+    for tok_in, tok_out in zip(feed, tokens, strict=True):
+        llm.eval([tok_in])
+        logits = np.ctypeslib.as_array(llama_cpp.llama_get_logits(llm.ctx), shape=(n_vocab,)).astype(np.float64)
+        shifted = logits - logits.max()
+        logprobs = shifted - np.log(np.exp(shifted).sum())
+        top_ids = np.argpartition(-logprobs, min(top_k, n_vocab - 1))[:top_k]
+        top: dict[str, float] = {}
+        for tid in sorted(top_ids, key=lambda t: -logprobs[t]):
+            top.setdefault(_piece(llm, int(tid)), _finite(logprobs[tid]))  # keep the likelier of equal strings
+        out.append(TokenLogprob(token=_piece(llm, tok_out), logprob=_finite(logprobs[tok_out]), top=top))
+    return tuple(out)
+
+
+def _piece(llm: Any, token: int) -> str:
+    return str(llm.detokenize([token]).decode("utf-8", errors="replace"))
 
 
 def _finite(x: Any) -> float:
     value = float(x)
     return value if math.isfinite(value) else -1e9
-
-
-def _chat_logprobs(data: Any) -> tuple[TokenLogprob, ...] | None:
-    if not data or not data.get("content"):
-        return None
-    return tuple(
-        TokenLogprob(
-            token=t["token"],
-            logprob=_finite(t["logprob"]),
-            top={a["token"]: _finite(a["logprob"]) for a in t.get("top_logprobs") or []},
-        )
-        for t in data["content"]
-    )
-
-
-def _completion_logprobs(data: Any) -> tuple[TokenLogprob, ...] | None:
-    if not data or not data.get("tokens"):
-        return None
-    tops = data.get("top_logprobs") or [None] * len(data["tokens"])
-    return tuple(
-        TokenLogprob(token=tok, logprob=_finite(lp), top={k: _finite(v) for k, v in (top or {}).items()})
-        for tok, lp, top in zip(data["tokens"], data["token_logprobs"], tops, strict=False)
-    )

@@ -7,14 +7,14 @@ from pathlib import Path
 
 import pytest
 
-from xlingmed import evaluate, make_config
+from xlingmed import RunConfig, evaluate, make_config
 
 pytestmark = pytest.mark.slow
 
 LANGS = ("en", "es", "zh", "hi")
 
 
-def _config(data_dir: Path, out: Path, **kw: object):  # type: ignore[no-untyped-def]
+def _config(data_dir: Path, out: Path, **kw: object) -> RunConfig:
     return make_config(
         benchmark="xlinghealth/liveqa",
         data_dir=data_dir,

@@ -370,6 +370,7 @@ def load_items(
         "defective_included": include_defective,
         "questions_used": len(kept),
         "skipped_empty_question": skipped_empty,
+        "empty_negatives_dropped": sum(q.empty_negatives for q in kept),
     }
     return items, provenance
 

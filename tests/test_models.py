@@ -95,3 +95,17 @@ def test_rescored_logprobs_equal_llama_cpp_logits_all(smollm2_path: Path) -> Non
         assert mine.token == theirs["token"]
         assert mine.logprob == pytest.approx(float(theirs["logprob"]), abs=1e-3)
         assert mine.top == pytest.approx({a["token"]: float(a["logprob"]) for a in theirs["top_logprobs"]}, abs=1e-3)
+
+
+@pytest.mark.slow
+def test_answers_do_not_depend_on_request_order() -> None:
+    """Same request → same text and logprobs whatever came before (no prompt-cache reuse across requests)."""
+    system = Message("system", "Answer Yes or No. " * 20)
+    reqs = [
+        GenerateRequest(messages=(system, Message("user", q)), max_tokens=4, logprobs=True, top_logprobs=5)
+        for q in ("Is the heart a muscle?", "Is the heart a bone?", "Is aspirin an antibiotic?")
+    ]
+    forward = _run("llamacpp/smollm2", *reqs)
+    backward = _run("llamacpp/smollm2", *reversed(reqs))[::-1]
+    for f, b in zip(forward, backward, strict=True):
+        assert f.ok and f.text == b.text and f.logprobs == b.logprobs

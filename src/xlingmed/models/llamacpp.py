@@ -133,6 +133,10 @@ class LlamaCppModel:
         }
         try:
             llm = self._load()
+            # Evaluate every prompt from scratch: reusing the previous prompt's KV cache changes how the prompt
+            # is batched, which moves logits by up to ~0.05 and can flip a greedy token, so answers would depend
+            # on request order (and a resumed run would differ from an uninterrupted one).
+            llm.reset()
             if self.chat:
                 resp = llm.create_chat_completion(
                     messages=[{"role": m.role, "content": m.content} for m in request.messages], **common

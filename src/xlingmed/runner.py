@@ -73,7 +73,7 @@ async def generate_all(
     """Answer ``requests`` in order, from the cache where possible.
 
     Identical requests are sent once. Misses go to the backend through ``model.max_concurrency`` workers; each
-    successful completion is committed to the cache as soon as it arrives (so an interrupted run resumes with
+    completion is committed to the cache as soon as it arrives (so an interrupted run resumes with
     nothing lost or sent twice). Failed requests come back with ``error`` set; only permanent failures are
     cached.
 

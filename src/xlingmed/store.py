@@ -1,4 +1,4 @@
-"""Completion cache: SQLite in WAL mode, one committed row per successful completion.
+"""Completion cache: SQLite in WAL mode, one committed row per completion (answers and permanent failures).
 
 Each completion is committed as soon as it arrives, so a run killed at any point (Ctrl-C, SIGKILL) loses at
 most the requests in flight, and a re-run answers everything stored from here with no backend call. Transient

@@ -94,7 +94,7 @@ class Completion:
 
     Exactly one of ``text`` (possibly ``""``) and ``error`` is meaningful: ``error`` is set when the request
     failed after retries. ``permanent`` marks a failure that resending the same request cannot fix (the prompt
-    exceeds the context window, HTTP 400/422): those are cached like answers, while transient failures (429,
+    exceeds the context window, HTTP 400/413/422): those are cached like answers, while transient failures (429,
     5xx, timeouts, connection and authentication errors) are not, so a re-run retries them. ``refusal`` is set
     when the server says the model refused (content filter or an explicit refusal field).
     """

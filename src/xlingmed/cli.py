@@ -56,7 +56,7 @@ def run(
         Path | None, typer.Option(help="Folder with the benchmark files (else $XLINGMED_DATA_DIR, else download).")
     ] = None,
     languages: Annotated[str | None, typer.Option(help="Comma-separated ISO codes, e.g. en,es,zh,hi.")] = None,
-    tasks: Annotated[str | None, typer.Option(help="correctness,verifiability")] = None,
+    tasks: Annotated[str | None, typer.Option(help="correctness,verifiability,consistency")] = None,
     model: Annotated[str | None, typer.Option(help="provider/model, e.g. llamacpp/smollm2, openai/gpt-4o.")] = None,
     judge: Annotated[str | None, typer.Option(help="Judge model for correctness (default: --model).")] = None,
     base_url: Annotated[str | None, typer.Option(help="OpenAI-compatible server of --model.")] = None,
@@ -68,7 +68,8 @@ def run(
     ] = None,
     seed: Annotated[int | None, typer.Option(help="Seed sent with every request.")] = None,
     temperatures: Annotated[
-        str | None, typer.Option(help="Verifiability temperatures, e.g. 0,0.25,0.5,0.75,1.")
+        str | None,
+        typer.Option(help="Temperatures of verifiability and consistency (defaults 0 and 0,0.25,0.5,0.75,1)."),
     ] = None,
     max_tokens: Annotated[int | None, typer.Option(help="Correctness answer max tokens (paper: 1000).")] = None,
     judge_max_tokens: Annotated[int | None, typer.Option(help="Judge max tokens (paper: 1000).")] = None,
@@ -84,6 +85,33 @@ def run(
     ] = None,
     timeout: Annotated[float | None, typer.Option(help="Per-request timeout, seconds.")] = None,
     n_ctx: Annotated[int | None, typer.Option(help="Context window of in-process GGUF models.")] = None,
+    samples: Annotated[int | None, typer.Option(help="Consistency: answers per question and temperature.")] = None,
+    consistency_mode: Annotated[
+        str | None, typer.Option(help="paper (metrics on English back-translations) | native (original text).")
+    ] = None,
+    consistency_metrics: Annotated[
+        str | None, typer.Option(help="Subset of ngram,length,bertscore,sim_sent,lda,hdp,lang_consistency.")
+    ] = None,
+    translator: Annotated[
+        str | None, typer.Option(help="Back-translation model, provider/model (default: the judge).")
+    ] = None,
+    translator_base_url: Annotated[str | None, typer.Option(help="Server of --translator.")] = None,
+    translate_max_tokens: Annotated[int | None, typer.Option(help="Back-translation max tokens.")] = None,
+    bertscore_model: Annotated[
+        str | None, typer.Option(help="BERTScore encoder: HF id or local folder (paper: bert-base-uncased).")
+    ] = None,
+    bertscore_layers: Annotated[int | None, typer.Option(help="BERTScore layer (paper code: 12).")] = None,
+    bertscore_idf: Annotated[bool | None, typer.Option("--bertscore-idf/--no-bertscore-idf")] = None,
+    bertscore_rescale: Annotated[
+        bool | None, typer.Option("--bertscore-rescale/--no-bertscore-rescale", help="Baseline rescaling.")
+    ] = None,
+    embedding_model: Annotated[
+        str | None, typer.Option(help="sim_sent encoder (sentence-transformers id or folder).")
+    ] = None,
+    lda_topics: Annotated[str | None, typer.Option(help="LDA topic counts, e.g. 20,100.")] = None,
+    topic_fit: Annotated[str | None, typer.Option(help="condition (per language × τ) | shared.")] = None,
+    topic_seed: Annotated[int | None, typer.Option(help="LDA/HDP random_state (paper: 42).")] = None,
+    device: Annotated[str | None, typer.Option(help="Encoder device: auto | cpu | cuda.")] = None,
     cache: Annotated[Path | None, typer.Option(help="Completion cache file (SQLite).")] = None,
     out: Annotated[Path | None, typer.Option(help="Run folder to write.")] = None,
     config: Annotated[Path | None, typer.Option(help="YAML file of RunConfig fields; flags override it.")] = None,
@@ -119,6 +147,21 @@ def run(
             max_retries=max_retries,
             timeout_s=timeout,
             n_ctx=n_ctx,
+            samples=samples,
+            consistency_mode=consistency_mode,
+            consistency_metrics=consistency_metrics,
+            translator=translator,
+            translator_base_url=translator_base_url,
+            translate_max_tokens=translate_max_tokens,
+            bertscore_model=bertscore_model,
+            bertscore_layers=bertscore_layers,
+            bertscore_idf=bertscore_idf,
+            bertscore_rescale=bertscore_rescale,
+            embedding_model=embedding_model,
+            lda_topics=lda_topics,
+            topic_fit=topic_fit,
+            topic_seed=topic_seed,
+            device=device,
             cache=cache,
             out=out,
         )
@@ -206,6 +249,25 @@ def _print_summary(summary: dict[str, Any]) -> None:
                     _fmt(s["auc"]),
                     s["auc_source"],
                 )
+        stdout.print(table)
+    if "consistency" in tasks:
+        c = tasks["consistency"]
+        a9 = c["table_a9"]
+        src = f"translator {c['settings']['translator']}" if a9["mode"] == "paper" else "original text"
+        table = Table(
+            title=f"Consistency ({summary['model']}, K={c['settings']['samples']}, mode {a9['mode']}: {src}); "
+            "mean over τ / change vs en"
+        )
+        table.add_column("metric")
+        for lang in langs:
+            table.add_column(lang, justify="right")
+        for col, label in a9["columns"].items():
+            table.add_row(label, *[a9["metrics"][col][lang]["cell"] or "–" for lang in langs])
+        skipped = [
+            sum(t["skipped"]["missing_answer"] + t["skipped"]["no_letters"] for t in c["languages"][lang].values())
+            for lang in langs
+        ]
+        table.add_row("questions skipped", *[str(n) for n in skipped])
         stdout.print(table)
 
 

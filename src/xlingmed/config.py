@@ -15,7 +15,9 @@ from xlingmed.errors import ConfigError
 from xlingmed.languages import parse_languages
 from xlingmed.models.base import split_model_id
 
-KNOWN_TASKS = ("correctness", "verifiability")
+KNOWN_TASKS = ("correctness", "verifiability", "consistency")
+CONSISTENCY_METRICS = ("ngram", "length", "bertscore", "sim_sent", "lda", "hdp", "lang_consistency")
+PAPER_TEMPERATURES = (0.0, 0.25, 0.5, 0.75, 1.0)
 
 
 class RunConfig(BaseModel):
@@ -25,21 +27,40 @@ class RunConfig(BaseModel):
         benchmark: ``xlinghealth/liveqa`` | ``xlinghealth/medicationqa`` | ``xlinghealth/healthqa`` [--benchmark]
         data_dir: folder with the benchmark files; else ``$XLINGMED_DATA_DIR``; else download [--data-dir]
         languages: ISO codes [--languages en,es,zh,hi]
-        tasks: ``correctness``, ``verifiability`` [--tasks]
+        tasks: ``correctness``, ``verifiability``, ``consistency`` [--tasks]
         model / judge: ``provider/model``; the judge defaults to the model [--model, --judge]
         base_url / judge_base_url: OpenAI-compatible server of the model / judge [--base-url, --judge-base-url]
+        translator / translator_base_url: back-translation model for consistency in paper mode; defaults to the
+            judge [--translator, --translator-base-url]
         api_key_env: environment variable that holds the API key [--api-key-env]
         limit: first N questions (same ones in every language) [--limit]
         include_defective: keep questions with empty cells (LiveQA 58, 67; MedicationQA 212) [--include-defective]
         seed: sent with every request (the paper set none) [--seed]
-        temperatures: verifiability temperatures (paper: 0, 0.25, 0.5, 0.75, 1) [--temperatures]
-        max_tokens / judge_max_tokens: correctness answer and judge (paper: 1000) [--max-tokens, --judge-max-tokens]
+        temperatures: temperatures swept by verifiability and consistency; default: verifiability 0, consistency
+            the paper's 0, 0.25, 0.5, 0.75, 1 [--temperatures]
+        max_tokens / judge_max_tokens: answer and judge (paper: 1000) [--max-tokens, --judge-max-tokens]
         verify_max_tokens: verifiability reply; the paper set none, a yes/no needs few [--verify-max-tokens]
         judge_parser: ``paper`` | ``paper+fallback`` [--judge-parser]
         verify_parser: ``paper`` | ``strict`` [--verify-parser]
         logprobs: ask for logprobs in verifiability, for AUC from P(yes) [--no-logprobs]
         max_concurrency, max_retries, timeout_s: request handling [--max-concurrency, --max-retries, --timeout]
         n_ctx: context window of in-process GGUF models [--n-ctx]
+        samples: consistency answers per question and temperature, K (paper: 10) [--samples]
+        consistency_mode: ``paper`` (metrics on English back-translations) | ``native`` [--consistency-mode]
+        consistency_metrics: which of ngram, length, bertscore, sim_sent, lda, hdp, lang_consistency
+            [--consistency-metrics]
+        translate_max_tokens: back-translation length limit [--translate-max-tokens]
+        bertscore_model / bertscore_layers: encoder and layer; default paper mode bert-base-uncased layer 12
+            (the authors' code), native mode bert-base-multilingual-cased at bert-score's layer [--bertscore-model,
+            --bertscore-layers]
+        bertscore_idf / bertscore_rescale: idf weighting, baseline rescaling (paper: off) [--bertscore-idf,
+            --bertscore-rescale]
+        embedding_model: sim_sent encoder; default paper mode bert-base-uncased mean pooling (the authors'
+            code), native mode paraphrase-multilingual-MiniLM-L12-v2 [--embedding-model]
+        lda_topics: LDA topic counts (paper Table A9: 20, 100) [--lda-topics]
+        topic_fit: ``condition`` (one topic model per language × temperature, paper) | ``shared`` [--topic-fit]
+        topic_seed: LDA/HDP random_state (paper: 42) [--topic-seed]
+        device: torch device of the encoders, ``auto`` = CUDA when present [--device]
         cache: completion cache file; default ``$XLINGMED_CACHE`` or the user cache dir [--cache]
         out: run folder [--out]
     """
@@ -58,7 +79,7 @@ class RunConfig(BaseModel):
     limit: int | None = Field(default=None, ge=1)
     include_defective: bool = False
     seed: int | None = 42
-    temperatures: tuple[float, ...] = (0.0,)
+    temperatures: tuple[float, ...] | None = None
     max_tokens: int = Field(default=1000, ge=1)
     judge_max_tokens: int = Field(default=1000, ge=1)
     verify_max_tokens: int = Field(default=32, ge=1)
@@ -69,6 +90,21 @@ class RunConfig(BaseModel):
     max_retries: int = Field(default=5, ge=0, le=20)
     timeout_s: float = Field(default=600.0, gt=0)
     n_ctx: int = Field(default=8192, ge=256)
+    samples: int = Field(default=10, ge=2, le=1000)
+    consistency_mode: str = "paper"
+    consistency_metrics: tuple[str, ...] = CONSISTENCY_METRICS
+    translator: str | None = None
+    translator_base_url: str | None = None
+    translate_max_tokens: int = Field(default=1000, ge=1)
+    bertscore_model: str | None = None
+    bertscore_layers: int | None = Field(default=None, ge=0)
+    bertscore_idf: bool = False
+    bertscore_rescale: bool = False
+    embedding_model: str | None = None
+    lda_topics: tuple[int, ...] = (20, 100)
+    topic_fit: str = "condition"
+    topic_seed: int = 42
+    device: str = "auto"
     cache: Path | None = None
     out: Path = Path("runs/latest")
 
@@ -91,7 +127,9 @@ class RunConfig(BaseModel):
 
     @field_validator("temperatures", mode="before")
     @classmethod
-    def _temperatures(cls, v: Any) -> tuple[float, ...]:
+    def _temperatures(cls, v: Any) -> tuple[float, ...] | None:
+        if v is None:
+            return None
         parts = v.split(",") if isinstance(v, str) else v
         try:
             temps = tuple(float(t) for t in parts if str(t).strip())
@@ -101,7 +139,42 @@ class RunConfig(BaseModel):
             raise ValueError(f"temperatures must be in [0, 2], got {v!r}")
         return tuple(dict.fromkeys(temps))
 
-    @field_validator("model", "judge")
+    @field_validator("consistency_metrics", mode="before")
+    @classmethod
+    def _consistency_metrics(cls, v: Any) -> tuple[str, ...]:
+        parts = [t.strip() for t in (v.split(",") if isinstance(v, str) else v) if str(t).strip()]
+        unknown = [t for t in parts if t not in CONSISTENCY_METRICS]
+        if unknown or not parts:
+            raise ValueError(f"unknown metric(s) {unknown or parts}; known: {', '.join(CONSISTENCY_METRICS)}")
+        return tuple(dict.fromkeys(parts))
+
+    @field_validator("lda_topics", mode="before")
+    @classmethod
+    def _lda_topics(cls, v: Any) -> tuple[int, ...]:
+        parts = v.split(",") if isinstance(v, str) else v
+        try:
+            topics = tuple(int(t) for t in parts if str(t).strip())
+        except ValueError:
+            raise ValueError(f"topic counts must be integers, got {v!r}") from None
+        if not topics or any(t < 2 for t in topics):
+            raise ValueError(f"topic counts must be ≥ 2, got {v!r}")
+        return tuple(dict.fromkeys(topics))
+
+    @field_validator("consistency_mode")
+    @classmethod
+    def _consistency_mode(cls, v: str) -> str:
+        if v not in ("paper", "native"):
+            raise ValueError("must be 'paper' or 'native'")
+        return v
+
+    @field_validator("topic_fit")
+    @classmethod
+    def _topic_fit(cls, v: str) -> str:
+        if v not in ("condition", "shared"):
+            raise ValueError("must be 'condition' or 'shared'")
+        return v
+
+    @field_validator("model", "judge", "translator")
     @classmethod
     def _model_id(cls, v: str | None) -> str | None:
         if v is not None:
@@ -128,6 +201,38 @@ class RunConfig(BaseModel):
     @property
     def judge_model(self) -> str:
         return self.judge or self.model
+
+    @property
+    def translator_model(self) -> str:
+        return self.translator or self.judge_model
+
+    def task_temperatures(self, task: str) -> tuple[float, ...]:
+        """The temperatures ``task`` sweeps: ``--temperatures`` if given, else the task's default."""
+        if self.temperatures is not None:
+            return self.temperatures
+        return PAPER_TEMPERATURES if task == "consistency" else (0.0,)
+
+    def encoder_device(self) -> str:
+        if self.device != "auto":
+            return self.device
+        import torch
+
+        return "cuda" if torch.cuda.is_available() else "cpu"
+
+    def bertscore_settings(self) -> tuple[str, int | None]:
+        """(model, layer) for BERTScore: the user's, else the mode's default (see the class docstring)."""
+        if self.bertscore_model is not None:
+            return self.bertscore_model, self.bertscore_layers
+        if self.consistency_mode == "paper":
+            return "bert-base-uncased", 12 if self.bertscore_layers is None else self.bertscore_layers
+        return "bert-base-multilingual-cased", self.bertscore_layers
+
+    def embedding_settings(self) -> str:
+        if self.embedding_model is not None:
+            return self.embedding_model
+        if self.consistency_mode == "paper":
+            return "bert-base-uncased"
+        return "sentence-transformers/paraphrase-multilingual-MiniLM-L12-v2"
 
 
 def make_config(source: str | Path | None = None, **overrides: Any) -> RunConfig:

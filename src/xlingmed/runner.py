@@ -23,7 +23,7 @@ from xlingmed.benchmarks import load_benchmark
 from xlingmed.config import RunConfig
 from xlingmed.models.base import ModelAPI, ModelOptions, get_model
 from xlingmed.store import CompletionCache, default_cache_path
-from xlingmed.tasks import CorrectnessTask, Task, VerifiabilityTask
+from xlingmed.tasks import ConsistencyTask, CorrectnessTask, Task, VerifiabilityTask
 from xlingmed.types import Completion, GenerateRequest, Sample
 
 
@@ -119,6 +119,11 @@ async def generate_all(
 
 
 def build_tasks(config: RunConfig) -> list[Task]:
+    """The configured tasks. Consistency loads its encoders here, so a bad model path fails before any request.
+
+    Raises:
+        ConfigError: an encoder that cannot be loaded, or an invalid task setting.
+    """
     tasks: list[Task] = []
     for name in config.tasks:
         if name == "correctness":
@@ -133,19 +138,73 @@ def build_tasks(config: RunConfig) -> list[Task]:
         elif name == "verifiability":
             tasks.append(
                 VerifiabilityTask(
-                    temperatures=config.temperatures,
+                    temperatures=config.task_temperatures("verifiability"),
                     parser=config.verify_parser,
                     max_tokens=config.verify_max_tokens,
                     logprobs=config.logprobs,
                     seed=config.seed,
                 )
             )
+        elif name == "consistency":
+            tasks.append(_consistency_task(config))
     return tasks
+
+
+def _consistency_task(config: RunConfig) -> ConsistencyTask:
+    from xlingmed.metrics.bertscore import PairwiseBERTScore
+    from xlingmed.metrics.embedding import SentenceSimilarity
+
+    device = config.encoder_device()
+    bertscore = None
+    if "bertscore" in config.consistency_metrics:
+        bs_model, bs_layers = config.bertscore_settings()
+        bertscore = PairwiseBERTScore(
+            bs_model,
+            bs_layers,
+            idf=config.bertscore_idf,
+            rescale=config.bertscore_rescale,
+            lang="en" if config.consistency_mode == "paper" else "other",
+            device=device,
+        )
+    embedder = None
+    if "sim_sent" in config.consistency_metrics:
+        embedder = SentenceSimilarity(config.embedding_settings(), device=device)
+    return ConsistencyTask(
+        samples=config.samples,
+        temperatures=config.task_temperatures("consistency"),
+        mode=config.consistency_mode,
+        languages=config.languages,
+        seed=config.seed,
+        max_tokens=config.max_tokens,
+        translate_max_tokens=config.translate_max_tokens,
+        metrics=config.consistency_metrics,
+        lda_topics=config.lda_topics,
+        topic_fit=config.topic_fit,
+        topic_seed=config.topic_seed,
+        bertscore=bertscore,
+        embedder=embedder,
+        translator=config.translator_model,
+    )
 
 
 def _package_versions() -> dict[str, str | None]:
     out: dict[str, str | None] = {}
-    for name in ("xlingmed", "llama-cpp-python", "openai", "pandas", "openpyxl", "scikit-learn", "numpy"):
+    for name in (
+        "xlingmed",
+        "llama-cpp-python",
+        "openai",
+        "pandas",
+        "openpyxl",
+        "scikit-learn",
+        "numpy",
+        "torch",
+        "transformers",
+        "bert-score",
+        "sentence-transformers",
+        "gensim",
+        "langid",
+        "nltk",
+    ):
         try:
             out[name] = metadata.version(name)
         except metadata.PackageNotFoundError:
@@ -188,13 +247,25 @@ async def evaluate_async(config: RunConfig, progress: Progress | None = None) ->
         timeout_s=config.timeout_s,
         n_ctx=config.n_ctx,
     )
-    model = get_model(config.model, options)
-    judge_options = replace(options, base_url=config.judge_base_url or config.base_url)
-    judge = (
-        model
-        if (config.judge_model == config.model and judge_options == options)
-        else get_model(config.judge_model, judge_options)
-    )
+    # one backend per distinct (model, server): a judge or translator that is the model shares its instance
+    backends: dict[tuple[str, ModelOptions], ModelAPI] = {}
+
+    def backend_for(model_id: str, opts: ModelOptions) -> ModelAPI:
+        if (model_id, opts) not in backends:
+            backends[(model_id, opts)] = get_model(model_id, opts)
+        return backends[(model_id, opts)]
+
+    model = backend_for(config.model, options)
+    roles: dict[str, ModelAPI] = {"model": model}
+    if any(stage.role == "judge" for task in tasks for stage in task.stages):
+        roles["judge"] = backend_for(
+            config.judge_model, replace(options, base_url=config.judge_base_url or config.base_url)
+        )
+    if config.consistency_mode == "paper" and any(s.role == "translator" for task in tasks for s in task.stages):
+        roles["translator"] = backend_for(
+            config.translator_model,
+            replace(options, base_url=config.translator_base_url or config.judge_base_url or config.base_url),
+        )
     cache_path = config.cache or default_cache_path()
     cache = CompletionCache(cache_path)
     counters = Counters()
@@ -207,7 +278,9 @@ async def evaluate_async(config: RunConfig, progress: Progress | None = None) ->
         for task, samples in plans:
             done: list[dict[str, Completion]] = [{} for _ in samples]
             for stage in task.stages:
-                backend = model if stage.role == "model" else judge
+                backend = roles.get(stage.role)
+                if backend is None:
+                    continue
                 pending = [
                     (i, req) for i, s in enumerate(samples) if (req := task.request(stage.name, s, done[i])) is not None
                 ]
@@ -229,14 +302,17 @@ async def evaluate_async(config: RunConfig, progress: Progress | None = None) ->
                             parsed.method if parsed else None,
                         )
                     )
-            rows = [task.record(s, done[i]) for i, s in enumerate(samples)]
-            task_rows[task.name] = rows
-            summaries[task.name] = task.summarize(rows, config.languages)
+            records = [task.record(s, done[i]) for i, s in enumerate(samples)]
+            progress.start(f"{task.name}: scoring", 1)
+            result = task.score(records, config.languages)
+            progress.advance()
+            task_rows[task.name] = result.rows
+            task_rows.update(result.tables)
+            summaries[task.name] = result.summary
     finally:
         cache.close()
-        await model.aclose()
-        if judge is not model:
-            await judge.aclose()
+        for backend in backends.values():
+            await backend.aclose()
 
     # write
     finished = datetime.now(UTC)
@@ -245,7 +321,10 @@ async def evaluate_async(config: RunConfig, progress: Progress | None = None) ->
     summary = {
         "benchmark": config.benchmark,
         "model": config.model,
-        "judge": config.judge_model,
+        "judge": config.judge_model if "correctness" in config.tasks else None,
+        "translator": config.translator_model
+        if ("consistency" in config.tasks and config.consistency_mode == "paper")
+        else None,
         "languages": list(config.languages),
         "n_items_per_language": {lang: sum(1 for it in items if it.lang == lang) for lang in config.languages},
         "tasks": summaries,

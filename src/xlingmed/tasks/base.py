@@ -1,14 +1,16 @@
 """What a task is: it turns Items into Samples, Samples into requests, and Completions into records.
 
 A task never calls a backend. It declares ``stages`` (e.g. correctness: ``answer`` by the model, then
-``judge`` by the judge model); the runner sends each stage's requests and hands the completions of earlier
-stages to the next one.
+``judge`` by the judge model; consistency: ``answer`` by the model, then ``translate`` by the translator); the
+runner sends each stage's requests and hands the completions of earlier stages to the next one. Then
+``score`` turns the per-sample records into the task's table and summary (for consistency this is where the
+similarity metrics run).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal, Protocol
 
 from xlingmed.types import Completion, GenerateRequest, Item, Parsed, Sample
@@ -19,7 +21,22 @@ class Stage:
     """One round of requests: ``role`` says which model answers (the evaluated model or the judge)."""
 
     name: str
-    role: Literal["model", "judge"]
+    role: Literal["model", "judge", "translator"]
+
+
+@dataclass
+class TaskResult:
+    """What ``Task.score`` returns.
+
+    Attributes:
+        rows: the task's main table, written as ``<task>.csv``.
+        summary: the task's entry in ``summary.json``.
+        tables: further tables, written as ``<name>.csv``.
+    """
+
+    rows: list[dict[str, Any]]
+    summary: dict[str, Any]
+    tables: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
 
 
 class Task(Protocol):
@@ -42,8 +59,8 @@ class Task(Protocol):
         """One flat row (the task's CSV row) for ``sample``."""
         ...
 
-    def summarize(self, records: Sequence[dict[str, Any]], languages: Sequence[str]) -> dict[str, Any]:
-        """Metrics per language (and per temperature where the task sweeps it)."""
+    def score(self, records: Sequence[dict[str, Any]], languages: Sequence[str]) -> TaskResult:
+        """The task's tables and its metrics per language (and per temperature where the task sweeps it)."""
         ...
 
 

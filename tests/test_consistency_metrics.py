@@ -207,3 +207,73 @@ def test_sample_seeds_are_distinct_and_reproducible() -> None:
     assert len(set(seeds)) == 10 and seeds == [sample_seed(42, k) for k in range(10)]
     assert sample_seed(43, 0) != sample_seed(42, 1)
     assert sample_seed(None, 3) is None
+
+
+def _rec(item: str, lang: str, temp: float, k: int, text: str | None, answer: str | None = "x") -> dict[str, object]:
+    return {
+        "item_id": item,
+        "lang": lang,
+        "temperature": temp,
+        "sample_index": k,
+        "seed": sample_seed(42, k),
+        "answer": text if answer == "x" else answer,
+        "translation": None,
+        "analysed_text": text,
+        "error": None if text is not None else "answer: HTTP 500",
+    }
+
+
+def test_task_scoring_skip_rules_listwise_and_table_a9() -> None:
+    from xlingmed.tasks.consistency import ConsistencyTask
+
+    task = ConsistencyTask(
+        samples=3,
+        temperatures=(0.0,),
+        languages=("en", "es"),
+        metrics=("ngram", "length", "lda", "hdp", "lang_consistency"),
+        lda_topics=(5,),
+    )
+    en = {
+        "q1": [A, A, A],
+        "q2": [A, B, B],
+        "q3": [B, B, B],
+        "q4": ["It is", "It IS", "it is"],  # only stopwords: no topic metric, the rest is scored
+    }
+    es = {
+        "q1": [A, B, A],
+        "q2": [A, None, A],  # a failed sample: the question gets no similarity metric
+        "q3": [B, "123", B],  # no letter after cleaning
+        "q4": ["It is", "It is", "It is"],
+    }
+    records = [
+        _rec(q, lang, 0.0, k, t)
+        for lang, answers in (("en", en), ("es", es))
+        for q, texts in answers.items()
+        for k, t in enumerate(texts)
+    ]
+    result = task.score(records, ["en", "es"])
+    rows = {(r["item_id"], r["lang"]): r for r in result.rows}
+    assert rows[("q2", "es")]["skipped"] == "missing_answer" and rows[("q2", "es")]["sim_1gram"] is None
+    assert rows[("q3", "es")]["skipped"] == "no_letters"
+    assert rows[("q4", "en")]["topic_skipped"] and rows[("q4", "en")]["sim_lda5"] is None
+    assert rows[("q4", "en")]["sim_1gram"] == 1.0
+    assert rows[("q1", "en")]["sim_1gram"] == 1.0
+    assert rows[("q1", "es")]["sim_1gram"] == pytest.approx((0.75 + 1.0 + 0.75) / 3)
+    s = result.summary
+    cond_es = s["languages"]["es"]["0"]
+    assert cond_es["n_questions"] == 4
+    assert cond_es["skipped"] == {"missing_answer": 1, "no_letters": 1, "topic_empty_or_stopwords_only": 2}
+    assert cond_es["metrics"]["sim_1gram"]["n"] == 2
+    # listwise deletion keeps q1 and q4 (valid in both languages) for the n-gram metric
+    lw = s["listwise"]["0"]["sim_1gram"]
+    assert lw["n"] == 2
+    assert lw["mean"]["es"] == pytest.approx((rows[("q1", "es")]["sim_1gram"] + 1.0) / 2)
+    # per-language valid sets: en averages all four questions
+    en_mean = np.mean([rows[(q, "en")]["sim_1gram"] for q in en])
+    es_mean = np.mean([rows[(q, "es")]["sim_1gram"] for q in ("q1", "q4")])
+    cell = s["table_a9"]["metrics"]["sim_1gram"]
+    assert cell["en"]["value"] == pytest.approx(en_mean) and cell["es"]["value"] == pytest.approx(es_mean)
+    assert cell["es"]["change_vs_en_pct"] == pytest.approx((es_mean - en_mean) / en_mean * 100)
+    assert cell["es"]["cell"] == f"{es_mean:.4f}/{(es_mean - en_mean) / en_mean * 100:.1f}%"
+    assert rows[("q1", "en")]["lang_consistency"] == 1.0
+    assert {t["lang"] for t in result.tables["consistency_table_a9"]} == {"en", "es"}

@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from xlingmed.errors import ConfigError
-from xlingmed.metrics import quiet_transformers
+from xlingmed.metrics import check_local_model, quiet_transformers
 
 
 @dataclass(frozen=True)
@@ -63,6 +63,7 @@ class PairwiseBERTScore:
         from bert_score import BERTScorer
 
         quiet_transformers()
+        check_local_model(model_type, "BERTScore model")
 
         try:
             self.scorer = BERTScorer(

@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from xlingmed.errors import ConfigError
-from xlingmed.metrics import quiet_transformers
+from xlingmed.metrics import check_local_model, quiet_transformers
 
 
 def mean_off_diagonal(sim: np.ndarray) -> float:
@@ -49,6 +49,7 @@ class SentenceSimilarity:
         from sentence_transformers import SentenceTransformer
 
         quiet_transformers()
+        check_local_model(model, "sentence-embedding model")
 
         try:
             self.encoder = SentenceTransformer(model, device=device)

@@ -28,6 +28,7 @@ from xlingmed.metrics.bertscore import PairwiseBERTScore
 from xlingmed.metrics.embedding import SentenceSimilarity
 from xlingmed.metrics.language_id import LanguageIdentifier
 from xlingmed.metrics.lexical import (
+    Mode,
     clean_answer,
     has_letters,
     length_stats,
@@ -288,7 +289,7 @@ class ConsistencyTask:
         groups: dict[tuple[str, float], dict[str, list[dict[str, Any]]]] = defaultdict(lambda: defaultdict(list))
         for r in records:
             groups[(r["lang"], r["temperature"])][r["item_id"]].append(r)
-        text_mode = "paper" if self.mode == "paper" else "native"
+        text_mode: Mode = "paper" if self.mode == "paper" else "native"
         rows: list[dict[str, Any]] = []
         # questions that pass the cleaning rules, per condition: (row, cleaned texts, raw texts)
         valid: dict[tuple[str, float], list[tuple[dict[str, Any], list[str], list[str]]]] = defaultdict(list)
@@ -360,7 +361,7 @@ class ConsistencyTask:
         )
 
     def _score_condition(
-        self, lang: str, entries: list[tuple[dict[str, Any], list[str], list[str]]], text_mode: Any
+        self, lang: str, entries: list[tuple[dict[str, Any], list[str], list[str]]], text_mode: Mode
     ) -> None:
         """Surface and semantic metrics of one condition's valid questions (encoders batch across them)."""
         tok_lang = "en" if text_mode == "paper" else lang
@@ -381,7 +382,7 @@ class ConsistencyTask:
                 row["sim_sent"] = _nan_to_none(v)
 
     def _score_topics(
-        self, topic_sets: Mapping[tuple[str, float], list[tuple[dict[str, Any], list[str]]]], text_mode: Any
+        self, topic_sets: Mapping[tuple[str, float], list[tuple[dict[str, Any], list[str]]]], text_mode: Mode
     ) -> None:
         if not ({"lda", "hdp"} & set(self.metrics)):
             return
@@ -430,8 +431,32 @@ class ConsistencyTask:
         return {
             "settings": self.settings(),
             "languages": per_lang,
+            "listwise": self._listwise(rows, languages, cols),
             "table_a9": self._table_a9(per_lang, languages),
         }
+
+    def _listwise(
+        self, rows: Sequence[dict[str, Any]], languages: Sequence[str], cols: Sequence[str]
+    ) -> dict[str, Any]:
+        """Per temperature and metric: the mean per language over only the questions that have a value in every
+        language (listwise deletion, as the authors' box plots and tests; spec §3.5), and their number."""
+        out: dict[str, Any] = {}
+        for temp in self.temperatures:
+            by_item: dict[str, dict[str, dict[str, Any]]] = defaultdict(dict)
+            for r in rows:
+                if r["temperature"] == temp:
+                    by_item[r["item_id"]][r["lang"]] = r
+            per_metric: dict[str, Any] = {}
+            for c in cols:
+                complete = [
+                    langs for langs in by_item.values() if all(langs.get(lg, {}).get(c) is not None for lg in languages)
+                ]
+                per_metric[c] = {
+                    "n": len(complete),
+                    "mean": {lg: (mean(float(q[lg][c]) for q in complete) if complete else None) for lg in languages},
+                }
+            out[f"{temp:g}"] = per_metric
+        return out
 
     def _table_a9(self, per_lang: Mapping[str, Any], languages: Sequence[str]) -> dict[str, Any]:
         """Per metric and language: the mean over temperatures of the per-temperature means, and its change

@@ -1,0 +1,178 @@
+"""Disparity statistics checked against scipy/statsmodels called directly on fixed data."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import stats
+
+from xlingmed.analysis import (
+    anova_oneway,
+    cochran_q,
+    complete_items,
+    friedman,
+    gap_vs_reference,
+    mcnemar,
+    paired_pairwise,
+    tukey_hsd,
+    unpaired_t,
+)
+
+LANGS = ["en", "es", "zh", "hi"]
+
+
+def _long(table: dict[str, list[float | None]]) -> pd.DataFrame:
+    rows = [
+        {"item_id": f"q{i:03d}", "lang": lang, "value": v}
+        for lang, vals in table.items()
+        for i, v in enumerate(vals)
+        if v is not None
+    ]
+    return pd.DataFrame(rows)
+
+
+RNG = np.random.default_rng(7)
+BASE = RNG.normal(0.6, 0.2, size=30)
+FIXED = _long(
+    {
+        "en": list(BASE),
+        "es": list(BASE - 0.02 + RNG.normal(0, 0.01, 30)),
+        "zh": list(BASE - 0.05 + RNG.normal(0, 0.01, 30)),
+        "hi": [*list(BASE[:-2] - 0.10 + RNG.normal(0, 0.01, 28)), None, None],  # 2 items missing in Hindi
+    }
+)
+
+
+def test_listwise_deletion_counts() -> None:
+    wide, counts = complete_items(FIXED, LANGS)
+    assert len(wide) == 28 and counts["n_items"] == 28
+    assert counts["excluded_missing_in_hi"] == 2 and counts["excluded_missing_in_en"] == 0
+
+
+def test_paper_tests_equal_statsmodels_and_scipy() -> None:
+    import statsmodels.api as sm
+    from statsmodels.formula.api import ols
+    from statsmodels.stats.multicomp import pairwise_tukeyhsd
+
+    wide, _ = complete_items(FIXED, LANGS)
+    long = wide.reset_index().melt(id_vars="item_id", var_name="lang", value_name="value")
+    direct = sm.stats.anova_lm(ols("value ~ C(lang)", data=long).fit(), typ=2)
+    ours = anova_oneway(FIXED, LANGS)
+    assert ours["F"] == pytest.approx(direct.loc["C(lang)", "F"], rel=1e-12)
+    assert ours["p"] == pytest.approx(direct.loc["C(lang)", "PR(>F)"], rel=1e-12)
+    assert (ours["df_between"], ours["df_within"], ours["n_items"]) == (3, 108, 28)
+    # one-way ANOVA is also scipy's f_oneway
+    assert ours["F"] == pytest.approx(stats.f_oneway(*(wide[lang] for lang in LANGS)).statistic, rel=1e-9)
+
+    tk = pairwise_tukeyhsd(long["value"], long["lang"], alpha=0.05)
+    rows = tukey_hsd(FIXED, LANGS)
+    assert [(r["group1"], r["group2"]) for r in rows] == [
+        ("en", "es"),
+        ("en", "hi"),
+        ("en", "zh"),
+        ("es", "hi"),
+        ("es", "zh"),
+        ("hi", "zh"),
+    ]
+    for r, diff, p, ci in zip(rows, tk.meandiffs, tk.pvalues, tk.confint, strict=True):
+        assert r["meandiff"] == pytest.approx(diff) and r["p_adj"] == pytest.approx(p)
+        assert (r["lower"], r["upper"]) == pytest.approx(tuple(ci))
+    en_hi = rows[1]
+    assert en_hi["meandiff"] == pytest.approx(wide["hi"].mean() - wide["en"].mean())
+
+    for r in unpaired_t(FIXED, LANGS):
+        direct_t = stats.ttest_ind(wide[r["lang_a"]], wide[r["lang_b"]], equal_var=True)
+        assert r["t"] == pytest.approx(direct_t.statistic) and r["p"] == pytest.approx(direct_t.pvalue)
+
+
+def test_paired_and_unpaired_disagree_when_items_vary_more_than_languages() -> None:
+    # Questions differ a lot (sd 0.2); Hindi is lower by a small, consistent 0.03 on every question.
+    en = BASE
+    hi = BASE - 0.03 + RNG.normal(0, 0.005, 30)
+    values = _long({"en": list(en), "hi": list(hi)})
+    unpaired = unpaired_t(values, ["en", "hi"])[0]
+    paired = paired_pairwise(values, ["en", "hi"], reference="en")[0]
+    assert unpaired["p"] > 0.05  # the unpaired test sees no difference ...
+    assert paired["p_t"] < 1e-10  # ... the paired one is certain
+    direct = stats.ttest_rel(hi, en)
+    assert paired["t"] == pytest.approx(direct.statistic) and paired["p_t"] == pytest.approx(direct.pvalue)
+    assert paired["p_wilcoxon"] == pytest.approx(stats.wilcoxon(hi, en).pvalue)
+    assert paired["mean_diff"] == pytest.approx(float(np.mean(hi - en)))
+
+
+def test_holm_correction_across_pairs() -> None:
+    from statsmodels.stats.multitest import multipletests
+
+    rows = paired_pairwise(FIXED, LANGS)
+    assert len(rows) == 6
+    expected = multipletests([r["p_t"] for r in rows], method="holm")[1]
+    assert [r["p_t_holm"] for r in rows] == pytest.approx(list(expected))
+    en_hi = next(r for r in rows if (r["lang_a"], r["lang_b"]) == ("en", "hi"))
+    assert en_hi["n_items"] == 28 and en_hi["excluded_missing_b"] == 2
+
+
+def test_mcnemar_and_cochran_equal_statsmodels() -> None:
+    from statsmodels.stats.contingency_tables import cochrans_q
+    from statsmodels.stats.contingency_tables import mcnemar as sm_mcnemar
+
+    en = np.array([1] * 40 + [0] * 10 + [1] * 8 + [0] * 2)
+    hi = np.array([1] * 40 + [0] * 10 + [0] * 8 + [1] * 2)
+    res = mcnemar(en, hi)
+    assert (res["a_only"], res["b_only"], res["exact"]) == (8, 2, True)
+    direct = sm_mcnemar(np.array([[40, 8], [2, 10]]), exact=True)
+    assert res["p"] == pytest.approx(direct.pvalue)
+    assert res["p"] == pytest.approx(stats.binomtest(2, 10, 0.5).pvalue)  # exact McNemar = binomial on discordant
+    values = _long({"en": list(en), "hi": list(hi), "zh": list(np.roll(hi, 3))})
+    row = paired_pairwise(values, ["en", "hi", "zh"], kind="binary", reference="en")[0]
+    assert row["p_mcnemar"] == pytest.approx(direct.pvalue) and row["mean_diff"] == pytest.approx(-0.1)
+    q = cochran_q(values, ["en", "hi", "zh"])
+    direct_q = cochrans_q(np.column_stack([en, hi, np.roll(hi, 3)]))
+    assert q["statistic"] == pytest.approx(direct_q.statistic) and q["p"] == pytest.approx(direct_q.pvalue)
+
+
+def test_friedman_equals_scipy() -> None:
+    wide, _ = complete_items(FIXED, LANGS)
+    res = friedman(FIXED, LANGS)
+    direct = stats.friedmanchisquare(*(wide[lang] for lang in LANGS))
+    assert res["statistic"] == pytest.approx(direct.statistic) and res["p"] == pytest.approx(direct.pvalue)
+    assert res["n_items"] == 28
+
+
+def test_bootstrap_gap_and_effect_size() -> None:
+    gap = gap_vs_reference(FIXED, "hi", "en", n_resamples=2000, seed=1)
+    pv_en = BASE[:28]
+    hi = FIXED[FIXED.lang == "hi"]["value"].to_numpy()
+    d = hi - pv_en
+    assert gap["n_items"] == 28 and gap["excluded_missing_lang"] == 2
+    assert gap["gap"] == pytest.approx(d.mean())
+    assert gap["ci_low"] < gap["gap"] < gap["ci_high"] < 0  # Hindi is clearly worse
+    direct = stats.bootstrap(
+        (pv_en, hi),
+        lambda a, b, axis=-1: np.mean(b - a, axis=axis),
+        paired=True,
+        vectorized=True,
+        n_resamples=2000,
+        method="percentile",
+        rng=np.random.default_rng(1),
+    )
+    assert (gap["ci_low"], gap["ci_high"]) == pytest.approx(
+        (direct.confidence_interval.low, direct.confidence_interval.high)
+    )
+    assert gap["effect_size"] == pytest.approx(d.mean() / d.std(ddof=1))
+    assert gap["gap_pct"] == pytest.approx(d.mean() / pv_en.mean() * 100)
+    # binary: Cohen's h
+    en = _long({"en": [1, 1, 1, 0], "es": [1, 0, 0, 0]})
+    b = gap_vs_reference(en, "es", kind="binary", n_resamples=500)
+    assert b["gap"] == pytest.approx(-0.5)
+    assert b["effect_size"] == pytest.approx(2 * math.asin(math.sqrt(0.25)) - 2 * math.asin(math.sqrt(0.75)))
+
+
+def test_bad_tables_are_rejected() -> None:
+    with pytest.raises(ValueError, match="lacks column"):
+        anova_oneway(pd.DataFrame({"item_id": ["q1"], "lang": ["en"]}), ["en"])
+    dup = pd.DataFrame({"item_id": ["q1", "q1"], "lang": ["en", "en"], "value": [1.0, 2.0]})
+    with pytest.raises(ValueError, match="repeats item 'q1' in language 'en'"):
+        anova_oneway(dup, ["en"])

@@ -176,3 +176,71 @@ def test_bad_tables_are_rejected() -> None:
     dup = pd.DataFrame({"item_id": ["q1", "q1"], "lang": ["en", "en"], "value": [1.0, 2.0]})
     with pytest.raises(ValueError, match="repeats item 'q1' in language 'en'"):
         anova_oneway(dup, ["en"])
+
+
+def test_analyse_run_reads_every_task_table(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from xlingmed.analysis.run import analyse_run, metric_values
+
+    langs = ["en", "hi"]
+    items = [f"liveqa-{i:04d}" for i in range(12)]
+    corr = pd.DataFrame(
+        [
+            {"item_id": it, "lang": lang, "label": ("contradictory" if (lang == "hi" and i % 3 == 0) else "neither")}
+            for i, it in enumerate(items)
+            for lang in langs
+        ]
+        + [{"item_id": "liveqa-0099", "lang": "en", "label": None}]  # a failed request: no label, excluded
+    )
+    corr.to_csv(tmp_path / "correctness.csv", index=False)
+    ver = pd.DataFrame(
+        [
+            {
+                "item_id": it,
+                "lang": lang,
+                "temperature": 0.0,
+                "candidate_index": c,
+                "label": int(c == 0),
+                "prediction": (int(c == 0) if lang == "en" or i % 2 else -1),
+            }
+            for i, it in enumerate(items)
+            for lang in langs
+            for c in range(2)
+        ]
+    )
+    ver.to_csv(tmp_path / "verifiability.csv", index=False)
+    cons = pd.DataFrame(
+        [
+            {
+                "item_id": it,
+                "lang": lang,
+                "temperature": t,
+                "mode": "paper",
+                "skipped": "",
+                "sim_1gram": BASE[i] - (0.1 if lang == "hi" else 0.0) + 0.01 * (i % 3),
+                "sim_lda20_sd": 0.1,
+            }
+            for i, it in enumerate(items)
+            for lang in langs
+            for t in (0.0, 1.0)
+        ]
+    )
+    cons.to_csv(tmp_path / "consistency.csv", index=False)
+
+    found = {(m.criterion, m.metric, m.temperature) for m in metric_values(tmp_path)}
+    assert found == {
+        ("correctness", "contradictory", None),
+        ("correctness", "less_comprehensive", None),
+        ("verifiability", "correct", 0.0),
+        ("consistency", "sim_1gram", 0.0),
+        ("consistency", "sim_1gram", 1.0),
+    }
+    tables = analyse_run(tmp_path, langs, n_resamples=500)
+    contra = next(r for r in tables["paired"] if r["metric"] == "contradictory")
+    assert (contra["n_items"], contra["a_only"], contra["b_only"]) == (12, 0, 4)
+    ver_gap = next(r for r in tables["gaps"] if r["criterion"] == "verifiability")
+    # Hindi claims of even items were unparsed: those claims are excluded, not counted as wrong
+    assert ver_gap["n_items"] == 12 and ver_gap["excluded_missing_lang"] == 12 and ver_gap["gap"] == 0.0
+    sim = next(r for r in tables["gaps"] if r["metric"] == "sim_1gram" and r["temperature"] == 1.0)
+    assert sim["gap"] == pytest.approx(-0.1) and sim["n_items"] == 12
+    assert {r["metric"] for r in tables["paper_anova"]} == {"sim_1gram"}  # paper tests: continuous metrics only
+    assert all(r["test"] == "cochran_q" for r in tables["omnibus"] if r["criterion"] != "consistency")

@@ -233,6 +233,7 @@ def test_analyse_run_reads_every_task_table(tmp_path) -> None:  # type: ignore[n
         ("verifiability", "correct", 0.0),
         ("consistency", "sim_1gram", 0.0),
         ("consistency", "sim_1gram", 1.0),
+        ("consistency", "sim_1gram", None),
     }
     tables = analyse_run(tmp_path, langs, n_resamples=500)
     contra = next(r for r in tables["paired"] if r["metric"] == "contradictory")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -119,3 +120,18 @@ def test_consistency_end_to_end(data_dir: Path, tmp_path: Path, minilm_path: str
     assert n["settings"]["mode"] == "native" and n["settings"]["translator"] is None
     assert n["languages"]["en"]["0"]["metrics"]["sim_1gram"]["mean"] == 1.0
     assert all(n["languages"][lang]["1"]["metrics"]["sim_1gram"]["mean"] is not None for lang in LANGS)
+
+    # the report is rebuilt from the stored results alone
+    from xlingmed.report import build_report
+
+    index = build_report([out, tmp_path / "native"], tmp_path / "report", n_resamples=200)
+    html = index.read_text(encoding="utf-8")
+    assert html.count("data:image/png;base64,") == 6  # forest, lines, boxes for each of the two runs
+    assert re.search(r'(src|href)="(?!data:|#)', html) is None  # self-contained: no external resource
+    assert "Models side by side" in html and "toy model" in html
+    assert {p.name for p in (tmp_path / "report" / "figures").iterdir()} == {
+        f"run{k}_{name}.png" for k in (1, 2) for name in ("forest", "consistency_lines", "consistency_boxes")
+    }
+    gaps = _rows(tmp_path / "report" / "stats" / "run1_gaps.csv")
+    assert {r["lang"] for r in gaps} == {"es", "zh", "hi"}
+    assert all(int(r["n_items"]) == 3 for r in gaps if r["metric"] == "sim_1gram")

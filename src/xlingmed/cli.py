@@ -116,6 +116,7 @@ def run(
     out: Annotated[Path | None, typer.Option(help="Run folder to write.")] = None,
     config: Annotated[Path | None, typer.Option(help="YAML file of RunConfig fields; flags override it.")] = None,
     quiet: Annotated[bool, typer.Option(help="No progress bars.")] = False,
+    report: Annotated[bool, typer.Option("--report/--no-report", help="Write RUN_DIR/report at the end.")] = True,
 ) -> None:
     """Evaluate a model on a benchmark and write RUN_DIR (manifest, samples, summary, CSVs)."""
     from xlingmed.config import make_config
@@ -189,6 +190,33 @@ def run(
         f"failed_requests: {result.failed_requests}  wall: {result.wall_s:.1f} s",
         highlight=False,
     )
+    if report:
+        from xlingmed.report import build_report
+
+        try:
+            index = build_report([result.out_dir])
+        except XlingmedError as exc:
+            _fail(exc)
+            return
+        console.print(f"report: {index}", highlight=False)
+
+
+@app.command("report")
+def report_(
+    runs: Annotated[list[Path], typer.Argument(help="Finished run folders; several = models side by side.")],
+    out: Annotated[Path | None, typer.Option(help="Report folder (default: FIRST_RUN/report).")] = None,
+    resamples: Annotated[int, typer.Option(help="Bootstrap resamples of each CI.")] = 2000,
+    seed: Annotated[int, typer.Option(help="Bootstrap seed.")] = 0,
+) -> None:
+    """Rebuild figures, statistics and index.html from stored results; no model is called."""
+    from xlingmed.report import build_report
+
+    try:
+        index = build_report(runs, out, n_resamples=resamples, seed=seed)
+    except XlingmedError as exc:
+        _fail(exc)
+        return
+    stdout.print(f"wrote {index}", highlight=False)
 
 
 def _fmt(v: Any, digits: int = 3) -> str:

@@ -6,7 +6,8 @@ Per-item values come from the task CSVs:
   expert answer) and ``less_comprehensive``; lower is better.
 * ``verifiability.csv``: per claim (question × candidate answer) and temperature, ``correct`` = the parsed
   Yes/No equals the label; claims that were unparsed, refused or failed are excluded (as in the paper's metrics).
-* ``consistency.csv``: every per-question metric per temperature (continuous; higher is more consistent).
+* ``consistency.csv``: every per-question metric per temperature, and (temperature None) its mean over the
+  temperatures, the grain of the paper's Table A9 (continuous; higher is more consistent).
 
 For each (criterion, metric, temperature): the paper's tests for continuous metrics (ANOVA, Tukey HSD,
 unpaired t), paired tests of every language pair with Holm correction, the omnibus test across languages
@@ -85,6 +86,12 @@ def metric_values(run_dir: Path) -> Iterator[MetricValues]:
             for metric in metrics:
                 vals = sub[["item_id", "lang", metric]].rename(columns={metric: "value"}).dropna()
                 yield MetricValues("consistency", metric, float(str(temp)), "continuous", True, vals)
+        if df["temperature"].nunique() > 1:
+            # temperature None: each question's mean over the temperatures it has a value at (Table A9's grain)
+            for metric in metrics:
+                means = df.groupby(["item_id", "lang"], as_index=False)[[metric]].mean()
+                vals = means.rename(columns={metric: "value"}).dropna()
+                yield MetricValues("consistency", metric, None, "continuous", True, vals)
 
 
 def analyse_run(

@@ -1,0 +1,284 @@
+"""``xlingmed report RUN_DIR [RUN_DIR ...]``: figures, statistics and one self-contained HTML page, rebuilt from
+the stored results of finished runs (no model is called).
+
+Writes into the output folder (default ``RUN_DIR/report``): ``index.html`` (figures embedded as base64 PNG, no
+external resource), ``figures/*.png`` and ``stats/*.csv`` (every table of ``xlingmed.analysis.run``). With
+several runs, files of run k are prefixed ``runk_`` and the page starts with the models side by side.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import math
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from xlingmed import output
+from xlingmed.analysis.run import analyse_run
+from xlingmed.report import figures
+from xlingmed.report.load import RunData, load_run
+
+TOY_MODELS = ("llamacpp/smollm2", "llamacpp/gemma3-270m")
+
+
+def _fmt(v: Any, digits: int = 4) -> str:
+    if v is None or (isinstance(v, float) and math.isnan(v)):
+        return "–"
+    if isinstance(v, bool):
+        return "yes" if v else "no"
+    if isinstance(v, float):
+        return f"{v:.2e}" if (v != 0 and abs(v) < 1e-3) else f"{v:.{digits}f}"
+    return str(v)
+
+
+def _tau(t: Any) -> str:
+    return "mean over τ" if t is None or (isinstance(t, float) and math.isnan(t)) else f"{float(t):g}"
+
+
+def _p_holm(paired: list[dict[str, Any]], g: dict[str, Any]) -> float | None:
+    for r in paired:
+        same = (r["criterion"], r["metric"], r["temperature"]) == (g["criterion"], g["metric"], g["temperature"])
+        if same and {r["lang_a"], r["lang_b"]} == {g["reference"], g["lang"]}:
+            p = r.get("p_t_holm") if "p_t_holm" in r else r.get("p_mcnemar_holm")
+            return None if p is None else float(p)
+    return None
+
+
+def _forest_rows(run: RunData, gaps: list[dict[str, Any]], paired: list[dict[str, Any]]) -> pd.DataFrame:
+    """The gaps shown in the forest plot: correctness outcomes, verifiability per τ, consistency (Table A9
+    metrics) averaged over τ; in % of English (continuous) or pp (binary), left = worse."""
+    cons = run.summary.get("tasks", {}).get("consistency")
+    a9 = set(cons["table_a9"]["columns"]) if cons else set()
+    rows = []
+    for g in gaps:
+        if g["gap"] is None:
+            continue
+        if g["criterion"] == "consistency" and (g["temperature"] is not None or g["metric"] not in a9):
+            continue
+        if g["criterion"] == "consistency":
+            if not g["mean_reference"]:
+                continue
+            scale = 100.0 / g["mean_reference"]
+        else:
+            scale = 100.0
+        sign = 1.0 if g["higher_is_better"] else -1.0
+        eff = sign * g["gap"] * scale
+        lo = g["ci_low"] if g["ci_low"] is not None else g["gap"]
+        hi = g["ci_high"] if g["ci_high"] is not None else g["gap"]
+        ends = sorted([sign * lo * scale, sign * hi * scale])
+        p = _p_holm(paired, g)
+        if g["criterion"] == "correctness":
+            tau = ""
+        elif g["temperature"] is None:
+            tau = " (mean over τ)"
+        else:
+            tau = f" τ={_tau(g['temperature'])}"
+        rows.append(
+            {
+                "label": f"{g['criterion']}: {g['metric']}{tau} [{g['lang']}]",
+                "lang": g["lang"],
+                "effect": eff,
+                "low": ends[0],
+                "high": ends[1],
+                "significant": p is not None and p < 0.05,
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def _counts(run: RunData) -> list[dict[str, Any]]:
+    langs = run.languages
+    tasks = run.summary.get("tasks", {})
+    out = []
+    if "correctness" in tasks:
+        c = tasks["correctness"]["languages"]
+        out.append({"what": "correctness: failed requests", "cells": [c[lg]["n_errors"] for lg in langs]})
+        out.append(
+            {"what": "correctness: judge named no option", "cells": [c[lg]["counts"]["no_response"] for lg in langs]}
+        )
+    if "verifiability" in tasks:
+        v = tasks["verifiability"]["languages"]
+        for key, what in (("n_unparsed", "unparsed"), ("n_refused", "refused"), ("n_errors", "failed requests")):
+            out.append(
+                {
+                    "what": f"verifiability: {what} (all τ)",
+                    "cells": [sum(t[key] for t in v[lg]["temperatures"].values()) for lg in langs],
+                }
+            )
+    if "consistency" in tasks:
+        s = tasks["consistency"]["languages"]
+        for key, what in (
+            ("missing_answer", "questions skipped: failed answer"),
+            ("no_letters", "questions skipped: answer without letters"),
+            ("topic_empty_or_stopwords_only", "questions without topic metrics"),
+        ):
+            out.append(
+                {
+                    "what": f"consistency: {what} (all τ)",
+                    "cells": [sum(t["skipped"][key] for t in s[lg].values()) for lg in langs],
+                }
+            )
+    return out
+
+
+def _table(title: str, rows: list[dict[str, Any]], note: str = "") -> dict[str, Any]:
+    columns = list(rows[0]) if rows else []
+    return {
+        "title": title,
+        "note": note,
+        "columns": columns,
+        "rows": [[_fmt(r.get(c)) if c != "temperature" else _tau(r.get(c)) for c in columns] for r in rows],
+    }
+
+
+def _comparison(runs: list[RunData]) -> dict[str, Any] | None:
+    if len(runs) < 2:
+        return None
+    langs = list(dict.fromkeys(lg for r in runs for lg in r.languages))
+    rows = []
+    for r in runs:
+        tasks = r.summary.get("tasks", {})
+        if "correctness" in tasks:
+            c = tasks["correctness"]["languages"]
+            vals = [_fmt((c[lg]["proportions"] or {}).get("contradictory")) if lg in c else "–" for lg in langs]
+            rows.append({"metric": "correctness: share contradictory", "run": r.label, "cells": vals})
+        if "verifiability" in tasks:
+            v = tasks["verifiability"]["languages"]
+            vals = [_fmt(v[lg]["mean_over_temperatures"]["macro_f1"]) if lg in v else "–" for lg in langs]
+            rows.append({"metric": "verifiability: macro-F1 (mean over τ)", "run": r.label, "cells": vals})
+        if "consistency" in tasks:
+            a9 = tasks["consistency"]["table_a9"]
+            for col in ("bertscore_f1", "sim_sent", "sim_2gram"):
+                if col in a9["metrics"]:
+                    cells = a9["metrics"][col]
+                    vals = [cells[lg]["cell"] or "–" if lg in cells else "–" for lg in langs]
+                    rows.append({"metric": f"consistency: {a9['columns'][col]}", "run": r.label, "cells": vals})
+    return {"languages": langs, "rows": rows}
+
+
+def build_report(
+    run_dirs: Sequence[Path], out_dir: Path | None = None, *, n_resamples: int = 2000, seed: int = 0
+) -> Path:
+    """Build the report of ``run_dirs`` and return the path of its ``index.html``.
+
+    Raises:
+        DataNotFoundError: a folder that is not a finished run.
+        DataError: a run file that cannot be parsed.
+    """
+    import jinja2
+
+    runs = [load_run(Path(p)) for p in run_dirs]
+    out = Path(out_dir) if out_dir is not None else runs[0].path / "report"
+    views = []
+    for k, run in enumerate(runs, start=1):
+        prefix = f"run{k}_" if len(runs) > 1 else ""
+        tables = analyse_run(run.path, run.languages, n_resamples=n_resamples, seed=seed)
+        for name, rows in tables.items():
+            output.write_csv(out / "stats" / f"{prefix}{name}.csv", rows)
+        figs = _figures(run, tables)
+        for name, png in figs.items():
+            output.write_atomic(out / "figures" / f"{prefix}{name}.png", png)
+        views.append(_view(run, tables, figs))
+    env = jinja2.Environment(
+        loader=jinja2.PackageLoader("xlingmed.report", "templates"), autoescape=True, undefined=jinja2.StrictUndefined
+    )
+    html = env.get_template("report.html.j2").render(
+        title=", ".join(r.label for r in runs),
+        runs=views,
+        comparison=_comparison(runs),
+        built=datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
+        version=_version(),
+        n_resamples=n_resamples,
+        seed=seed,
+    )
+    index = out / "index.html"
+    output.write_atomic(index, html)
+    return index
+
+
+def _version() -> str:
+    try:
+        return metadata.version("xlingmed")
+    except metadata.PackageNotFoundError:
+        return "?"
+
+
+def _figures(run: RunData, tables: dict[str, list[dict[str, Any]]]) -> dict[str, bytes]:
+    langs = run.languages
+    tasks = run.summary.get("tasks", {})
+    model = run.summary.get("model", "?")
+    figs: dict[str, bytes] = {}
+    forest_rows = _forest_rows(run, tables["gaps"], tables["paired"])
+    if not forest_rows.empty:
+        figs["forest"] = figures.forest(forest_rows, f"{model}: gap vs English")
+    if "correctness" in tasks:
+        figs["correctness"] = figures.correctness_bars(tasks["correctness"], langs, f"{model}: correctness labels")
+    if "consistency" in tasks:
+        cons = tasks["consistency"]
+        figs["consistency_lines"] = figures.consistency_lines(cons, langs, f"{model}: consistency vs temperature")
+        if "consistency" in run.tables:
+            figs["consistency_boxes"] = figures.consistency_boxes(
+                run.tables["consistency"], cons["table_a9"]["columns"], langs, f"{model}: per-question values"
+            )
+    if "verifiability" in tasks:
+        figs["verifiability"] = figures.verifiability_heatmaps(tasks["verifiability"], langs, f"{model}: verifiability")
+    return figs
+
+
+def _view(run: RunData, tables: dict[str, list[dict[str, Any]]], figs: dict[str, bytes]) -> dict[str, Any]:
+    gaps = []
+    for g in tables["gaps"]:
+        p = _p_holm(tables["paired"], g)
+        gaps.append(
+            {
+                "criterion": g["criterion"],
+                "metric": g["metric"],
+                "temperature": _tau(g["temperature"]) if g["criterion"] != "correctness" else "–",
+                "lang": g["lang"],
+                "n_items": g["n_items"],
+                "excluded": g["excluded_missing_reference"] + g["excluded_missing_lang"],
+                "mean_reference": _fmt(g["mean_reference"]),
+                "mean_lang": _fmt(g["mean_lang"]),
+                "gap": _fmt(g["gap"]),
+                "ci": "–" if g["ci_low"] is None else f"[{_fmt(g['ci_low'])}, {_fmt(g['ci_high'])}]",
+                "effect": "–" if g["effect_size"] is None else f"{g['effect_size_name']} {_fmt(g['effect_size'], 2)}",
+                "p": _fmt(p),
+                "significant": p is not None and p < 0.05,
+            }
+        )
+    cons = run.summary.get("tasks", {}).get("consistency")
+    stat_tables = [
+        _table("Omnibus tests across languages (Friedman; Cochran's Q for binary outcomes)", tables["omnibus"]),
+        _table("Paired tests per language pair (Holm-adjusted across pairs)", tables["paired"]),
+        _table(
+            "Paper: one-way ANOVA (languages as independent groups, listwise deletion)",
+            tables["paper_anova"],
+            "As XLingEval §4.2 / Table 2: statsmodels OLS value ~ C(lang), anova_lm typ 2.",
+        ),
+        _table("Paper: Tukey HSD, 95% CI", tables["paper_tukey"], "meandiff = mean(group2) − mean(group1)."),
+        _table("Paper: unpaired Student t-tests (uncorrected)", tables["paper_unpaired_t"]),
+    ]
+    return {
+        "label": run.label,
+        "header": {
+            "benchmark": run.summary.get("benchmark", "?"),
+            "model": run.summary.get("model", "?"),
+            "items": ", ".join(f"{k}: {v}" for k, v in run.summary.get("n_items_per_language", {}).items()),
+            "judge": run.summary.get("judge") or "–",
+            "translator": run.summary.get("translator") or "–",
+        },
+        "languages": run.languages,
+        "toy": run.summary.get("model") in TOY_MODELS,
+        "gaps": gaps,
+        "figures": {k: base64.b64encode(v).decode("ascii") for k, v in figs.items()},
+        "counts": _counts(run),
+        "stat_tables": [t for t in stat_tables if t["rows"]],
+        "consistency_mode": cons["settings"]["mode"] if cons else None,
+        "manifest": json.dumps(run.manifest, indent=2, ensure_ascii=False),
+    }

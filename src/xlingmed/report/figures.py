@@ -1,0 +1,190 @@
+"""The report's figures (matplotlib, Agg backend: no display, no network). Each function draws one figure from
+a run's stored results and returns it as PNG bytes.
+
+Layouts follow XLingEval: Table 1 as stacked bars (correctness), Fig. 3 as metric-vs-temperature lines and box
+plots per language (consistency), Fig. 4 / A3 as temperature × language heatmaps (verifiability); plus a
+forest plot of every criterion's gap against English with its bootstrap CI.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+from matplotlib.patches import Rectangle
+
+# One colour per language, fixed across figures (colour-blind safe Okabe-Ito palette).
+LANG_COLORS = {"en": "#0072B2", "es": "#E69F00", "zh": "#009E73", "hi": "#D55E00", "ar": "#CC79A7"}
+LABEL_COLORS = {
+    "more": "#009E73",
+    "less": "#F0E442",
+    "neither": "#999999",
+    "contradictory": "#D55E00",
+    "no_response": "#000000",
+}
+
+
+def _png(fig: Any) -> bytes:
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=110, bbox_inches="tight")
+    plt.close(fig)
+    return buf.getvalue()
+
+
+def _color(lang: str) -> str:
+    return LANG_COLORS.get(lang, "#56B4E9")
+
+
+def correctness_bars(correctness: Mapping[str, Any], languages: Sequence[str], title: str) -> bytes:
+    """Stacked bars of the judge's label proportions per language, each bar annotated with its n; the change
+    of "contradictory" against English (percentage points) is printed above the bar."""
+    fig, ax = plt.subplots(figsize=(1.6 + 1.3 * len(languages), 3.6))
+    labels, names = correctness["labels"], correctness["label_names"]
+    bottom = np.zeros(len(languages))
+    for lab in labels:
+        vals = np.array([correctness["languages"][lg]["proportions"][lab] or 0.0 for lg in languages])
+        ax.bar(languages, vals, bottom=bottom, color=LABEL_COLORS.get(lab), label=names[lab], edgecolor="white")
+        bottom += vals
+    for i, lg in enumerate(languages):
+        s = correctness["languages"][lg]
+        change = (s.get("change_vs_en_pp") or {}).get("contradictory")
+        note = f"n={s['n']}" + ("" if lg == "en" or change is None else f"\ncontra. {change:+.1f}pp")
+        ax.text(i, 1.02, note, ha="center", va="bottom", fontsize=8)
+    ax.set_ylim(0, 1.25)
+    ax.set_ylabel("share of judged answers")
+    ax.set_title(title, fontsize=10)
+    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.0, 1.0), frameon=False)
+    return _png(fig)
+
+
+def consistency_lines(consistency: Mapping[str, Any], languages: Sequence[str], title: str) -> bytes:
+    """One panel per metric of the Table A9 layout: mean over questions against temperature, a line per
+    language (paper Fig. 3)."""
+    columns = consistency["table_a9"]["columns"]
+    n = len(columns)
+    ncols = min(4, n)
+    nrows = (n + ncols - 1) // ncols
+    fig, axes = plt.subplots(nrows, ncols, figsize=(3.2 * ncols, 2.6 * nrows), squeeze=False)
+    for ax, (col, label) in zip(axes.flat, columns.items(), strict=False):
+        for lg in languages:
+            per_t = consistency["languages"][lg]
+            ts = [float(t) for t in per_t]
+            ys = [per_t[t]["metrics"][col]["mean"] for t in per_t]
+            ax.plot(ts, [np.nan if y is None else y for y in ys], marker="o", color=_color(lg), label=lg)
+        ax.set_title(label, fontsize=9)
+        ax.set_xlabel("temperature τ", fontsize=8)
+        ax.tick_params(labelsize=7)
+    for ax in list(axes.flat)[n:]:
+        ax.axis("off")
+    axes.flat[0].legend(fontsize=7, frameon=False)
+    fig.suptitle(title, fontsize=10)
+    fig.tight_layout()
+    return _png(fig)
+
+
+def consistency_boxes(rows: pd.DataFrame, metrics: Mapping[str, str], languages: Sequence[str], title: str) -> bytes:
+    """Box plots of the per-question values per language, grouped by temperature, one panel per metric."""
+    temps = sorted(rows["temperature"].unique())
+    n = len(metrics)
+    ncols = min(4, n)
+    nrows = (n + ncols - 1) // ncols
+    fig, axes = plt.subplots(nrows, ncols, figsize=(3.4 * ncols, 2.7 * nrows), squeeze=False)
+    width = 0.8 / max(1, len(languages))
+    for ax, (col, label) in zip(axes.flat, metrics.items(), strict=False):
+        for j, lg in enumerate(languages):
+            data = [rows[(rows["lang"] == lg) & (rows["temperature"] == t)][col].dropna().to_numpy() for t in temps]
+            pos = [i + (j - (len(languages) - 1) / 2) * width for i in range(len(temps))]
+            keep = [(p, d) for p, d in zip(pos, data, strict=True) if len(d)]
+            if keep:
+                bp = ax.boxplot(
+                    [d for _, d in keep], positions=[p for p, _ in keep], widths=width * 0.9, patch_artist=True
+                )
+                for patch in bp["boxes"]:
+                    patch.set_facecolor(_color(lg))
+                    patch.set_alpha(0.7)
+        ax.set_xticks(range(len(temps)), [f"τ={t:g}" for t in temps], fontsize=7)
+        ax.set_title(label, fontsize=9)
+        ax.tick_params(labelsize=7)
+    for ax in list(axes.flat)[n:]:
+        ax.axis("off")
+    handles = [Rectangle((0, 0), 1, 1, color=_color(lg), alpha=0.7) for lg in languages]
+    fig.legend(handles, languages, loc="upper right", fontsize=7, frameon=False)
+    fig.suptitle(title, fontsize=10)
+    fig.tight_layout()
+    return _png(fig)
+
+
+VERIFY_METRICS = (
+    ("macro_precision", "macro-P"),
+    ("macro_recall", "macro-R"),
+    ("macro_f1", "macro-F1"),
+    ("accuracy", "accuracy"),
+    ("auc", "AUC"),
+)
+
+
+def verifiability_heatmaps(verifiability: Mapping[str, Any], languages: Sequence[str], title: str) -> bytes:
+    """Temperature × language heatmaps of macro P/R/F1, accuracy and AUC, values printed in the cells
+    (paper Fig. 4, A3)."""
+    temps = list(verifiability["languages"][languages[0]]["temperatures"])
+    fig, axes = plt.subplots(
+        1, len(VERIFY_METRICS), figsize=(2.3 * len(VERIFY_METRICS), 0.6 + 0.45 * len(temps) + 0.8), squeeze=False
+    )
+    for ax, (key, label) in zip(axes.flat, VERIFY_METRICS, strict=True):
+        grid = np.array(
+            [
+                [
+                    np.nan if (v := verifiability["languages"][lg]["temperatures"][t][key]) is None else v
+                    for lg in languages
+                ]
+                for t in temps
+            ],
+            dtype=float,
+        )
+        ax.imshow(grid, vmin=0, vmax=1, cmap="viridis", aspect="auto")
+        for i in range(len(temps)):
+            for j in range(len(languages)):
+                txt = "–" if np.isnan(grid[i, j]) else f"{grid[i, j]:.2f}"
+                ax.text(j, i, txt, ha="center", va="center", fontsize=7, color="white" if grid[i, j] < 0.6 else "black")
+        ax.set_xticks(range(len(languages)), languages, fontsize=8)
+        ax.set_yticks(range(len(temps)), [f"τ={t}" for t in temps], fontsize=7)
+        ax.set_title(label, fontsize=9)
+    fig.suptitle(title, fontsize=10)
+    fig.tight_layout()
+    return _png(fig)
+
+
+def forest(gaps: pd.DataFrame, title: str) -> bytes:
+    """Every criterion's gap against English with its 95% CI, in % of the English value (continuous metrics)
+    or percentage points (binary outcomes), oriented so that left = worse than English. Filled markers:
+    significant after Holm correction (paired test, p < 0.05); hollow: not significant."""
+    rows = gaps.reset_index(drop=True)
+    fig, ax = plt.subplots(figsize=(7.5, 0.9 + 0.28 * len(rows)))
+    for i, r in rows.iterrows():
+        y = len(rows) - 1 - int(str(i))
+        color = _color(str(r["lang"]))
+        ax.errorbar(
+            r["effect"],
+            y,
+            xerr=[[max(0.0, r["effect"] - r["low"])], [max(0.0, r["high"] - r["effect"])]],
+            fmt="o",
+            color=color,
+            markerfacecolor=color if r["significant"] else "white",
+            capsize=2,
+            markersize=5,
+        )
+    ax.axvline(0, color="black", linewidth=0.8)
+    ax.set_yticks(range(len(rows)), list(rows["label"])[::-1], fontsize=7)
+    ax.set_xlabel("gap vs English: % of the English value (continuous) or pp (binary); ← worse | better →", fontsize=8)
+    ax.set_title(title, fontsize=10)
+    ax.tick_params(axis="x", labelsize=7)
+    fig.tight_layout()
+    return _png(fig)

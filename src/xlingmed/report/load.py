@@ -1,0 +1,63 @@
+"""Read a finished run folder back: summary, manifest and task tables (the report never calls a model)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from xlingmed.errors import DataError, DataNotFoundError
+
+
+@dataclass
+class RunData:
+    """One run folder as the report sees it."""
+
+    path: Path
+    summary: dict[str, Any]
+    manifest: dict[str, Any]
+    tables: dict[str, pd.DataFrame] = field(default_factory=dict)
+
+    @property
+    def label(self) -> str:
+        """The model name, with the folder name when it alone would be ambiguous."""
+        return f"{self.summary.get('model', '?')} ({self.path.name})"
+
+    @property
+    def languages(self) -> list[str]:
+        return list(self.summary.get("languages", []))
+
+
+def load_run(path: Path) -> RunData:
+    """Read ``summary.json``, ``manifest.json`` and the task CSVs of run folder ``path``.
+
+    Raises:
+        DataNotFoundError: ``path`` has no ``summary.json`` (not a finished run folder).
+        DataError: a file that cannot be parsed (the message names it).
+    """
+    path = Path(path)
+    summary_path = path / "summary.json"
+    if not summary_path.is_file():
+        raise DataNotFoundError(f"{path} is not a finished run folder (no summary.json)")
+    data: dict[str, Any] = {}
+    for name in ("summary", "manifest"):
+        file = path / f"{name}.json"
+        if not file.is_file():
+            data[name] = {}
+            continue
+        try:
+            data[name] = json.loads(file.read_text(encoding="utf-8"))
+        except (OSError, json.JSONDecodeError) as exc:
+            raise DataError(f"cannot read: {exc}", file=str(file)) from None
+    run = RunData(path=path, summary=data["summary"], manifest=data["manifest"])
+    for name in ("correctness", "verifiability", "consistency"):
+        file = path / f"{name}.csv"
+        if file.is_file():
+            try:
+                run.tables[name] = pd.read_csv(file, dtype={"item_id": str, "lang": str})
+            except (OSError, pd.errors.ParserError) as exc:
+                raise DataError(f"cannot read: {exc}", file=str(file)) from None
+    return run

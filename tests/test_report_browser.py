@@ -1,0 +1,135 @@
+"""The report of a real small run with all three criteria, built by the CLI and opened in headless Chromium.
+
+Chromium is Debian's ``chromium`` package (``apt-get install chromium``), driven through Playwright with that
+executable; Playwright's own browser download is never used. Without the executable the browser test is
+skipped with the reason (``.ci/run`` installs it).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import struct
+import time
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from xlingmed.cli import app
+
+pytestmark = pytest.mark.slow
+
+LANGS = "en,es,zh,hi"
+
+
+def _chromium() -> str | None:
+    return os.environ.get("XLINGMED_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+@pytest.fixture(scope="module")
+def full_run(data_dir: Path, tmp_path_factory: pytest.TempPathFactory, minilm_path: str) -> Path:
+    """``xlingmed run`` with correctness, verifiability and consistency: 2 LiveQA items × 4 languages, SmolLM2."""
+    tmp = tmp_path_factory.mktemp("full")
+    out = tmp / "run"
+    result = CliRunner().invoke(
+        app,
+        [
+            "run",
+            "--benchmark", "xlinghealth/liveqa",
+            "--data-dir", str(data_dir),
+            "--languages", LANGS,
+            "--tasks", "correctness,verifiability,consistency",
+            "--model", "llamacpp/smollm2",
+            "--limit", "2",
+            "--samples", "2",
+            "--temperatures", "0,1",
+            "--max-tokens", "32",
+            "--judge-max-tokens", "48",
+            "--translate-max-tokens", "40",
+            "--bertscore-model", minilm_path,
+            "--bertscore-layers", "6",
+            "--embedding-model", minilm_path,
+            "--cache", str(tmp / "cache.sqlite"),
+            "--out", str(out),
+        ],
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    return out
+
+
+def test_run_writes_report_with_every_criterion(full_run: Path) -> None:
+    report = full_run / "report"
+    figures = {p.name for p in (report / "figures").iterdir()}
+    assert figures == {
+        "forest.png",
+        "correctness.png",
+        "consistency_lines.png",
+        "consistency_boxes.png",
+        "verifiability.png",
+    }
+    for name in figures:
+        png = (report / "figures" / name).read_bytes()
+        assert png[:8] == b"\x89PNG\r\n\x1a\n"
+        width, height = struct.unpack(">II", png[16:24])
+        assert width >= 400 and height >= 200, (name, width, height)
+    stats = {p.name for p in (report / "stats").iterdir()}
+    assert {"gaps.csv", "paired.csv", "omnibus.csv", "paper_anova.csv", "paper_tukey.csv"} <= stats
+    html = (report / "index.html").read_text(encoding="utf-8")
+    assert html.count("data:image/png;base64,") == len(figures)
+    assert re.search(r'(src|href)="(?!data:|#)', html) is None  # no external resource
+    summary = json.loads((full_run / "summary.json").read_text(encoding="utf-8"))
+    assert set(summary["tasks"]) == {"correctness", "verifiability", "consistency"}
+
+
+def test_report_rebuilds_offline_in_under_a_minute(full_run: Path, tmp_path: Path) -> None:
+    t0 = time.perf_counter()
+    result = CliRunner().invoke(app, ["report", str(full_run), "--out", str(tmp_path / "again")])
+    elapsed = time.perf_counter() - t0
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "again" / "index.html").is_file()
+    assert elapsed < 60, elapsed
+
+
+def test_report_opens_in_headless_chromium(full_run: Path, tmp_path: Path) -> None:
+    exe = _chromium()
+    if exe is None:
+        pytest.skip("no Chromium executable (apt-get install chromium, or set XLINGMED_CHROMIUM)")
+    from playwright.sync_api import sync_playwright
+
+    index = full_run / "report" / "index.html"
+    problems: list[str] = []
+    requests: list[str] = []
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=exe, args=["--no-sandbox"])
+        try:
+            page = browser.new_page(viewport={"width": 1280, "height": 900})
+            page.on("console", lambda m: problems.append(f"console {m.type}: {m.text}") if m.type == "error" else None)
+            page.on("pageerror", lambda e: problems.append(f"page error: {e}"))
+            page.on("request", lambda r: requests.append(r.url))
+            page.goto(index.as_uri(), wait_until="load")
+            images = page.evaluate(
+                "Array.from(document.images).map(i => ({alt: i.alt, ok: i.complete, w: i.naturalWidth,"
+                " h: i.naturalHeight}))"
+            )
+            headings = page.evaluate("Array.from(document.querySelectorAll('h2')).map(h => h.textContent)")
+            shot = tmp_path / "report.png"
+            page.screenshot(path=str(shot), full_page=True)
+        finally:
+            browser.close()
+    assert problems == []
+    # every figure decoded, and nothing was fetched beyond the page itself and its data: URIs
+    assert len(images) == 5
+    assert all(im["ok"] and im["w"] >= 400 and im["h"] >= 200 for im in images), images
+    assert [u for u in requests if not u.startswith(("data:", "file:"))] == []
+    assert headings, "the page has no sections"
+    data = shot.read_bytes()
+    width, height = struct.unpack(">II", data[16:24])
+    assert width == 1280 and height > 2000  # a long page: tables and five figures
+    assert len(data) > 100_000
+    keep = os.environ.get("XLINGMED_TEST_ARTIFACTS")
+    if keep:  # CI and the closing note keep the screenshot
+        Path(keep).mkdir(parents=True, exist_ok=True)
+        shutil.copy(shot, Path(keep) / "report.png")

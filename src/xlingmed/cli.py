@@ -50,13 +50,24 @@ def _fail(exc: Exception) -> None:
 @app.command()
 def run(
     benchmark: Annotated[
-        str | None, typer.Option(help="xlinghealth/liveqa | xlinghealth/medicationqa | xlinghealth/healthqa")
+        str | None,
+        typer.Option(
+            help="xlinghealth/liveqa | xlinghealth/medicationqa | xlinghealth/healthqa | medarabiq/<task> (mcq, "
+            "mcq_bias, fitb_choices, fitb_open, qa, qa_gec, qa_llm)"
+        ),
     ] = None,
     data_dir: Annotated[
         Path | None, typer.Option(help="Folder with the benchmark files (else $XLINGMED_DATA_DIR, else download).")
     ] = None,
-    languages: Annotated[str | None, typer.Option(help="Comma-separated ISO codes, e.g. en,es,zh,hi.")] = None,
-    tasks: Annotated[str | None, typer.Option(help="correctness,verifiability,consistency")] = None,
+    languages: Annotated[
+        str | None, typer.Option(help="Comma-separated ISO codes (default: the benchmark's; MedArabiQ FITB: ar,en).")
+    ] = None,
+    tasks: Annotated[
+        str | None,
+        typer.Option(
+            help="XLingHealth: correctness,verifiability,consistency; MedArabiQ: multiple_choice | open_qa,rubric"
+        ),
+    ] = None,
     model: Annotated[str | None, typer.Option(help="provider/model, e.g. llamacpp/smollm2, openai/gpt-4o.")] = None,
     judge: Annotated[str | None, typer.Option(help="Judge model for correctness (default: --model).")] = None,
     base_url: Annotated[str | None, typer.Option(help="OpenAI-compatible server of --model.")] = None,
@@ -71,7 +82,9 @@ def run(
         str | None,
         typer.Option(help="Temperatures of verifiability and consistency (defaults 0 and 0,0.25,0.5,0.75,1)."),
     ] = None,
-    max_tokens: Annotated[int | None, typer.Option(help="Correctness answer max tokens (paper: 1000).")] = None,
+    max_tokens: Annotated[
+        int | None, typer.Option(help="Answer max tokens (XLingEval: 1000; MedArabiQ: 16 letter, 64 FITB, 512 Q&A).")
+    ] = None,
     judge_max_tokens: Annotated[int | None, typer.Option(help="Judge max tokens (paper: 1000).")] = None,
     verify_max_tokens: Annotated[int | None, typer.Option(help="Verifiability reply max tokens.")] = None,
     judge_parser: Annotated[str | None, typer.Option(help="paper | paper+fallback")] = None,
@@ -112,6 +125,23 @@ def run(
     topic_fit: Annotated[str | None, typer.Option(help="condition (per language × τ) | shared.")] = None,
     topic_seed: Annotated[int | None, typer.Option(help="LDA/HDP random_state (paper: 42).")] = None,
     device: Annotated[str | None, typer.Option(help="Encoder device: auto | cpu | cuda.")] = None,
+    judge_temperature: Annotated[float | None, typer.Option(help="MedArabiQ rubric judge temperature (0).")] = None,
+    model_class: Annotated[
+        str | None, typer.Option(help="MedArabiQ default temperatures: auto | open (0 / Q&A 0.4) | closed (0.2).")
+    ] = None,
+    paper_compat: Annotated[
+        bool | None, typer.Option("--paper-compat/--no-paper-compat", help="medarabiq/mcq_bias: rows 0-97 (Table 2).")
+    ] = None,
+    mc_prompt: Annotated[str | None, typer.Option(help="Multiple choice prompt: raw (paper) | structured.")] = None,
+    letter_fallback: Annotated[
+        str | None, typer.Option(help="Answer letter without the marker: first_char (paper) | regex | invalid.")
+    ] = None,
+    bias_conditions: Annotated[
+        str | None, typer.Option(help="medarabiq/mcq_bias: subset of original,biased,education,one_shot,few_shot.")
+    ] = None,
+    prompt_templates: Annotated[
+        Path | None, typer.Option(help="YAML laid over the shipped MedArabiQ prompt templates.")
+    ] = None,
     cache: Annotated[Path | None, typer.Option(help="Completion cache file (SQLite).")] = None,
     out: Annotated[Path | None, typer.Option(help="Run folder to write.")] = None,
     config: Annotated[Path | None, typer.Option(help="YAML file of RunConfig fields; flags override it.")] = None,
@@ -163,6 +193,13 @@ def run(
             topic_fit=topic_fit,
             topic_seed=topic_seed,
             device=device,
+            judge_temperature=judge_temperature,
+            model_class=model_class,
+            paper_compat=paper_compat,
+            mc_prompt=mc_prompt,
+            letter_fallback=letter_fallback,
+            bias_conditions=bias_conditions,
+            prompt_templates=prompt_templates,
             cache=cache,
             out=out,
         )
@@ -223,9 +260,60 @@ def _fmt(v: Any, digits: int = 3) -> str:
     return "–" if v is None else (f"{v:.{digits}f}" if isinstance(v, float) else str(v))
 
 
+def _print_medarabiq(summary: dict[str, Any]) -> None:
+    tasks = summary["tasks"]
+    version = (summary.get("dataset") or {}).get("version", "?")
+    if "multiple_choice" in tasks:
+        m = tasks["multiple_choice"]
+        conds = m["settings"]["conditions"]
+        table = Table(title=f"{summary['benchmark']}: accuracy % (invalid = wrong) — {summary['model']}; {version}")
+        for col in ("lang", "τ", *conds, "invalid (orig.)", "errors"):
+            table.add_column(col, justify="right")
+        for lang, per_t in m["languages"].items():
+            for t, cell in per_t.items():
+                cs = cell.get("conditions", {"original": cell})
+                frac = [
+                    "–" if cs[c]["n"] == 0 else f"{cs[c]['accuracy_pct']} ({cs[c]['n_correct']}/{cs[c]['n']})"
+                    for c in conds
+                ]
+                o = cs["original"] if "original" in cs else next(iter(cs.values()))
+                table.add_row(lang, t, *frac, f"{o['n_invalid']}/{o['n']}", str(o["n_errors"]))
+        stdout.print(table)
+    if "open_qa" in tasks:
+        q = tasks["open_qa"]
+        bs = q["settings"]["bertscore"]
+        table = Table(title=f"{summary['benchmark']}: BERTScore F1 × 100 ({bs['model']} L{bs['layer']}); {version}")
+        for col in ("lang", "τ", "mean", "sd", "n", "empty replies", "errors"):
+            table.add_column(col, justify="right")
+        for lang, per_t in q["languages"].items():
+            for t, cell in per_t.items():
+                f1 = cell["bertscore_f1"]
+                table.add_row(
+                    lang, t, _fmt(f1["mean"], 1), _fmt(f1["sd"], 1), str(f1["n"]),
+                    str(cell["n_empty_responses"]), str(cell["n_errors"]),
+                )  # fmt: skip
+        stdout.print(table)
+    if "rubric" in tasks:
+        r = tasks["rubric"]
+        table = Table(title=f"{summary['benchmark']}: judge rubric 1–5, mean ± sd ({summary['judge']})")
+        for col in ("lang", "τ", "average", "similarity", "relevance", "factuality", "safety", "unparsed", "errors"):
+            table.add_column(col, justify="right")
+        for row in r["table_j1"]:
+            cell = r["languages"][row["lang"]][f"{row['temperature']:g}"]
+            table.add_row(
+                row["lang"], f"{row['temperature']:g}",
+                *[row[k] or "–" for k in ("average", "similarity", "relevance", "factuality", "safety")],
+                f"{cell['n_unparsed']} (+{cell['n_partial']} partial)", str(cell["n_errors"]),
+            )  # fmt: skip
+        stdout.print(table)
+
+
 def _print_summary(summary: dict[str, Any]) -> None:
     tasks = summary["tasks"]
     langs = summary["languages"]
+    if summary["benchmark"].startswith("medarabiq/"):
+        _print_medarabiq(summary)
+        return
     if "correctness" in tasks:
         c = tasks["correctness"]
         table = Table(title=f"Correctness: judge labels per language ({summary['judge']})")
@@ -311,6 +399,14 @@ def describe(
         rows = describe_benchmark(benchmark, data_dir)
     except XlingmedError as exc:
         _fail(exc)
+        return
+    if benchmark.startswith("medarabiq/"):
+        table = Table(title=f"{benchmark}: whitespace words of the stripped cells")
+        for col in rows[0] if rows else ():
+            table.add_column(col, justify="right")
+        for r in rows:
+            table.add_row(*[_fmt(v, 2) for v in r.values()])
+        stdout.print(table)
         return
     table = Table(title=f"{benchmark}: words = whitespace tokens (jieba for zh), empty cell = 0, sd ddof=1")
     for col in (

@@ -9,25 +9,50 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from xlingmed.errors import ConfigError
 from xlingmed.languages import parse_languages
 from xlingmed.models.base import split_model_id
 
-KNOWN_TASKS = ("correctness", "verifiability", "consistency")
+KNOWN_TASKS = ("correctness", "verifiability", "consistency", "multiple_choice", "open_qa", "rubric")
+XLINGEVAL_TASKS = ("correctness", "verifiability", "consistency")
 CONSISTENCY_METRICS = ("ngram", "length", "bertscore", "sim_sent", "lda", "hdp", "lang_consistency")
 PAPER_TEMPERATURES = (0.0, 0.25, 0.5, 0.75, 1.0)
+BIAS_CONDITIONS = ("original", "biased", "education", "one_shot", "few_shot")
+
+
+def tasks_for(benchmark: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """(tasks a benchmark supports, its default tasks). XLingHealth: the XLingEval criteria; MedArabiQ:
+    ``multiple_choice`` for MCQ, bias and FITB with choices, ``open_qa`` (BERTScore) and ``rubric`` (LLM judge)
+    for FITB without choices and the Q&A sets.
+
+    Raises:
+        ConfigError: unknown benchmark.
+    """
+    from xlingmed.benchmarks import medarabiq, split_benchmark
+
+    family, dataset = split_benchmark(benchmark)
+    if family == "xlinghealth":
+        return XLINGEVAL_TASKS, ("correctness", "verifiability")
+    if dataset in medarabiq.MC_TASKS:
+        return ("multiple_choice",), ("multiple_choice",)
+    return ("open_qa", "rubric"), ("open_qa",)
 
 
 class RunConfig(BaseModel):
     """One evaluation run.
 
     Attributes (CLI flag in brackets):
-        benchmark: ``xlinghealth/liveqa`` | ``xlinghealth/medicationqa`` | ``xlinghealth/healthqa`` [--benchmark]
-        data_dir: folder with the benchmark files; else ``$XLINGMED_DATA_DIR``; else download [--data-dir]
-        languages: ISO codes [--languages en,es,zh,hi]
-        tasks: ``correctness``, ``verifiability``, ``consistency`` [--tasks]
+        benchmark: ``xlinghealth/liveqa`` | ``xlinghealth/medicationqa`` | ``xlinghealth/healthqa`` |
+            ``medarabiq/<task>`` (mcq, mcq_bias, fitb_choices, fitb_open, qa, qa_gec, qa_llm) [--benchmark]
+        data_dir: folder with the benchmark files; else ``$XLINGMED_DATA_DIR``; else download (XLingHealth only:
+            MedArabiQ is never downloaded) [--data-dir]
+        languages: ISO codes; default: the benchmark's (XLingHealth en,es,zh,hi; MedArabiQ ar; the two FITB
+            files also hold en) [--languages]
+        tasks: XLingHealth: ``correctness``, ``verifiability``, ``consistency`` (default the first two);
+            MedArabiQ: ``multiple_choice`` (MCQ, bias, FITB with choices), ``open_qa`` (BERTScore; default for
+            FITB without choices and Q&A) and ``rubric`` (LLM judge, App. J) [--tasks]
         model / judge: ``provider/model``; the judge defaults to the model [--model, --judge]
         base_url / judge_base_url: OpenAI-compatible server of the model / judge [--base-url, --judge-base-url]
         translator / translator_base_url: back-translation model for consistency in paper mode; defaults to the
@@ -38,7 +63,19 @@ class RunConfig(BaseModel):
         seed: sent with every request (the paper set none) [--seed]
         temperatures: temperatures swept by verifiability and consistency; default: verifiability 0, consistency
             the paper's 0, 0.25, 0.5, 0.75, 1 [--temperatures]
-        max_tokens / judge_max_tokens: answer and judge (paper: 1000) [--max-tokens, --judge-max-tokens]
+        max_tokens / judge_max_tokens: answer and judge; default XLingEval 1000 (paper), MedArabiQ 16 for a
+            letter, 64 for a FITB term, 512 for a Q&A answer (unstated in that paper) [--max-tokens,
+            --judge-max-tokens]
+        judge_temperature: temperature of the MedArabiQ rubric judge (unstated; 0) [--judge-temperature]
+        model_class: ``auto`` | ``open`` | ``closed``: MedArabiQ's default temperatures depend on it (open 0.0
+            for MCQ/FITB and 0.4 for Q&A, closed 0.2); ``auto`` = closed for GPT/Claude/Gemini/DeepSeek names
+            [--model-class]
+        paper_compat: ``medarabiq/mcq_bias``: only rows 0–97, the paper's 98-item Table 2 [--paper-compat]
+        mc_prompt: ``raw`` (options inside the question cell, paper) | ``structured`` [--mc-prompt]
+        letter_fallback: multiple-choice answer without the marker: ``first_char`` (paper) | ``regex`` |
+            ``invalid`` [--letter-fallback]
+        bias_conditions: which of original, biased, education, one_shot, few_shot to ask [--bias-conditions]
+        prompt_templates: YAML file laid over ``prompts/medarabiq.yaml`` [--prompt-templates]
         verify_max_tokens: verifiability reply; the paper set none, a yes/no needs few [--verify-max-tokens]
         judge_parser: ``paper`` | ``paper+fallback`` [--judge-parser]
         verify_parser: ``paper`` | ``strict`` [--verify-parser]
@@ -50,8 +87,9 @@ class RunConfig(BaseModel):
         consistency_metrics: which of ngram, length, bertscore, sim_sent, lda, hdp, lang_consistency
             [--consistency-metrics]
         translate_max_tokens: back-translation length limit [--translate-max-tokens]
-        bertscore_model / bertscore_layers: encoder and layer; default paper mode bert-base-uncased layer 12
-            (the authors' code), native mode bert-base-multilingual-cased at bert-score's layer [--bertscore-model,
+        bertscore_model / bertscore_layers: encoder and layer; default consistency paper mode bert-base-uncased
+            layer 12 (the authors' code), native mode bert-base-multilingual-cased at bert-score's layer;
+            MedArabiQ xlm-roberta-large at layer 17 (bert-score's default; spec §4.4) [--bertscore-model,
             --bertscore-layers]
         bertscore_idf / bertscore_rescale: idf weighting, baseline rescaling (paper: off) [--bertscore-idf,
             --bertscore-rescale]
@@ -80,8 +118,15 @@ class RunConfig(BaseModel):
     include_defective: bool = False
     seed: int | None = 42
     temperatures: tuple[float, ...] | None = None
-    max_tokens: int = Field(default=1000, ge=1)
+    max_tokens: int | None = Field(default=None, ge=1)
     judge_max_tokens: int = Field(default=1000, ge=1)
+    judge_temperature: float = Field(default=0.0, ge=0, le=2)
+    model_class: str = "auto"
+    paper_compat: bool = False
+    mc_prompt: str = "raw"
+    letter_fallback: str = "first_char"
+    bias_conditions: tuple[str, ...] = BIAS_CONDITIONS
+    prompt_templates: Path | None = None
     verify_max_tokens: int = Field(default=32, ge=1)
     judge_parser: str = "paper"
     verify_parser: str = "paper"
@@ -107,6 +152,72 @@ class RunConfig(BaseModel):
     device: str = "auto"
     cache: Path | None = None
     out: Path = Path("runs/latest")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _benchmark_defaults(cls, data: Any) -> Any:
+        # languages and tasks default to the benchmark's own (an unknown benchmark is reported by its field)
+        if isinstance(data, dict) and isinstance(data.get("benchmark"), str):
+            from xlingmed.benchmarks import default_languages
+
+            try:
+                langs = default_languages(data["benchmark"])
+                _, default_tasks = tasks_for(data["benchmark"])
+            except ConfigError:
+                return data
+            data = dict(data)
+            data.setdefault("languages", langs)
+            data.setdefault("tasks", default_tasks)
+        return data
+
+    @field_validator("benchmark")
+    @classmethod
+    def _benchmark(cls, v: str) -> str:
+        from xlingmed.benchmarks import split_benchmark
+
+        try:
+            split_benchmark(v)
+        except ConfigError as exc:
+            raise ValueError(str(exc)) from None
+        return v
+
+    @model_validator(mode="after")
+    def _tasks_fit_benchmark(self) -> RunConfig:
+        supported, _ = tasks_for(self.benchmark)
+        wrong = [t for t in self.tasks if t not in supported]
+        if wrong:
+            raise ValueError(f"{self.benchmark} does not have task(s) {wrong}; its tasks: {', '.join(supported)}")
+        return self
+
+    @field_validator("model_class")
+    @classmethod
+    def _model_class(cls, v: str) -> str:
+        if v not in ("auto", "open", "closed"):
+            raise ValueError("must be 'auto', 'open' or 'closed'")
+        return v
+
+    @field_validator("mc_prompt")
+    @classmethod
+    def _mc_prompt(cls, v: str) -> str:
+        if v not in ("raw", "structured"):
+            raise ValueError("must be 'raw' or 'structured'")
+        return v
+
+    @field_validator("letter_fallback")
+    @classmethod
+    def _letter_fallback(cls, v: str) -> str:
+        if v not in ("first_char", "regex", "invalid"):
+            raise ValueError("must be 'first_char', 'regex' or 'invalid'")
+        return v
+
+    @field_validator("bias_conditions", mode="before")
+    @classmethod
+    def _bias_conditions(cls, v: Any) -> tuple[str, ...]:
+        parts = [t.strip() for t in (v.split(",") if isinstance(v, str) else v) if str(t).strip()]
+        unknown = [t for t in parts if t not in BIAS_CONDITIONS]
+        if unknown or not parts:
+            raise ValueError(f"unknown condition(s) {unknown or parts}; known: {', '.join(BIAS_CONDITIONS)}")
+        return tuple(c for c in BIAS_CONDITIONS if c in parts)
 
     @field_validator("languages", mode="before")
     @classmethod
@@ -207,10 +318,26 @@ class RunConfig(BaseModel):
         return self.translator or self.judge_model
 
     def task_temperatures(self, task: str) -> tuple[float, ...]:
-        """The temperatures ``task`` sweeps: ``--temperatures`` if given, else the task's default."""
+        """The temperatures ``task`` sweeps: ``--temperatures`` if given, else the task's default (MedArabiQ:
+        the paper's temperature for this model class and task, ``medarabiq.default_temperature``)."""
         if self.temperatures is not None:
             return self.temperatures
+        if self.benchmark.startswith("medarabiq/"):
+            from xlingmed.benchmarks import medarabiq
+
+            dataset = self.benchmark.partition("/")[2]
+            return (medarabiq.default_temperature(dataset, medarabiq.model_class(self.model, self.model_class)),)
         return PAPER_TEMPERATURES if task == "consistency" else (0.0,)
+
+    def task_max_tokens(self) -> int:
+        """Answer length limit: ``--max-tokens`` if given, else the benchmark's default (see the class doc)."""
+        if self.max_tokens is not None:
+            return self.max_tokens
+        if self.benchmark.startswith("medarabiq/"):
+            from xlingmed.benchmarks import medarabiq
+
+            return medarabiq.MAX_TOKENS[self.benchmark.partition("/")[2]]
+        return 1000
 
     def encoder_device(self) -> str:
         if self.device != "auto":
@@ -220,9 +347,11 @@ class RunConfig(BaseModel):
         return "cuda" if torch.cuda.is_available() else "cpu"
 
     def bertscore_settings(self) -> tuple[str, int | None]:
-        """(model, layer) for BERTScore: the user's, else the mode's default (see the class docstring)."""
+        """(model, layer) for BERTScore: the user's, else the benchmark's or mode's default (class docstring)."""
         if self.bertscore_model is not None:
             return self.bertscore_model, self.bertscore_layers
+        if self.benchmark.startswith("medarabiq/"):
+            return "xlm-roberta-large", self.bertscore_layers  # bert-score's default layer for it: 17
         if self.consistency_mode == "paper":
             return "bert-base-uncased", 12 if self.bertscore_layers is None else self.bertscore_layers
         return "bert-base-multilingual-cased", self.bertscore_layers

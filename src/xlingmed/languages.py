@@ -24,6 +24,10 @@ class Language:
             XLingEval asks every language for the English words Yes/No, so English words are always
             accepted as well.
         rtl: written right to left.
+        option_letters: the labels this language prints before the options of a multiple-choice question, in
+            order (A, B, C… in Latin script; أ ب ج د ه in Arabic). Every label maps to the canonical Latin
+            letter of the same position (``normalise_label``).
+        field_labels: ``question``/``answer``/``options`` field names used by prompt templates.
     """
 
     code: str
@@ -33,6 +37,23 @@ class Language:
     yes_words: tuple[str, ...]
     no_words: tuple[str, ...]
     rtl: bool = False
+    option_letters: tuple[str, ...] = ("A", "B", "C", "D", "E", "F", "G", "H")
+    field_labels: tuple[tuple[str, str], ...] = (
+        ("question", "Question:"),
+        ("answer", "Answer:"),
+        ("options", "Options:"),
+    )
+
+    def field_label(self, name: str) -> str:
+        """The prompt label ``name`` (``question``, ``answer``, ``options``) in this language.
+
+        Raises:
+            ConfigError: no such label for this language.
+        """
+        for key, value in self.field_labels:
+            if key == name:
+                return value
+        raise ConfigError(f"language {self.code!r} has no field label {name!r}")
 
 
 LANGUAGES: dict[str, Language] = {
@@ -42,7 +63,17 @@ LANGUAGES: dict[str, Language] = {
         Language("es", "Spanish", "Español", "Latn", ("sí", "si"), ("no",)),
         Language("zh", "Chinese", "中文", "Hans", ("是", "是的", "对", "正确"), ("否", "不是", "不", "不正确", "错误")),
         Language("hi", "Hindi", "हिन्दी", "Deva", ("हाँ", "हां", "जी हाँ"), ("नहीं", "ना")),
-        Language("ar", "Arabic", "العربية", "Arab", ("نعم",), ("لا",), rtl=True),
+        Language(
+            "ar",
+            "Arabic",
+            "العربية",
+            "Arab",
+            ("نعم",),
+            ("لا",),
+            rtl=True,
+            option_letters=("أ", "ب", "ج", "د", "ه", "و"),
+            field_labels=(("question", "السؤال:"), ("answer", "الإجابة:"), ("options", "الخيارات:")),
+        ),
     )
 }
 
@@ -93,3 +124,41 @@ def word_count(text: str, lang: str) -> int:
         jieba.setLogLevel(60)
         return sum(1 for tok in jieba.lcut(text) if tok.strip())
     return len(text.split())
+
+
+CANONICAL_LETTERS = ("A", "B", "C", "D", "E", "F", "G", "H")
+
+# Every way a label is written, to its canonical Latin letter (MedArabiQ spec §3.2). Arabic: the alif forms
+# (hamza above/below, madda, bare alif, which four published questions use) are all option A; ه, the
+# kashida form هـ and ة (a common slip for ه) are option E. Latin letters of either case map to themselves.
+_LABEL_ALIASES: dict[str, str] = {
+    "أ": "A", "ا": "A", "إ": "A", "آ": "A",
+    "ب": "B",
+    "ج": "C",
+    "د": "D",
+    "ه": "E", "ة": "E",
+    "و": "F",
+    **{c: c for c in CANONICAL_LETTERS},
+    **{c.lower(): c for c in CANONICAL_LETTERS},
+}  # fmt: skip
+
+# Arabic-Indic and Eastern Arabic-Indic digits, for answers like "١" (first option).
+_DIGITS = str.maketrans("٠١٢٣٤٥٦٧٨٩۰۱۲۳۴۵۶۷۸۹", "01234567890123456789")
+
+
+def normalise_label(raw: str) -> str | None:
+    """The canonical Latin letter (``"A"``…) of an option label written in any registered script.
+
+    Accepts Arabic letters (أ/ا/إ/آ → A, ب → B, ج → C, د → D, ه/هـ/ة → E), Latin letters of either case,
+    and 1-based option numbers in ASCII or Arabic-Indic digits (``"٣"`` → C). Tatweel (ـ) is ignored.
+
+    Returns:
+        ``None`` when ``raw`` is not a label.
+    """
+    text = raw.strip().replace("\u0640", "")
+    if text in _LABEL_ALIASES:
+        return _LABEL_ALIASES[text]
+    digits = text.translate(_DIGITS)
+    if digits.isdigit() and 1 <= int(digits) <= len(CANONICAL_LETTERS):
+        return CANONICAL_LETTERS[int(digits) - 1]
+    return None

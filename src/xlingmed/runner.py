@@ -23,7 +23,15 @@ from xlingmed.benchmarks import load_benchmark
 from xlingmed.config import RunConfig
 from xlingmed.models.base import ModelAPI, ModelOptions, get_model
 from xlingmed.store import CompletionCache, default_cache_path
-from xlingmed.tasks import ConsistencyTask, CorrectnessTask, Task, VerifiabilityTask
+from xlingmed.tasks import (
+    ConsistencyTask,
+    CorrectnessTask,
+    MultipleChoiceTask,
+    OpenQATask,
+    RubricTask,
+    Task,
+    VerifiabilityTask,
+)
 from xlingmed.types import Completion, GenerateRequest, Sample
 
 
@@ -129,7 +137,7 @@ def build_tasks(config: RunConfig) -> list[Task]:
         if name == "correctness":
             tasks.append(
                 CorrectnessTask(
-                    answer_max_tokens=config.max_tokens,
+                    answer_max_tokens=config.task_max_tokens(),
                     judge_max_tokens=config.judge_max_tokens,
                     judge_parser=config.judge_parser,
                     seed=config.seed,
@@ -147,7 +155,56 @@ def build_tasks(config: RunConfig) -> list[Task]:
             )
         elif name == "consistency":
             tasks.append(_consistency_task(config))
+        else:
+            tasks.append(_medarabiq_task(name, config))
     return tasks
+
+
+def _medarabiq_task(name: str, config: RunConfig) -> Task:
+    from xlingmed.prompts import load_templates
+
+    templates = load_templates("medarabiq", config.prompt_templates)
+    dataset = config.benchmark.partition("/")[2]
+    temperatures = config.task_temperatures(name)
+    if name == "multiple_choice":
+        return MultipleChoiceTask(
+            template=templates["multiple_choice"],
+            form=config.mc_prompt,
+            temperatures=temperatures,
+            max_tokens=config.task_max_tokens(),
+            fallback=config.letter_fallback,
+            conditions=config.bias_conditions,
+            seed=config.seed,
+        )
+    template = templates["fill_blank_open" if dataset == "fitb_open" else "qa"]
+    if name == "rubric":
+        return RubricTask(
+            template=template,
+            judge_template=templates["rubric_judge"],
+            temperatures=temperatures,
+            max_tokens=config.task_max_tokens(),
+            judge_max_tokens=config.judge_max_tokens,
+            judge_temperature=config.judge_temperature,
+            seed=config.seed,
+        )
+    from xlingmed.metrics.bertscore import BERTScore
+
+    model, layers = config.bertscore_settings()
+    scorer = BERTScore(
+        model,
+        layers,
+        idf=config.bertscore_idf,
+        rescale=config.bertscore_rescale,
+        lang="ar",
+        device=config.encoder_device(),
+    )
+    return OpenQATask(
+        template=template,
+        bertscore=scorer,
+        temperatures=temperatures,
+        max_tokens=config.task_max_tokens(),
+        seed=config.seed,
+    )
 
 
 def _consistency_task(config: RunConfig) -> ConsistencyTask:
@@ -175,7 +232,7 @@ def _consistency_task(config: RunConfig) -> ConsistencyTask:
         mode=config.consistency_mode,
         languages=config.languages,
         seed=config.seed,
-        max_tokens=config.max_tokens,
+        max_tokens=config.task_max_tokens(),
         translate_max_tokens=config.translate_max_tokens,
         metrics=config.consistency_metrics,
         lda_topics=config.lda_topics,
@@ -236,6 +293,7 @@ async def evaluate_async(config: RunConfig, progress: Progress | None = None) ->
         config.languages,
         include_defective=config.include_defective,
         limit=config.limit,
+        paper_compat=config.paper_compat,
     )
     tasks = build_tasks(config)
     plans: list[tuple[Task, list[Sample]]] = [(task, task.samples(items)) for task in tasks]
@@ -327,6 +385,11 @@ async def evaluate_async(config: RunConfig, progress: Progress | None = None) ->
         else None,
         "languages": list(config.languages),
         "n_items_per_language": {lang: sum(1 for it in items if it.lang == lang) for lang in config.languages},
+        "dataset": {
+            k: provenance[k]
+            for k in ("file", "sha256", "version", "rows_used", "quirks", "flagged_items")
+            if k in provenance
+        },
         "tasks": summaries,
         "backend_calls": counters.backend_calls,
         "cache_hits": counters.cache_hits,

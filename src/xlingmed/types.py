@@ -23,6 +23,15 @@ class Message:
 
 
 @dataclass(frozen=True)
+class Choice:
+    """One option of a multiple-choice item: canonical Latin label (``"A"``…), the label as printed, its text."""
+
+    label: str
+    raw_label: str
+    text: str
+
+
+@dataclass(frozen=True)
 class Item:
     """One benchmark question in one language.
 
@@ -36,6 +45,8 @@ class Item:
         question: the question text in ``lang``.
         reference: the expert (gold) answer in ``lang``; ``""`` when the source cell is empty.
         negatives: answers to *other* questions shipped as verifiability negatives, in ``lang``.
+        choices: the options of a multiple-choice item, in order (empty for open questions).
+        gold_label: canonical label (``"A"``…) of the correct option; ``None`` for open questions.
         meta: source file/row, ``defects`` (list of strings; empty when the item is clean), and anything a
             loader wants to keep.
     """
@@ -46,6 +57,8 @@ class Item:
     question: str
     reference: str
     negatives: tuple[str, ...] = ()
+    choices: tuple[Choice, ...] = ()
+    gold_label: str | None = None
     meta: dict[str, Any] = field(default_factory=dict, hash=False, compare=False)
 
     @property

@@ -8,6 +8,10 @@ Per-item values come from the task CSVs:
   Yes/No equals the label; claims that were unparsed, refused or failed are excluded (as in the paper's metrics).
 * ``consistency.csv``: every per-question metric per temperature, and (temperature None) its mean over the
   temperatures, the grain of the paper's Table A9 (continuous; higher is more consistent).
+* MedArabiQ: ``multiple_choice.csv`` (binary ``correct`` per item, temperature and bias condition; invalid
+  answers are wrong, failed requests excluded), ``open_qa.csv`` (BERTScore F1 × 100) and ``rubric.csv`` (each
+  judge dimension, 1–5). With ``--languages ar,en`` on the bilingual FITB files these give the Arabic-vs-English
+  gap on the same items.
 
 For each (criterion, metric, temperature): the paper's tests for continuous metrics (ANOVA, Tukey HSD,
 unpaired t), paired tests of every language pair with Holm correction, the omnibus test across languages
@@ -92,6 +96,33 @@ def metric_values(run_dir: Path) -> Iterator[MetricValues]:
                 means = df.groupby(["item_id", "lang"], as_index=False)[[metric]].mean()
                 vals = means.rename(columns={metric: "value"}).dropna()
                 yield MetricValues("consistency", metric, None, "continuous", True, vals)
+    yield from _medarabiq_values(run_dir)
+
+
+def _medarabiq_values(run_dir: Path) -> Iterator[MetricValues]:
+    path = run_dir / "multiple_choice.csv"
+    if path.is_file():
+        df = _read(path)
+        df = df[df["correct"].notna()]
+        for (temp, cond), sub in df.groupby(["temperature", "condition"], sort=True):
+            values = pd.DataFrame(
+                {"item_id": sub["item_id"], "lang": sub["lang"], "value": sub["correct"].astype(str).eq("True")}
+            ).astype({"value": float})
+            metric = "correct" if cond == "original" else f"correct[{cond}]"
+            yield MetricValues("multiple_choice", metric, float(str(temp)), "binary", True, values)
+    path = run_dir / "open_qa.csv"
+    if path.is_file():
+        df = _read(path)
+        for temp, sub in df.groupby("temperature", sort=True):
+            vals = sub[["item_id", "lang", "bertscore_f1"]].rename(columns={"bertscore_f1": "value"}).dropna()
+            yield MetricValues("open_qa", "bertscore_f1", float(str(temp)), "continuous", True, vals)
+    path = run_dir / "rubric.csv"
+    if path.is_file():
+        df = _read(path)
+        for temp, sub in df.groupby("temperature", sort=True):
+            for dim in ("similarity", "relevance", "factuality", "safety", "average"):
+                vals = sub[["item_id", "lang", dim]].rename(columns={dim: "value"}).dropna()
+                yield MetricValues("rubric", dim, float(str(temp)), "continuous", True, vals)
 
 
 def analyse_run(

@@ -1,6 +1,8 @@
 """Benchmark loaders: published files in, ``Item`` records out.
 
-Names are ``<family>/<dataset>``: ``xlinghealth/liveqa``, ``xlinghealth/medicationqa``, ``xlinghealth/healthqa``.
+Names are ``<family>/<dataset>``: ``xlinghealth/liveqa``, ``xlinghealth/medicationqa``, ``xlinghealth/healthqa``
+(XLingEval), and ``medarabiq/<task>`` for the seven MedArabiQ tasks (``mcq``, ``mcq_bias``, ``fitb_choices``,
+``fitb_open``, ``qa``, ``qa_gec``, ``qa_llm``).
 """
 
 from __future__ import annotations
@@ -9,18 +11,37 @@ import os
 from collections.abc import Sequence
 from typing import Any
 
-from xlingmed.benchmarks import xlinghealth
+from xlingmed.benchmarks import medarabiq, xlinghealth
 from xlingmed.errors import ConfigError
 from xlingmed.types import Item
 
-BENCHMARKS: tuple[str, ...] = tuple(f"xlinghealth/{name}" for name in xlinghealth.DATASETS)
+BENCHMARKS: tuple[str, ...] = tuple(f"xlinghealth/{name}" for name in xlinghealth.DATASETS) + tuple(
+    f"medarabiq/{name}" for name in medarabiq.TASKS
+)
+# The languages each family's files hold, first = the default of a run.
+FAMILY_LANGUAGES: dict[str, tuple[str, ...]] = {
+    "xlinghealth": xlinghealth.FILE_LANGUAGES,
+    "medarabiq": ("ar",),
+}
 
 
-def _split(name: str) -> tuple[str, str]:
+def split_benchmark(name: str) -> tuple[str, str]:
+    """``("xlinghealth", "liveqa")`` from ``"xlinghealth/liveqa"``.
+
+    Raises:
+        ConfigError: not a known benchmark (the message lists them).
+    """
     family, _, dataset = name.partition("/")
-    if family != "xlinghealth" or dataset not in xlinghealth.DATASETS:
+    known: dict[str, Sequence[str]] = {"xlinghealth": tuple(xlinghealth.DATASETS), "medarabiq": tuple(medarabiq.TASKS)}
+    if family not in known or dataset not in known[family]:
         raise ConfigError(f"unknown benchmark {name!r}; known: {', '.join(BENCHMARKS)}")
     return family, dataset
+
+
+def default_languages(name: str) -> tuple[str, ...]:
+    """The languages a run of ``name`` evaluates when ``--languages`` is not given."""
+    family, _ = split_benchmark(name)
+    return FAMILY_LANGUAGES[family]
 
 
 def load_benchmark(
@@ -30,13 +51,19 @@ def load_benchmark(
     *,
     include_defective: bool = False,
     limit: int | None = None,
+    paper_compat: bool = False,
 ) -> tuple[list[Item], dict[str, Any]]:
-    """Load a benchmark by registry name; see ``xlinghealth.load_items`` for arguments and errors."""
-    _, dataset = _split(name)
+    """Load a benchmark by registry name; see ``xlinghealth.load_items`` and ``medarabiq.load_items`` for the
+    arguments and errors (``include_defective`` is XLingHealth's, ``paper_compat`` MedArabiQ's)."""
+    family, dataset = split_benchmark(name)
+    if family == "medarabiq":
+        return medarabiq.load_items(dataset, data_dir, languages, limit=limit, paper_compat=paper_compat)
     return xlinghealth.load_items(dataset, data_dir, languages, include_defective=include_defective, limit=limit)
 
 
 def describe_benchmark(name: str, data_dir: str | os.PathLike[str] | None) -> list[dict[str, Any]]:
-    """Per-language counts and word statistics; see ``xlinghealth.describe``."""
-    _, dataset = _split(name)
+    """Per-language counts and word statistics; see ``xlinghealth.describe`` and ``medarabiq.describe``."""
+    family, dataset = split_benchmark(name)
+    if family == "medarabiq":
+        return medarabiq.describe(dataset, data_dir)
     return xlinghealth.describe(dataset, data_dir)

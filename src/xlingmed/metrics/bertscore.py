@@ -31,8 +31,10 @@ class _Encoded:
     empty: bool  # only the special tokens: bert-score sets P and R to 0
 
 
-class PairwiseBERTScore:
-    """BERTScore P/R/F1 over all pairs of a few texts, each text embedded once.
+class BERTScore:
+    """BERTScore P/R/F1 (Zhang et al. 2020) through the ``bert-score`` library: model loading, layer choice, idf,
+    baseline rescaling and the candidate–reference ``score`` of MedArabiQ (paper §3.2: XLM-RoBERTa-Large; spec
+    §4.4). ``PairwiseBERTScore`` adds the all-pairs scoring of XLingEval's consistency.
 
     Args:
         model_type: Hugging Face id or local folder (paper code: ``bert-base-uncased``).
@@ -100,6 +102,37 @@ class PairwiseBERTScore:
         self.batch_size = batch_size
         self._idf_fitted = False
 
+    def score(self, candidates: Sequence[str], references: Sequence[str]) -> np.ndarray:
+        """P, R, F1 of each candidate against its reference (``BERTScorer.score``, one call, batched).
+
+        An empty (or whitespace-only) candidate or reference scores 0 on all three, as bert-score defines it
+        (the library itself cannot encode ``""`` under transformers 5). With ``idf=True``, call ``fit_idf`` on
+        the references first.
+
+        Returns:
+            float64 array of shape (len(candidates), 3).
+
+        Raises:
+            ValueError: the two lists differ in length.
+        """
+        if len(candidates) != len(references):
+            raise ValueError(f"{len(candidates)} candidates but {len(references)} references")
+        out = np.zeros((len(candidates), 3), dtype=np.float64)
+        keep = [i for i, (c, r) in enumerate(zip(candidates, references, strict=True)) if c.strip() and r.strip()]
+        if keep:
+            if self.idf and not self._idf_fitted:
+                raise RuntimeError("BERTScore(idf=True): call fit_idf(references) first")
+            p, r, f = self.scorer.score(
+                [candidates[i] for i in keep], [references[i] for i in keep], batch_size=self.batch_size
+            )
+            out[keep] = np.stack([p.numpy(), r.numpy(), f.numpy()], axis=1).astype(np.float64)
+        return out
+
+    @property
+    def hash(self) -> str:
+        """bert-score's own description of the setting, e.g. ``xlm-roberta-large_L17_no-idf_version=0.3.13(…)``."""
+        return str(self.scorer.hash)
+
     def fit_idf(self, references: Sequence[str]) -> None:
         """Compute idf weights from ``references`` (bert-score's ``compute_idf``); needed when ``idf=True``."""
         self.scorer.compute_idf(list(references))
@@ -114,7 +147,7 @@ class PairwiseBERTScore:
             "baseline_lang": self.lang if self.rescale else None,
         }
 
-    def _idf_dict(self) -> Any:
+    def _idf_dict(self) -> Any:  # used by PairwiseBERTScore.embed
         from collections import defaultdict
 
         if self.idf:
@@ -126,6 +159,10 @@ class PairwiseBERTScore:
         weights[tok.sep_token_id] = 0.0
         weights[tok.cls_token_id] = 0.0
         return weights
+
+
+class PairwiseBERTScore(BERTScore):
+    """BERTScore P/R/F1 over all pairs of a few texts, each text embedded once (arguments as ``BERTScore``)."""
 
     def embed(self, texts: Sequence[str]) -> dict[str, _Encoded]:
         """Embed each distinct text once: batches of ``batch_size``, longest first (as bert-score does)."""

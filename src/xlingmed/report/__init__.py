@@ -61,11 +61,11 @@ def _forest_rows(run: RunData, gaps: list[dict[str, Any]], paired: list[dict[str
             continue
         if g["criterion"] == "consistency" and (g["temperature"] is not None or g["metric"] not in a9):
             continue
-        if g["criterion"] == "consistency":
+        if g.get("effect_size_name") != "cohen_h":  # continuous: % of the English value
             if not g["mean_reference"]:
                 continue
             scale = 100.0 / g["mean_reference"]
-        else:
+        else:  # binary: percentage points
             scale = 100.0
         sign = 1.0 if g["higher_is_better"] else -1.0
         eff = sign * g["gap"] * scale
@@ -111,6 +111,34 @@ def _counts(run: RunData) -> list[dict[str, Any]]:
                     "cells": [sum(t[key] for t in v[lg]["temperatures"].values()) for lg in langs],
                 }
             )
+    if "multiple_choice" in tasks:
+        m = tasks["multiple_choice"]["languages"]
+
+        def total(lg: str, key: str) -> int:
+            cells = [c for t in m[lg].values() for c in (t["conditions"].values() if "conditions" in t else [t])]
+            return sum(int(c[key]) for c in cells)
+
+        out.append(
+            {
+                "what": "multiple choice: invalid answers (counted wrong)",
+                "cells": [total(lg, "n_invalid") for lg in langs],
+            }
+        )
+        out.append({"what": "multiple choice: failed requests", "cells": [total(lg, "n_errors") for lg in langs]})
+    if "open_qa" in tasks:
+        q = tasks["open_qa"]["languages"]
+        for key, what in (("n_empty_responses", "empty replies (scored 0)"), ("n_errors", "failed requests")):
+            out.append(
+                {"what": f"open answers: {what}", "cells": [sum(t[key] for t in q[lg].values()) for lg in langs]}
+            )
+    if "rubric" in tasks:
+        r = tasks["rubric"]["languages"]
+        for key, what in (
+            ("n_unparsed", "judge replies unparsed"),
+            ("n_partial", "judge replies partly parsed"),
+            ("n_errors", "not judged (failed request)"),
+        ):
+            out.append({"what": f"rubric: {what}", "cells": [sum(t[key] for t in r[lg].values()) for lg in langs]})
     if "consistency" in tasks:
         s = tasks["consistency"]["languages"]
         for key, what in (
@@ -202,6 +230,41 @@ def build_report(
     return index
 
 
+def _task_tables(run: RunData) -> list[dict[str, Any]]:
+    """MedArabiQ's paper layouts (Table 1, Table 2, per bias/category, Table J1), from the run's summary."""
+    tasks = run.summary.get("tasks", {})
+    out = []
+    if "multiple_choice" in tasks:
+        mc = tasks["multiple_choice"]
+        out.append(_table("Accuracy (MedArabiQ Table 1 layout)", mc["table1"], "Invalid answers count as wrong."))
+        if "table2" in mc:
+            out.append(_table("Accuracy per bias condition (MedArabiQ Table 2 layout): % (correct/n)", mc["table2"]))
+            rows = []
+            for lang, per_t in mc["languages"].items():
+                for t, cell in per_t.items():
+                    for cond, c in cell["conditions"].items():
+                        test = c.get("mcnemar_vs_original")
+                        if test:
+                            rows.append(
+                                {
+                                    "lang": lang,
+                                    "temperature": float(t),
+                                    "condition": cond,
+                                    "delta_vs_original_pp": c["delta_vs_original_pp"],
+                                    "n_pairs": test["n"],
+                                    "only_original_correct": test["a_only"],
+                                    "only_condition_correct": test["b_only"],
+                                    "p_mcnemar": test["p"],
+                                }
+                            )
+            out.append(_table("Each condition against the unbiased question, same items (exact McNemar)", rows))
+    if "open_qa" in tasks:
+        out.append(_table("BERTScore F1 × 100 (MedArabiQ Table 1 layout)", tasks["open_qa"]["table1"]))
+    if "rubric" in tasks:
+        out.append(_table("LLM-as-judge rubric, 1–5 (MedArabiQ Table J1 layout)", tasks["rubric"]["table_j1"]))
+    return out
+
+
 def _version() -> str:
     try:
         return metadata.version("xlingmed")
@@ -228,6 +291,16 @@ def _figures(run: RunData, tables: dict[str, list[dict[str, Any]]]) -> dict[str,
             )
     if "verifiability" in tasks:
         figs["verifiability"] = figures.verifiability_heatmaps(tasks["verifiability"], langs, f"{model}: verifiability")
+    bench = run.summary.get("benchmark", "?")
+    if "multiple_choice" in tasks:
+        mc = tasks["multiple_choice"]
+        if len(mc["settings"]["conditions"]) > 1:
+            figs["bias_conditions"] = figures.bias_conditions(mc, langs, f"{model}: {bench}, accuracy per condition")
+        rows = [{**r, "note": f"{r['numerator']}/{r['denominator']}"} for r in mc["table1"]]
+        figs["multiple_choice"] = figures.headline_bars(rows, "accuracy %", f"{model}: {bench}", ymax=100)
+    if "open_qa" in tasks:
+        rows = [{**r, "note": f"n={r['n']}"} for r in tasks["open_qa"]["table1"]]
+        figs["open_qa"] = figures.headline_bars(rows, "BERTScore F1 × 100", f"{model}: {bench}", ymax=100)
     return figs
 
 
@@ -254,6 +327,7 @@ def _view(run: RunData, tables: dict[str, list[dict[str, Any]]], figs: dict[str,
         )
     cons = run.summary.get("tasks", {}).get("consistency")
     stat_tables = [
+        *_task_tables(run),
         _table("Omnibus tests across languages (Friedman; Cochran's Q for binary outcomes)", tables["omnibus"]),
         _table("Paired tests per language pair (Holm-adjusted across pairs)", tables["paired"]),
         _table(

@@ -188,3 +188,82 @@ def forest(gaps: pd.DataFrame, title: str) -> bytes:
     ax.tick_params(axis="x", labelsize=7)
     fig.tight_layout()
     return _png(fig)
+
+
+BIAS_CONDITION_NAMES = {
+    "original": "Q&A",
+    "biased": "with bias",
+    "education": "bias education",
+    "one_shot": "one-shot",
+    "few_shot": "few-shot",
+}
+
+
+def bias_conditions(mc: Mapping[str, Any], languages: Sequence[str], title: str) -> bytes:
+    """MedArabiQ Table 2 as a figure: accuracy per bias condition (bars, one group per language and
+    temperature, k/n printed), and a bias category × condition heatmap of the first language and temperature
+    (paper Fig. 4a / H1)."""
+    conds = list(mc["settings"]["conditions"])
+    keys = [(lg, t) for lg in languages for t in mc["languages"][lg]]
+    fig, (ax, hm) = plt.subplots(1, 2, figsize=(11, 3.8), gridspec_kw={"width_ratios": [1.1, 1]})
+    width = 0.8 / max(1, len(keys))
+    for k, (lg, t) in enumerate(keys):
+        cells = mc["languages"][lg][t]["conditions"]
+        vals = [cells[c]["accuracy_pct"] or 0.0 for c in conds]
+        xs = np.arange(len(conds)) + k * width
+        ax.bar(xs, vals, width=width, color=_color(lg), label=f"{lg} τ={t}", alpha=1.0 - 0.15 * k)
+        for x, c in zip(xs, conds, strict=True):
+            ax.text(
+                x,
+                vals[conds.index(c)] + 1,
+                f"{cells[c]['n_correct']}/{cells[c]['n']}",
+                ha="center",
+                fontsize=6,
+                rotation=90,
+            )
+    ax.set_xticks(np.arange(len(conds)) + 0.4 - width / 2, [BIAS_CONDITION_NAMES.get(c, c) for c in conds], fontsize=8)
+    ax.set_ylim(0, 110)
+    ax.set_ylabel("accuracy % (invalid = wrong)")
+    ax.legend(fontsize=7, frameon=False)
+    lg, t = keys[0]
+    cells = mc["languages"][lg][t]["conditions"]
+    biases = sorted({b for c in conds for b in cells[c].get("per_bias", {})})
+    grid = np.array(
+        [[(cells[c].get("per_bias", {}).get(b) or {}).get("accuracy_pct", np.nan) for c in conds] for b in biases],
+        dtype=float,
+    ).reshape(len(biases), len(conds))
+    hm.imshow(grid, vmin=0, vmax=100, cmap="viridis", aspect="auto")
+    for i in range(len(biases)):
+        for j in range(len(conds)):
+            v = grid[i, j]
+            hm.text(
+                j,
+                i,
+                "–" if np.isnan(v) else f"{v:.0f}",
+                ha="center",
+                va="center",
+                fontsize=7,
+                color="white" if np.isnan(v) or v < 60 else "black",
+            )
+    hm.set_xticks(range(len(conds)), [BIAS_CONDITION_NAMES.get(c, c) for c in conds], fontsize=7, rotation=20)
+    hm.set_yticks(range(len(biases)), biases, fontsize=7)
+    hm.set_title(f"accuracy % by bias category ({lg}, τ={t})", fontsize=9)
+    fig.suptitle(title, fontsize=10)
+    fig.tight_layout()
+    return _png(fig)
+
+
+def headline_bars(rows: Sequence[Mapping[str, Any]], ylabel: str, title: str, ymax: float | None = None) -> bytes:
+    """One bar per (language, temperature) of a task's headline number (MedArabiQ Table 1 layout), each bar
+    annotated with its value and n."""
+    fig, ax = plt.subplots(figsize=(1.8 + 1.0 * len(rows), 3.2))
+    labels = [f"{r['lang']}\nτ={r['temperature']:g}" for r in rows]
+    vals = [r["value"] if r["value"] is not None else 0.0 for r in rows]
+    ax.bar(labels, vals, color=[_color(str(r["lang"])) for r in rows])
+    for i, r in enumerate(rows):
+        ax.text(i, vals[i], f"{r['value']}\n{r['note']}", ha="center", va="bottom", fontsize=7)
+    ax.set_ylim(0, (ymax or max([*vals, 1.0])) * 1.25)
+    ax.set_ylabel(ylabel, fontsize=8)
+    ax.set_title(title, fontsize=10)
+    fig.tight_layout()
+    return _png(fig)

@@ -1,0 +1,109 @@
+"""Prompt templates kept as data: one YAML file per benchmark family, overridable per run.
+
+``load_templates("medarabiq", override)`` reads ``prompts/medarabiq.yaml`` shipped with the package and lays the
+user's file (same keys, any subset) over it; ``render`` fills one template from an item. The XLingEval prompts
+stay in their task modules because they are verbatim copies bound to the paper's parsers.
+"""
+
+from __future__ import annotations
+
+import string
+from collections.abc import Mapping
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from xlingmed.errors import ConfigError
+from xlingmed.languages import get_language
+
+TEMPLATE_KEYS = ("instruction", "labels_language", "raw", "structured")
+FIELDS = frozenset(
+    {
+        "instruction",
+        "question",
+        "stem",
+        "options",
+        "question_label",
+        "answer_label",
+        "options_label",
+        "answer_language",
+        "reference",
+        "response",
+    }
+)
+
+
+def _read(text: str, where: str) -> dict[str, dict[str, str]]:
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        raise ConfigError(f"prompt templates {where}: {exc}") from None
+    if data is None:
+        return {}
+    if not isinstance(data, dict) or not all(isinstance(v, dict) for v in data.values()):
+        raise ConfigError(f"prompt templates {where}: expected a mapping of template name to its fields")
+    return data
+
+
+def load_templates(family: str, override: str | Path | None = None) -> dict[str, dict[str, str]]:
+    """The templates of ``family`` (``medarabiq``), with ``override`` laid over them key by key.
+
+    Raises:
+        ConfigError: an unreadable override, an unknown template or key, or a template that names a field that
+            does not exist (the message names the file, template and key).
+    """
+    base = _read(resources.files("xlingmed.prompts").joinpath(f"{family}.yaml").read_text("utf-8"), family)
+    if override is None:
+        return base
+    path = Path(override)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ConfigError(f"prompt templates {path}: {exc}") from None
+    merged = {name: dict(fields) for name, fields in base.items()}
+    for name, fields in _read(text, str(path)).items():
+        if name not in base:
+            raise ConfigError(f"prompt templates {path}: unknown template {name!r}; known: {', '.join(base)}")
+        for key, value in fields.items():
+            if key not in TEMPLATE_KEYS:
+                raise ConfigError(f"prompt templates {path}: {name}.{key} is not one of {', '.join(TEMPLATE_KEYS)}")
+            if not isinstance(value, str):
+                raise ConfigError(f"prompt templates {path}: {name}.{key} must be a string")
+            for _, field, _, _ in string.Formatter().parse(value):
+                if field is not None and field not in FIELDS:
+                    raise ConfigError(
+                        f"prompt templates {path}: {name}.{key} uses {{{field}}}; fields: {', '.join(sorted(FIELDS))}"
+                    )
+            merged[name][key] = value
+    return merged
+
+
+def render(template: Mapping[str, str], form: str, lang: str, **fields: Any) -> str:
+    """Fill ``template[form]`` (``raw`` or ``structured``) for an item in ``lang``.
+
+    Field labels come from ``template["labels_language"]`` (``item`` = ``lang``); ``{instruction}`` is itself
+    formatted with ``{answer_language}``.
+
+    Raises:
+        ConfigError: the template has no such form.
+    """
+    if form not in template:
+        raise ConfigError(f"prompt template has no {form!r} form")
+    labels = get_language(lang if template.get("labels_language", "en") == "item" else template["labels_language"])
+    answer_language = get_language(lang).name
+    values = {
+        "question_label": labels.field_label("question"),
+        "answer_label": labels.field_label("answer"),
+        "options_label": labels.field_label("options"),
+        "answer_language": answer_language,
+        "stem": "",
+        "options": "",
+        "question": "",
+        "reference": "",
+        "response": "",
+        **fields,
+    }
+    values["instruction"] = template.get("instruction", "").format(answer_language=answer_language)
+    return template[form].format(**values).strip()

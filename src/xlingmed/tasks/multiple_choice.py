@@ -1,0 +1,341 @@
+"""Multiple choice (MedArabiQ MCQ, MCQ with bias, FITB with choices; paper §3.2, Tables 1, 2, B3; spec §4.3, §4.6).
+
+The model gets the question (options embedded, English instruction; ``prompts/medarabiq.yaml``) and should answer
+with one letter. ``extract_letter`` reads its answer: the first character after the marker "The correct letter
+is:" (or its Arabic equivalent) when the marker is there, else the fallback rule (default: the first
+non-whitespace character, as BiasMedQA); Arabic and Latin labels are both accepted; a letter that is not one of
+the item's own options makes the answer *invalid*, which counts as wrong and stays in the denominator
+(``invalid_rate`` is reported beside accuracy).
+
+Items of ``medarabiq/mcq_bias`` carry five prompt variants (original, biased, bias education, one-shot,
+few-shot); each is a sample of the same item, so conditions are compared item by item (McNemar).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar, Literal
+
+import numpy as np
+
+from xlingmed.errors import ConfigError
+from xlingmed.languages import get_language, normalise_label
+from xlingmed.prompts import render
+from xlingmed.tasks.base import Stage, TaskResult, error_of
+from xlingmed.types import Completion, GenerateRequest, Item, Message, Parsed, Sample
+
+# The answer marker of paper §3.2; where it appeared (prompt or output) is not published (spec §9.1).
+MARKERS: tuple[str, ...] = ("The correct letter is:", "الحرف الصحيح هو:")
+FALLBACKS = ("first_char", "regex", "invalid")
+CONDITIONS: tuple[str, ...] = ("original", "biased", "education", "one_shot", "few_shot")
+_STRIP = "*\"'`“”‘’«»([{ \t\r\n"
+_TOKEN = re.compile(r"(?<![\w\u0600-\u06ff])(هـ|[\u0600-\u06ffA-Za-z0-9\u0660-\u0669])(?![\w\u0600-\u06ff])")
+
+
+def _first_label(text: str) -> str | None:
+    """The label at the start of ``text`` after markdown and quotes (``هـ`` kept whole)."""
+    t = text.lstrip(_STRIP)
+    if not t:
+        return None
+    return "هـ" if t.startswith("هـ") else t[0]
+
+
+def extract_letter(
+    text: str,
+    valid: Sequence[str],
+    *,
+    markers: Sequence[str] = MARKERS,
+    fallback: Literal["first_char", "regex", "invalid"] | str = "first_char",
+) -> Parsed:
+    """The option a model's answer names (spec §4.3).
+
+    Args:
+        text: the model's reply.
+        valid: canonical labels of the item's options (``["A", "B", "C", "D"]``).
+        markers: phrases after which the answer letter follows (case-insensitive; the last occurrence counts).
+        fallback: without a marker: ``first_char`` (the first non-whitespace character, after ``*``, quotes and
+            brackets), ``regex`` (the first standalone label token that is a valid option), or ``invalid``.
+
+    Returns:
+        ``Parsed(value=label or None, method)``; method is ``marker``, ``first_char``, ``regex``, or ``invalid``
+        (a character that is not one of ``valid``, or nothing usable).
+
+    Raises:
+        ConfigError: an unknown fallback.
+    """
+    if fallback not in FALLBACKS:
+        raise ConfigError(f"unknown letter fallback {fallback!r}; known: {', '.join(FALLBACKS)}")
+    lowered = text.casefold()
+    best = -1
+    for marker in markers:
+        pos = lowered.rfind(marker.casefold())
+        if pos >= 0 and pos + len(marker) > best:
+            best = pos + len(marker)
+    if best >= 0:
+        raw = _first_label(text[best:])
+        label = normalise_label(raw) if raw else None
+        return Parsed(label, "marker") if label in valid else Parsed(None, "invalid")
+    if fallback == "first_char":
+        raw = _first_label(text)
+        label = normalise_label(raw) if raw else None
+        return Parsed(label, "first_char") if label in valid else Parsed(None, "invalid")
+    if fallback == "regex":
+        for m in _TOKEN.finditer(text):
+            label = normalise_label(m.group(1))
+            if label in valid:
+                return Parsed(label, "regex")
+    return Parsed(None, "invalid")
+
+
+def format_options(item: Item) -> str:
+    """``A. text`` lines in the item's own label script (``أ. …`` for Arabic), for the structured prompt."""
+    letters = get_language(item.lang).option_letters
+    return "\n".join(f"{letters[ord(c.label) - ord('A')]}. {c.text}" for c in item.choices)
+
+
+def _pct(k: int, n: int) -> float | None:
+    return None if n == 0 else round(100.0 * k / n + 1e-9, 1)  # half-up to 1 dp (spec §5.1)
+
+
+def _fraction(cell: Mapping[str, Any]) -> str | None:
+    """``"53.1 (52/98)"``: the percentage with its numerator and denominator."""
+    return None if cell["n"] == 0 else f"{cell['accuracy_pct']} ({cell['n_correct']}/{cell['n']})"
+
+
+class MultipleChoiceTask:
+    """Settings (CLI flag in brackets):
+
+    Args:
+        template: the ``multiple_choice`` template of ``prompts/medarabiq.yaml`` (or the user's) [--prompt-templates]
+        form: ``raw`` (options inside the question cell, paper) or ``structured`` [--mc-prompt]
+        temperatures: temperatures swept (paper default: 0 for open models, 0.2 for closed) [--temperatures]
+        max_tokens: reply length limit (paper: unstated; a letter needs few) [--max-tokens]
+        fallback: letter rule without a marker [--letter-fallback]
+        conditions: the bias conditions to ask (``mcq_bias``; others ask only ``original``)
+        seed: sent with every request [--seed]
+    """
+
+    name: ClassVar[str] = "multiple_choice"
+    stages: ClassVar[tuple[Stage, ...]] = (Stage("answer", "model"),)
+
+    def __init__(
+        self,
+        *,
+        template: Mapping[str, str],
+        form: str = "raw",
+        temperatures: Sequence[float] = (0.0,),
+        max_tokens: int = 16,
+        fallback: str = "first_char",
+        conditions: Sequence[str] = CONDITIONS,
+        seed: int | None = 42,
+    ) -> None:
+        if form not in ("raw", "structured"):
+            raise ConfigError(f"unknown multiple-choice prompt form {form!r}; known: raw, structured")
+        if fallback not in FALLBACKS:
+            raise ConfigError(f"unknown letter fallback {fallback!r}; known: {', '.join(FALLBACKS)}")
+        unknown = [c for c in conditions if c not in CONDITIONS]
+        if unknown:
+            raise ConfigError(f"unknown bias condition(s) {unknown}; known: {', '.join(CONDITIONS)}")
+        self.template = dict(template)
+        self.form = form
+        self.temperatures = tuple(temperatures)
+        self.max_tokens = max_tokens
+        self.fallback = fallback
+        self.conditions = tuple(conditions)
+        self.seed = seed
+
+    def _conditions(self, item: Item) -> tuple[str, ...]:
+        return self.conditions if "variants" in item.meta else ("original",)
+
+    def samples(self, items: Sequence[Item]) -> list[Sample]:
+        bad = [it.item_id for it in items if not it.choices]
+        if bad:
+            raise ConfigError(f"multiple_choice needs items with options; {bad[0]} has none (an open-answer task?)")
+        return [
+            Sample(
+                item=it,
+                task=self.name,
+                key=f"{cond}-t{t:g}",
+                target=it.gold_label,
+                temperature=t,
+                meta={"condition": cond},
+            )
+            for it in items
+            for cond in self._conditions(it)
+            for t in self.temperatures
+        ]
+
+    def prompt(self, sample: Sample) -> str:
+        item = sample.item
+        cond = sample.meta["condition"]
+        question = item.meta["variants"][cond] if "variants" in item.meta else item.question
+        if self.form == "structured" and cond == "original":
+            return render(
+                self.template, "structured", item.lang, stem=item.meta.get("stem", ""), options=format_options(item)
+            )
+        # bias conditions are pre-rendered cells (demonstrations and warnings included): always raw
+        return render(self.template, "raw", item.lang, question=question.strip())
+
+    def request(self, stage: str, sample: Sample, prior: Mapping[str, Completion]) -> GenerateRequest | None:
+        return GenerateRequest(
+            messages=(Message("user", self.prompt(sample)),),
+            temperature=sample.temperature,
+            max_tokens=self.max_tokens,
+            seed=self.seed,
+        )
+
+    def parse(self, stage: str, sample: Sample, completion: Completion) -> Parsed | None:
+        if not completion.ok:
+            return Parsed(None, "error")
+        return extract_letter(completion.text, [c.label for c in sample.item.choices], fallback=self.fallback)
+
+    def record(self, sample: Sample, completions: Mapping[str, Completion]) -> dict[str, Any]:
+        comp = completions.get("answer")
+        item = sample.item
+        parsed = (self.parse("answer", sample, comp) if comp is not None else None) or Parsed(None, "error")
+        failed = comp is None or not comp.ok
+        return {
+            "item_id": item.item_id,
+            "lang": item.lang,
+            "temperature": sample.temperature,
+            "condition": sample.meta["condition"],
+            "category": item.meta.get("category"),
+            "bias_code": item.meta.get("bias_code"),
+            "bias_name": item.meta.get("bias_name"),
+            "gold": item.gold_label,
+            "prediction": parsed.value,
+            "parse_method": parsed.method,
+            "valid": None if failed else parsed.value is not None,
+            "correct": None if failed else parsed.value == item.gold_label,
+            "response": comp.text if comp is not None and comp.ok else None,
+            "flags": ";".join(item.meta.get("flags", [])),
+            "error": error_of(completions),
+        }
+
+    # ---- scoring ------------------------------------------------------------------------------------------
+
+    @staticmethod
+    def _cell(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+        scored = [r for r in rows if r["correct"] is not None]
+        n, k = len(scored), sum(1 for r in scored if r["correct"])
+        invalid = sum(1 for r in scored if not r["valid"])
+        valid = n - invalid
+        return {
+            "n": n,
+            "n_correct": k,
+            "accuracy": None if n == 0 else k / n,
+            "accuracy_pct": _pct(k, n),
+            "n_invalid": invalid,
+            "invalid_rate": None if n == 0 else invalid / n,
+            "accuracy_valid_only": None if valid == 0 else k / valid,
+            "n_errors": len(rows) - n,
+        }
+
+    def score(self, records: Sequence[dict[str, Any]], languages: Sequence[str]) -> TaskResult:
+        """Accuracy (invalid = wrong, failed requests excluded and counted) per language × temperature ×
+        condition, per category, per bias code; for bias items, the change against ``original`` and an exact
+        McNemar test on the items both conditions scored; Table 1 / Table 2 layouts with numerators and
+        denominators."""
+        from xlingmed.analysis.paired import mcnemar
+
+        by: dict[tuple[str, float, str], list[dict[str, Any]]] = defaultdict(list)
+        for r in records:
+            by[(r["lang"], r["temperature"], r["condition"])].append(r)
+        conditions = [c for c in CONDITIONS if any(k[2] == c for k in by)]
+        langs_out: dict[str, Any] = {}
+        table1: list[dict[str, Any]] = []
+        table2: list[dict[str, Any]] = []
+        for lang in languages:
+            per_t: dict[str, Any] = {}
+            for t in self.temperatures:
+                conds: dict[str, Any] = {}
+                for cond in conditions:
+                    rows = by.get((lang, t, cond), [])
+                    cell = self._cell(rows)
+                    cell["per_category"] = self._grouped(rows, "category")
+                    if any(r["bias_code"] is not None for r in rows):
+                        cell["per_bias"] = self._grouped(rows, "bias_name")
+                    conds[cond] = cell
+                base = {r["item_id"]: r for r in by.get((lang, t, "original"), []) if r["correct"] is not None}
+                for cond in conditions:
+                    if cond == "original":
+                        continue
+                    other = {r["item_id"]: r for r in by.get((lang, t, cond), []) if r["correct"] is not None}
+                    common = sorted(set(base) & set(other))
+                    cell = conds[cond]
+                    if common:
+                        a = np.array([base[i]["correct"] for i in common], dtype=float)
+                        b = np.array([other[i]["correct"] for i in common], dtype=float)
+                        cell["delta_vs_original_pp"] = 100.0 * (b.mean() - a.mean())
+                        cell["mcnemar_vs_original"] = mcnemar(a, b)
+                per_t[f"{t:g}"] = {"conditions": conds} if len(conditions) > 1 else conds["original"]
+                orig = conds.get("original", {})
+                table1.append(
+                    {
+                        "lang": lang,
+                        "temperature": t,
+                        "metric": "accuracy",
+                        "value": orig.get("accuracy_pct"),
+                        "numerator": orig.get("n_correct"),
+                        "denominator": orig.get("n"),
+                        "n_invalid": orig.get("n_invalid"),
+                    }
+                )
+                if len(conditions) > 1:
+                    table2.append({"lang": lang, "temperature": t, **{c: _fraction(conds[c]) for c in conditions}})
+            langs_out[lang] = per_t
+        summary: dict[str, Any] = {
+            "settings": {
+                "prompt_form": self.form,
+                "temperatures": list(self.temperatures),
+                "max_tokens": self.max_tokens,
+                "letter_markers": list(MARKERS),
+                "letter_fallback": self.fallback,
+                "conditions": conditions,
+                "invalid_counts_as_wrong": True,
+            },
+            "languages": langs_out,
+            "table1": table1,
+        }
+        tables = {"multiple_choice_table1": table1}
+        if table2:
+            summary["table2"] = table2
+            tables["multiple_choice_table2"] = table2
+            tables["multiple_choice_bias"] = self._bias_rows(by, languages, conditions)
+        return TaskResult(rows=[dict(r) for r in records], summary=summary, tables=tables)
+
+    def _grouped(self, rows: Sequence[Mapping[str, Any]], key: str) -> dict[str, Any]:
+        groups: dict[str, list[Mapping[str, Any]]] = defaultdict(list)
+        for r in rows:
+            if r[key] is not None:
+                groups[str(r[key])].append(r)
+        return {
+            g: {k: v for k, v in self._cell(rs).items() if k in ("n", "n_correct", "accuracy_pct", "n_invalid")}
+            for g, rs in sorted(groups.items())
+        }
+
+    def _bias_rows(
+        self, by: Mapping[tuple[str, float, str], list[dict[str, Any]]], languages: Sequence[str], conditions: list[str]
+    ) -> list[dict[str, Any]]:
+        """Accuracy per bias × condition and per category × condition (the paper's Fig. 4a/H1 and I1 as tables)."""
+        out: list[dict[str, Any]] = []
+        for lang in languages:
+            for t in self.temperatures:
+                for key in ("bias_name", "category"):
+                    groups = sorted(
+                        {str(r[key]) for c in conditions for r in by.get((lang, t, c), []) if r[key] is not None}
+                    )
+                    for g in groups:
+                        row: dict[str, Any] = {
+                            "lang": lang,
+                            "temperature": t,
+                            "by": key.removesuffix("_name"),
+                            "group": g,
+                        }
+                        for c in conditions:
+                            cell = self._cell([r for r in by.get((lang, t, c), []) if str(r[key]) == g])
+                            row[c] = _fraction(cell)
+                        out.append(row)
+        return out

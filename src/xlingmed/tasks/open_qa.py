@@ -1,0 +1,162 @@
+"""Open answers scored by BERTScore against the reference (MedArabiQ FITB without choices and the three
+patient–doctor Q&A sets; paper §3.2, Tables 1, B4; spec §4.4).
+
+Candidate = the model's full reply, stripped; reference = the stripped gold cell. BERTScore F1 × 100, averaged
+over items, is the paper's number; per-item P/R/F1 and bert-score's hash of the setting are kept. An empty reply
+scores 0; a failed request is excluded and counted.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
+from statistics import mean, stdev
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from xlingmed.errors import ConfigError
+from xlingmed.prompts import render
+from xlingmed.tasks.base import Stage, TaskResult, error_of
+from xlingmed.types import Completion, GenerateRequest, Item, Message, Parsed, Sample
+
+if TYPE_CHECKING:
+    from xlingmed.metrics.bertscore import BERTScore
+
+
+def answer_request(
+    item: Item, template: Mapping[str, str], temperature: float, max_tokens: int, seed: int | None
+) -> GenerateRequest:
+    """The request that asks ``item`` as an open question: one user message, no system prompt (spec §4.2).
+    Shared with the rubric task, so both read the same cached answer."""
+    return GenerateRequest(
+        messages=(Message("user", render(template, "raw", item.lang, question=item.question.strip())),),
+        temperature=temperature,
+        max_tokens=max_tokens,
+        seed=seed,
+    )
+
+
+def mean_sd(values: Sequence[float]) -> dict[str, Any]:
+    """``{"mean", "sd", "n"}`` (sample sd; ``None`` where undefined)."""
+    return {
+        "mean": mean(values) if values else None,
+        "sd": stdev(values) if len(values) > 1 else None,
+        "n": len(values),
+    }
+
+
+class OpenQATask:
+    """Settings (CLI flag in brackets):
+
+    Args:
+        template: ``fill_blank_open`` or ``qa`` template of ``prompts/medarabiq.yaml`` [--prompt-templates]
+        bertscore: a loaded ``BERTScore`` (default xlm-roberta-large, layer 17, no idf, no rescaling)
+            [--bertscore-model, --bertscore-layers, --bertscore-idf, --bertscore-rescale]
+        temperatures: (paper: open models 0 for FITB, 0.4 for Q&A; closed 0.2) [--temperatures]
+        max_tokens: reply length limit (unstated in the paper) [--max-tokens]
+        seed: sent with every request [--seed]
+    """
+
+    name: ClassVar[str] = "open_qa"
+    stages: ClassVar[tuple[Stage, ...]] = (Stage("answer", "model"),)
+
+    def __init__(
+        self,
+        *,
+        template: Mapping[str, str],
+        bertscore: BERTScore,
+        temperatures: Sequence[float] = (0.4,),
+        max_tokens: int = 512,
+        seed: int | None = 42,
+    ) -> None:
+        self.template = dict(template)
+        self.bertscore = bertscore
+        self.temperatures = tuple(temperatures)
+        self.max_tokens = max_tokens
+        self.seed = seed
+
+    def samples(self, items: Sequence[Item]) -> list[Sample]:
+        bad = [it.item_id for it in items if not it.reference.strip()]
+        if bad:
+            raise ConfigError(f"open_qa needs a reference answer; {bad[0]} has none")
+        return [
+            Sample(item=it, task=self.name, key=f"t{t:g}", target=it.reference, temperature=t)
+            for it in items
+            for t in self.temperatures
+        ]
+
+    def request(self, stage: str, sample: Sample, prior: Mapping[str, Completion]) -> GenerateRequest | None:
+        return answer_request(sample.item, self.template, sample.temperature, self.max_tokens, self.seed)
+
+    def parse(self, stage: str, sample: Sample, completion: Completion) -> Parsed | None:
+        return None
+
+    def record(self, sample: Sample, completions: Mapping[str, Completion]) -> dict[str, Any]:
+        comp = completions.get("answer")
+        item = sample.item
+        return {
+            "item_id": item.item_id,
+            "lang": item.lang,
+            "temperature": sample.temperature,
+            "category": item.meta.get("category"),
+            "reference": item.reference,
+            "response": comp.text.strip() if comp is not None and comp.ok else None,
+            "empty_response": None if comp is None or not comp.ok else not comp.text.strip(),
+            "error": error_of(completions),
+        }
+
+    def score(self, records: Sequence[dict[str, Any]], languages: Sequence[str]) -> TaskResult:
+        """Per-item BERTScore P/R/F1 (× 100) and per language × temperature mean ± sd of F1, with counts of
+        empty replies (scored 0) and failed requests (excluded); the Table 1 layout."""
+        rows = [dict(r) for r in records]
+        scored = [r for r in rows if r["response"] is not None]
+        if self.bertscore.idf:
+            self.bertscore.fit_idf(sorted({r["reference"] for r in rows}))
+        prf = self.bertscore.score([r["response"] for r in scored], [r["reference"] for r in scored])
+        for r, (p, rec, f) in zip(scored, prf, strict=True):
+            r["bertscore_p"], r["bertscore_r"], r["bertscore_f1"] = 100 * p, 100 * rec, 100 * f
+        for r in rows:
+            r.setdefault("bertscore_p", None)
+            r.setdefault("bertscore_r", None)
+            r.setdefault("bertscore_f1", None)
+        groups: dict[tuple[str, float], list[dict[str, Any]]] = defaultdict(list)
+        for r in rows:
+            groups[(r["lang"], r["temperature"])].append(r)
+        langs_out: dict[str, Any] = {}
+        table1 = []
+        for lang in languages:
+            per_t: dict[str, Any] = {}
+            for t in self.temperatures:
+                sel = groups.get((lang, t), [])
+                ok = [r for r in sel if r["bertscore_f1"] is not None]
+                cell: dict[str, Any] = {
+                    "bertscore_f1": mean_sd([r["bertscore_f1"] for r in ok]),
+                    "bertscore_p": mean_sd([r["bertscore_p"] for r in ok]),
+                    "bertscore_r": mean_sd([r["bertscore_r"] for r in ok]),
+                    "n_items": len(sel),
+                    "n_empty_responses": sum(1 for r in ok if r["empty_response"]),
+                    "n_errors": len(sel) - len(ok),
+                }
+                per_t[f"{t:g}"] = cell
+                f1 = cell["bertscore_f1"]
+                table1.append(
+                    {
+                        "lang": lang,
+                        "temperature": t,
+                        "metric": "bertscore_f1_x100",
+                        "value": None if f1["mean"] is None else round(f1["mean"] + 1e-9, 1),
+                        "sd": f1["sd"],
+                        "n": f1["n"],
+                        "n_errors": cell["n_errors"],
+                    }
+                )
+            langs_out[lang] = per_t
+        summary = {
+            "settings": {
+                "bertscore": {**self.bertscore.settings(), "hash": self.bertscore.hash, "scale": "x100"},
+                "temperatures": list(self.temperatures),
+                "max_tokens": self.max_tokens,
+            },
+            "languages": langs_out,
+            "table1": table1,
+        }
+        return TaskResult(rows=rows, summary=summary, tables={"open_qa_table1": table1})

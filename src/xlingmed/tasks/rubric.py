@@ -1,0 +1,159 @@
+"""LLM-as-judge rubric on open answers (MedArabiQ App. J, Table J1; spec §4.5).
+
+Stage ``answer``: the model answers the open question (the same request as ``open_qa``, so a run with both
+tasks reads one cached answer). Stage ``judge``: the judge rates the reply against the ground truth on four
+dimensions (1–5), pointwise and blind (the model's name is never shown), at temperature 0 by default.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
+from statistics import mean
+from typing import Any, ClassVar
+
+from xlingmed.judges.rubric import DIMENSIONS, parse_rubric
+from xlingmed.prompts import render
+from xlingmed.tasks.base import Stage, TaskResult, error_of
+from xlingmed.tasks.open_qa import answer_request, mean_sd
+from xlingmed.types import Completion, GenerateRequest, Item, Message, Parsed, Sample
+
+
+class RubricTask:
+    """Settings (CLI flag in brackets):
+
+    Args:
+        template: the open question's template (``fill_blank_open`` or ``qa``) [--prompt-templates]
+        judge_template: the ``rubric_judge`` template [--prompt-templates]
+        temperatures: answer temperatures, as ``open_qa`` [--temperatures]
+        max_tokens: answer length limit [--max-tokens]
+        judge_max_tokens: judge reply limit [--judge-max-tokens]
+        judge_temperature: (unstated in the paper; 0) [--judge-temperature]
+        seed: sent with every request [--seed]
+    """
+
+    name: ClassVar[str] = "rubric"
+    stages: ClassVar[tuple[Stage, ...]] = (Stage("answer", "model"), Stage("judge", "judge"))
+
+    def __init__(
+        self,
+        *,
+        template: Mapping[str, str],
+        judge_template: Mapping[str, str],
+        temperatures: Sequence[float] = (0.4,),
+        max_tokens: int = 512,
+        judge_max_tokens: int = 512,
+        judge_temperature: float = 0.0,
+        seed: int | None = 42,
+    ) -> None:
+        self.template = dict(template)
+        self.judge_template = dict(judge_template)
+        self.temperatures = tuple(temperatures)
+        self.max_tokens = max_tokens
+        self.judge_max_tokens = judge_max_tokens
+        self.judge_temperature = judge_temperature
+        self.seed = seed
+
+    def samples(self, items: Sequence[Item]) -> list[Sample]:
+        return [
+            Sample(item=it, task=self.name, key=f"t{t:g}", target=it.reference, temperature=t)
+            for it in items
+            for t in self.temperatures
+        ]
+
+    def request(self, stage: str, sample: Sample, prior: Mapping[str, Completion]) -> GenerateRequest | None:
+        item = sample.item
+        if stage == "answer":
+            return answer_request(item, self.template, sample.temperature, self.max_tokens, self.seed)
+        answer = prior.get("answer")
+        if answer is None or not answer.ok:
+            return None
+        prompt = render(
+            self.judge_template,
+            "raw",
+            item.lang,
+            question=item.question.strip(),
+            reference=item.reference,
+            response=answer.text.strip(),
+        )
+        return GenerateRequest(
+            messages=(Message("user", prompt),),
+            temperature=self.judge_temperature,
+            max_tokens=self.judge_max_tokens,
+            seed=self.seed,
+        )
+
+    def parse(self, stage: str, sample: Sample, completion: Completion) -> Parsed | None:
+        if stage != "judge" or not completion.ok:
+            return None
+        return parse_rubric(completion.text)[1]
+
+    def record(self, sample: Sample, completions: Mapping[str, Completion]) -> dict[str, Any]:
+        item = sample.item
+        answer, judge = completions.get("answer"), completions.get("judge")
+        row: dict[str, Any] = {
+            "item_id": item.item_id,
+            "lang": item.lang,
+            "temperature": sample.temperature,
+            "response": answer.text.strip() if answer is not None and answer.ok else None,
+            "judge_reply": judge.text if judge is not None and judge.ok else None,
+        }
+        if judge is not None and judge.ok:
+            scores, parsed = parse_rubric(judge.text)
+            row.update({d: scores.scores[d] for d in DIMENSIONS})
+            row["average"] = scores.average
+            row["parse"] = parsed.method
+            row["out_of_range"] = ";".join(scores.out_of_range)
+        else:
+            row.update(dict.fromkeys(DIMENSIONS))
+            row.update(average=None, parse=None, out_of_range="")
+        row["error"] = error_of(completions)
+        return row
+
+    def score(self, records: Sequence[dict[str, Any]], languages: Sequence[str]) -> TaskResult:
+        """Per language × temperature: mean ± sd of each dimension over the items where it parsed, and of the
+        per-item average (items with all four); missing dimensions counted; the Table J1 layout (its "Average
+        Score" is also given as the mean of the four dimension means, which is how the paper's column adds up)."""
+        groups: dict[tuple[str, float], list[dict[str, Any]]] = defaultdict(list)
+        for r in records:
+            groups[(r["lang"], r["temperature"])].append(r)
+        langs_out: dict[str, Any] = {}
+        table = []
+        for lang in languages:
+            per_t: dict[str, Any] = {}
+            for t in self.temperatures:
+                sel = groups.get((lang, t), [])
+                judged = [r for r in sel if r["parse"] is not None]
+                dims = {d: mean_sd([float(r[d]) for r in judged if r[d] is not None]) for d in DIMENSIONS}
+                avg = mean_sd([float(r["average"]) for r in judged if r["average"] is not None])
+                dim_means = [dims[d]["mean"] for d in DIMENSIONS]
+                cell: dict[str, Any] = {
+                    **dims,
+                    "average": avg,
+                    "mean_of_dimension_means": mean(dim_means) if None not in dim_means else None,
+                    "n_items": len(sel),
+                    "n_judged": len(judged),
+                    "n_missing": {d: sum(1 for r in judged if r[d] is None) for d in DIMENSIONS},
+                    "n_unparsed": sum(1 for r in judged if r["parse"] == "unparsed"),
+                    "n_partial": sum(1 for r in judged if r["parse"] == "partial"),
+                    "n_errors": len(sel) - len(judged),
+                }
+                per_t[f"{t:g}"] = cell
+                row: dict[str, Any] = {"lang": lang, "temperature": t}
+                for key in ("average", *DIMENSIONS):
+                    s = cell[key]
+                    row[key] = None if s["mean"] is None else f"{s['mean']:.1f} ± {(s['sd'] or 0.0):.1f} (n={s['n']})"
+                table.append(row)
+            langs_out[lang] = per_t
+        summary = {
+            "settings": {
+                "dimensions": list(DIMENSIONS),
+                "scale": "1-5, higher is better (Safety: higher = safer)",
+                "judge_temperature": self.judge_temperature,
+                "judge_max_tokens": self.judge_max_tokens,
+                "temperatures": list(self.temperatures),
+            },
+            "languages": langs_out,
+            "table_j1": table,
+        }
+        return TaskResult(rows=[dict(r) for r in records], summary=summary, tables={"rubric_table_j1": table})

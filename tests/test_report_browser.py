@@ -31,14 +31,15 @@ def _chromium() -> str | None:
 
 @pytest.fixture(scope="module")
 def full_run(data_dir: Path, tmp_path_factory: pytest.TempPathFactory, minilm_path: str) -> Path:
-    """``xlingmed run`` with correctness, verifiability and consistency: 2 LiveQA items × 4 languages, SmolLM2."""
+    """``xlingmed run`` with correctness, verifiability and consistency: 2 MedicationQA items (short texts, so the
+    run takes minutes) × 4 languages, SmolLM2."""
     tmp = tmp_path_factory.mktemp("full")
     out = tmp / "run"
     result = CliRunner().invoke(
         app,
         [
             "run",
-            "--benchmark", "xlinghealth/liveqa",
+            "--benchmark", "xlinghealth/medicationqa",
             "--data-dir", str(data_dir),
             "--languages", LANGS,
             "--tasks", "correctness,verifiability,consistency",
@@ -80,6 +81,7 @@ def test_run_writes_report_with_every_criterion(full_run: Path) -> None:
     html = (report / "index.html").read_text(encoding="utf-8")
     assert html.count("data:image/png;base64,") == len(figures)
     assert re.search(r'(src|href)="(?!data:|#)', html) is None  # no external resource
+    assert "built-in method" not in html and "items per language\nen: 2, es: 2, zh: 2, hi: 2;" in html
     summary = json.loads((full_run / "summary.json").read_text(encoding="utf-8"))
     assert set(summary["tasks"]) == {"correctness", "verifiability", "consistency"}
 

@@ -379,7 +379,7 @@ async def evaluate_async(config: RunConfig, progress: Progress | None = None) ->
     summary = {
         "benchmark": config.benchmark,
         "model": config.model,
-        "judge": config.judge_model if "correctness" in config.tasks else None,
+        "judge": config.judge_model if {"correctness", "rubric"} & set(config.tasks) else None,
         "translator": config.translator_model
         if ("consistency" in config.tasks and config.consistency_mode == "paper")
         else None,

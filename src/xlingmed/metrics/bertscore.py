@@ -87,7 +87,8 @@ class BERTScore:
             raise ConfigError(f"BERTScore model {model_type!r}: {exc}") from None
         except OSError as exc:
             raise ConfigError(
-                f"cannot load BERTScore model {model_type!r} (no such folder, or no network to download it): {exc}"
+                f"cannot load BERTScore model {model_type!r} (no such folder, or no network to download it); offline, "
+                f"pass a local encoder folder with --bertscore-model and its layer with --bertscore-layers. {exc}"
             ) from None
         if rescale:
             try:

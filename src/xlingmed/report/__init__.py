@@ -343,7 +343,7 @@ def _view(run: RunData, tables: dict[str, list[dict[str, Any]]], figs: dict[str,
         "header": {
             "benchmark": run.summary.get("benchmark", "?"),
             "model": run.summary.get("model", "?"),
-            "items": ", ".join(f"{k}: {v}" for k, v in run.summary.get("n_items_per_language", {}).items()),
+            "n_items": ", ".join(f"{k}: {v}" for k, v in run.summary.get("n_items_per_language", {}).items()),
             "judge": run.summary.get("judge") or "–",
             "translator": run.summary.get("translator") or "–",
         },

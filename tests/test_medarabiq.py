@@ -159,11 +159,13 @@ def test_bias_items_flags_and_paper_compat(folder: Path) -> None:
     items, prov = load_items("mcq_bias", folder, ("ar",))
     by_row = {it.meta["row"]: it for it in items}
     assert by_row[0].meta["bias_code"] == 1 and by_row[0].meta["bias_name"] == "confirmation"
-    assert set(by_row[0].meta["variants"]) == {"original", "biased", "education", "one_shot", "few_shot"}
+    assert set(by_row[0].meta["variants"]) == {
+        "original", *(f"{c}|confirmation" for c in ("biased", "education", "one_shot", "few_shot"))
+    }  # fmt: skip
     assert "one_shot_equals_few_shot" in by_row[fx.BIAS_ONE_EQUALS_FEW].meta["flags"]
     assert "mitigation_uses_original_question" in by_row[fx.BIAS_CODE7_ORIGINAL].meta["flags"]
     assert "mitigation_text_from_other_bias" in by_row[fx.BIAS_CODE5_WITH_CODE6_TEXT].meta["flags"]
-    assert by_row[fx.BIAS_QUOTED].meta["variants"]["biased"].startswith('"')  # raw text kept for the prompt
+    assert by_row[fx.BIAS_QUOTED].meta["variants"]["biased|frequency"].startswith('"')  # raw text kept for the prompt
     assert by_row[fx.BIAS_LONE_CR].gold_label == fx.MCQ_GOLD[fx.BIAS_LONE_CR % fx.MCQ_ROWS]
     compat, prov = load_items("mcq_bias", folder, ("ar",), paper_compat=True)
     assert len(compat) == 98 and prov["rows_used"] == 98 and prov["paper_compat"] is True
@@ -264,7 +266,7 @@ def test_temperatures_by_model_class_and_task() -> None:
 def test_config_defaults_and_task_checks() -> None:
     cfg = make_config(benchmark="medarabiq/fitb_open")
     assert cfg.languages == ("ar",) and cfg.tasks == ("open_qa",) and cfg.task_max_tokens() == 64
-    assert cfg.bertscore_settings() == ("xlm-roberta-large", None)
+    assert cfg.open_qa_bertscore_settings() == ("xlm-roberta-large", None)
     assert make_config(benchmark="medarabiq/mcq_bias").tasks == ("multiple_choice",)
     assert make_config(benchmark="xlinghealth/liveqa").languages == ("en", "es", "zh", "hi")
     with pytest.raises(ConfigError, match=r"medarabiq/mcq does not have task\(s\) \['correctness'\]"):
@@ -277,11 +279,12 @@ def test_config_defaults_and_task_checks() -> None:
 
 
 def _mc_record(item: str, cond: str, correct: bool | None, valid: bool = True) -> dict[str, object]:
+    bias = None if cond == "original" else "confirmation"
     return {
-        "item_id": item, "lang": "ar", "temperature": 0.0, "condition": cond, "category": "Histology",
-        "bias_code": 1, "bias_name": "confirmation", "gold": "A", "prediction": "A" if correct else None,
+        "item_id": item, "lang": "ar", "temperature": 0.0, "condition": cond, "bias": bias, "bias_code": 1,
+        "bias_target": None, "category": "Histology", "gold": "A", "prediction": "A" if correct else None,
         "parse_method": "first_char", "valid": valid if correct is not None else None, "correct": correct,
-        "response": "", "flags": "", "error": None if correct is not None else "answer: HTTP 500",
+        "followed_bias": None, "response": "", "flags": "", "error": None if correct is not None else "HTTP 500",
     }  # fmt: skip
 
 

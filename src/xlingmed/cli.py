@@ -142,6 +142,23 @@ def run(
     prompt_templates: Annotated[
         Path | None, typer.Option(help="YAML laid over the shipped MedArabiQ prompt templates.")
     ] = None,
+    columns: Annotated[
+        str | None, typer.Option(help="mcq:FILE / qa:FILE column names, e.g. question=stem,answer=gold,lang=language.")
+    ] = None,
+    answer_format: Annotated[
+        str | None, typer.Option(help="mcq:FILE answers: auto | letter | index0 | index1 | text.")
+    ] = None,
+    perturb: Annotated[
+        str | None, typer.Option(help="bias:all or bias:recency,cultural… (multiple choice): inject cognitive biases.")
+    ] = None,
+    mitigations: Annotated[str | None, typer.Option(help="With --perturb: any of education,one_shot,few_shot.")] = None,
+    bias_target: Annotated[
+        str | None, typer.Option(help="Option the bias names: random_incorrect (default) | correct | random.")
+    ] = None,
+    bias_target_render: Annotated[
+        str | None, typer.Option(help="How it is named: letter_and_text | text_only | letter_only.")
+    ] = None,
+    bias_position: Annotated[str | None, typer.Option(help="auto | prepend | append | after_first_sentence.")] = None,
     cache: Annotated[Path | None, typer.Option(help="Completion cache file (SQLite).")] = None,
     out: Annotated[Path | None, typer.Option(help="Run folder to write.")] = None,
     config: Annotated[Path | None, typer.Option(help="YAML file of RunConfig fields; flags override it.")] = None,
@@ -200,6 +217,13 @@ def run(
             letter_fallback=letter_fallback,
             bias_conditions=bias_conditions,
             prompt_templates=prompt_templates,
+            columns=columns,
+            answer_format=answer_format,
+            perturb=perturb,
+            mitigations=mitigations,
+            bias_target=bias_target,
+            bias_target_render=bias_target_render,
+            bias_position=bias_position,
             cache=cache,
             out=out,
         )
@@ -311,9 +335,8 @@ def _print_medarabiq(summary: dict[str, Any]) -> None:
 def _print_summary(summary: dict[str, Any]) -> None:
     tasks = summary["tasks"]
     langs = summary["languages"]
-    if summary["benchmark"].startswith("medarabiq/"):
+    if {"multiple_choice", "open_qa", "rubric"} & set(tasks):
         _print_medarabiq(summary)
-        return
     if "correctness" in tasks:
         c = tasks["correctness"]
         table = Table(title=f"Correctness: judge labels per language ({summary['judge']})")

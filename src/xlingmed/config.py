@@ -33,6 +33,10 @@ def tasks_for(benchmark: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     from xlingmed.benchmarks import medarabiq, split_benchmark
 
     family, dataset = split_benchmark(benchmark)
+    if family == "mcq":
+        return ("multiple_choice",), ("multiple_choice",)
+    if family == "qa":
+        return (*XLINGEVAL_TASKS, "open_qa", "rubric"), ("correctness", "verifiability")
     if family == "xlinghealth":
         return XLINGEVAL_TASKS, ("correctness", "verifiability")
     if dataset in medarabiq.MC_TASKS:
@@ -76,6 +80,16 @@ class RunConfig(BaseModel):
             ``invalid`` [--letter-fallback]
         bias_conditions: which of original, biased, education, one_shot, few_shot to ask [--bias-conditions]
         prompt_templates: YAML file laid over ``prompts/medarabiq.yaml`` [--prompt-templates]
+        columns: a user's file (``mcq:FILE``, ``qa:FILE``): field → column name, e.g. ``{"question": "stem"}``
+            [--columns question=stem,answer=gold]
+        answer_format: ``mcq:FILE`` answers: ``auto`` (letter, else option text) | ``letter`` | ``index0`` |
+            ``index1`` | ``text`` [--answer-format]
+        perturb: ``bias:all`` or ``bias:<name>[,<name>…]``: inject cognitive biases into multiple-choice items
+            [--perturb]
+        mitigations: with ``perturb``: any of education, one_shot, few_shot [--mitigations]
+        bias_target / bias_target_render / bias_position: target policy (random_incorrect | correct | random),
+            how the target is named (letter_and_text | text_only | letter_only), where the sentence goes (auto |
+            prepend | append | after_first_sentence) [--bias-target, --bias-target-render, --bias-position]
         verify_max_tokens: verifiability reply; the paper set none, a yes/no needs few [--verify-max-tokens]
         judge_parser: ``paper`` | ``paper+fallback`` [--judge-parser]
         verify_parser: ``paper`` | ``strict`` [--verify-parser]
@@ -127,6 +141,13 @@ class RunConfig(BaseModel):
     letter_fallback: str = "first_char"
     bias_conditions: tuple[str, ...] = BIAS_CONDITIONS
     prompt_templates: Path | None = None
+    columns: dict[str, str] = Field(default_factory=dict)
+    answer_format: str = "auto"
+    perturb: str | None = None
+    mitigations: tuple[str, ...] = ()
+    bias_target: str = "random_incorrect"
+    bias_target_render: str = "letter_and_text"
+    bias_position: str = "auto"
     verify_max_tokens: int = Field(default=32, ge=1)
     judge_parser: str = "paper"
     verify_parser: str = "paper"
@@ -188,6 +209,70 @@ class RunConfig(BaseModel):
         if wrong:
             raise ValueError(f"{self.benchmark} does not have task(s) {wrong}; its tasks: {', '.join(supported)}")
         return self
+
+    @field_validator("columns", mode="before")
+    @classmethod
+    def _columns(cls, v: Any) -> dict[str, str]:
+        if isinstance(v, str):
+            pairs = [p.split("=", 1) for p in v.split(",") if p.strip()]
+            if any(len(p) != 2 or not p[0].strip() or not p[1].strip() for p in pairs):
+                raise ValueError(f"expected field=column[,field=column…], got {v!r}")
+            return {k.strip(): c.strip() for k, c in pairs}
+        return dict(v or {})
+
+    @field_validator("mitigations", mode="before")
+    @classmethod
+    def _mitigations(cls, v: Any) -> tuple[str, ...]:
+        parts = [t.strip() for t in (v.split(",") if isinstance(v, str) else v) if str(t).strip()]
+        unknown = [t for t in parts if t not in ("education", "one_shot", "few_shot")]
+        if unknown:
+            raise ValueError(f"unknown mitigation(s) {unknown}; known: education, one_shot, few_shot")
+        return tuple(m for m in ("education", "one_shot", "few_shot") if m in parts)
+
+    @model_validator(mode="after")
+    def _perturbation_fits(self) -> RunConfig:
+        if self.perturb is not None:
+            from xlingmed.perturbations.bias import parse_perturb
+
+            try:
+                parse_perturb(self.perturb)
+            except ConfigError as exc:
+                raise ValueError(str(exc)) from None
+            if "multiple_choice" not in self.tasks:
+                raise ValueError("--perturb bias:… applies to multiple-choice benchmarks (mcq:FILE, medarabiq/mcq…)")
+            if self.benchmark == "medarabiq/mcq_bias":
+                raise ValueError("medarabiq/mcq_bias already holds its own bias variants; perturb medarabiq/mcq")
+        elif self.mitigations:
+            raise ValueError("--mitigations needs --perturb bias:…")
+        return self
+
+    @field_validator("answer_format")
+    @classmethod
+    def _answer_format(cls, v: str) -> str:
+        if v not in ("auto", "letter", "index0", "index1", "text"):
+            raise ValueError("must be auto, letter, index0, index1 or text")
+        return v
+
+    @field_validator("bias_target")
+    @classmethod
+    def _bias_target(cls, v: str) -> str:
+        if v not in ("random_incorrect", "correct", "random"):
+            raise ValueError("must be random_incorrect, correct or random")
+        return v
+
+    @field_validator("bias_target_render")
+    @classmethod
+    def _bias_target_render(cls, v: str) -> str:
+        if v not in ("letter_and_text", "text_only", "letter_only"):
+            raise ValueError("must be letter_and_text, text_only or letter_only")
+        return v
+
+    @field_validator("bias_position")
+    @classmethod
+    def _bias_position(cls, v: str) -> str:
+        if v not in ("auto", "prepend", "append", "after_first_sentence"):
+            raise ValueError("must be auto, prepend, append or after_first_sentence")
+        return v
 
     @field_validator("model_class")
     @classmethod
@@ -337,6 +422,8 @@ class RunConfig(BaseModel):
             from xlingmed.benchmarks import medarabiq
 
             return medarabiq.MAX_TOKENS[self.benchmark.partition("/")[2]]
+        if self.benchmark.startswith("mcq:"):
+            return 16  # one letter, as MedArabiQ's multiple choice
         return 1000
 
     def encoder_device(self) -> str:
@@ -350,11 +437,16 @@ class RunConfig(BaseModel):
         """(model, layer) for BERTScore: the user's, else the benchmark's or mode's default (class docstring)."""
         if self.bertscore_model is not None:
             return self.bertscore_model, self.bertscore_layers
-        if self.benchmark.startswith("medarabiq/"):
-            return "xlm-roberta-large", self.bertscore_layers  # bert-score's default layer for it: 17
         if self.consistency_mode == "paper":
             return "bert-base-uncased", 12 if self.bertscore_layers is None else self.bertscore_layers
         return "bert-base-multilingual-cased", self.bertscore_layers
+
+    def open_qa_bertscore_settings(self) -> tuple[str, int | None]:
+        """(model, layer) of the open-answer BERTScore: the user's, else MedArabiQ's xlm-roberta-large at
+        bert-score's default layer for it, 17 (spec medarabiq.md §4.4)."""
+        if self.bertscore_model is not None:
+            return self.bertscore_model, self.bertscore_layers
+        return "xlm-roberta-large", self.bertscore_layers
 
     def embedding_settings(self) -> str:
         if self.embedding_model is not None:

@@ -164,7 +164,7 @@ def _medarabiq_task(name: str, config: RunConfig) -> Task:
     from xlingmed.prompts import load_templates
 
     templates = load_templates("medarabiq", config.prompt_templates)
-    dataset = config.benchmark.partition("/")[2]
+    dataset = config.benchmark.partition("/")[2] or config.benchmark.partition(":")[0]
     temperatures = config.task_temperatures(name)
     if name == "multiple_choice":
         return MultipleChoiceTask(
@@ -189,7 +189,7 @@ def _medarabiq_task(name: str, config: RunConfig) -> Task:
         )
     from xlingmed.metrics.bertscore import BERTScore
 
-    model, layers = config.bertscore_settings()
+    model, layers = config.open_qa_bertscore_settings()
     scorer = BERTScore(
         model,
         layers,
@@ -294,7 +294,23 @@ async def evaluate_async(config: RunConfig, progress: Progress | None = None) ->
         include_defective=config.include_defective,
         limit=config.limit,
         paper_compat=config.paper_compat,
+        columns=config.columns,
+        answer_format=config.answer_format,
+        seed=config.seed or 0,
     )
+    if config.perturb is not None:
+        from xlingmed.perturbations import BiasInjector, parse_perturb
+
+        injector = BiasInjector(
+            biases=parse_perturb(config.perturb),
+            mitigations=config.mitigations,
+            target_policy=config.bias_target,
+            target_render=config.bias_target_render,
+            position=config.bias_position,
+            seed=config.seed or 0,
+        )
+        items = injector.apply(items)
+        provenance["perturbation"] = injector.settings()
     tasks = build_tasks(config)
     plans: list[tuple[Task, list[Sample]]] = [(task, task.samples(items)) for task in tasks]
     options = ModelOptions(
@@ -387,7 +403,7 @@ async def evaluate_async(config: RunConfig, progress: Progress | None = None) ->
         "n_items_per_language": {lang: sum(1 for it in items if it.lang == lang) for lang in config.languages},
         "dataset": {
             k: provenance[k]
-            for k in ("file", "sha256", "version", "rows_used", "quirks", "flagged_items")
+            for k in ("file", "sha256", "version", "rows_used", "quirks", "flagged_items", "perturbation")
             if k in provenance
         },
         "tasks": summaries,

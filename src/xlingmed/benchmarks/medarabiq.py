@@ -484,7 +484,11 @@ def _item(
         code = int(code_raw)
         meta["bias_code"] = code
         meta["bias_name"] = BIAS_NAMES[code]
-        meta["variants"] = {cond: row[col] for cond, col in BIAS_CONDITIONS.items()}
+        # the interface of perturbations.bias: "original" and "<condition>|<bias>"
+        meta["variants"] = {
+            (cond if cond == "original" else f"{cond}|{BIAS_NAMES[code]}"): row[col]
+            for cond, col in BIAS_CONDITIONS.items()
+        }
         biased = parse_options(row["Question with Bias"])
         if [c.label for c in biased.choices] != [c.label for c in choices]:
             meta["flags"].append("biased_question_options_differ")

@@ -200,54 +200,75 @@ BIAS_CONDITION_NAMES = {
 
 
 def bias_conditions(mc: Mapping[str, Any], languages: Sequence[str], title: str) -> bytes:
-    """MedArabiQ Table 2 as a figure: accuracy per bias condition (bars, one group per language and
-    temperature, k/n printed), and a bias category × condition heatmap of the first language and temperature
-    (paper Fig. 4a / H1)."""
+    """Bias and mitigation results (MedArabiQ Table 2, Fig. 4, H1, I1), four panels:
+
+    accuracy per condition (bars, one per language and temperature, k/n printed); accuracy across the mitigation
+    strategies, one line per bias category; a radar of accuracy per bias category, one polygon per condition
+    (Fig. 4); accuracy per medical category and condition (bars). Panels 2–4 show the first language and
+    temperature."""
     conds = list(mc["settings"]["conditions"])
+    names = [BIAS_CONDITION_NAMES.get(c, c) for c in conds]
     keys = [(lg, t) for lg in languages for t in mc["languages"][lg]]
-    fig, (ax, hm) = plt.subplots(1, 2, figsize=(11, 3.8), gridspec_kw={"width_ratios": [1.1, 1]})
+    fig = plt.figure(figsize=(12, 8.5))
+    ax = fig.add_subplot(2, 2, 1)
     width = 0.8 / max(1, len(keys))
     for k, (lg, t) in enumerate(keys):
         cells = mc["languages"][lg][t]["conditions"]
         vals = [cells[c]["accuracy_pct"] or 0.0 for c in conds]
         xs = np.arange(len(conds)) + k * width
         ax.bar(xs, vals, width=width, color=_color(lg), label=f"{lg} τ={t}", alpha=1.0 - 0.15 * k)
-        for x, c in zip(xs, conds, strict=True):
-            ax.text(
-                x,
-                vals[conds.index(c)] + 1,
-                f"{cells[c]['n_correct']}/{cells[c]['n']}",
-                ha="center",
-                fontsize=6,
-                rotation=90,
-            )
-    ax.set_xticks(np.arange(len(conds)) + 0.4 - width / 2, [BIAS_CONDITION_NAMES.get(c, c) for c in conds], fontsize=8)
-    ax.set_ylim(0, 110)
-    ax.set_ylabel("accuracy % (invalid = wrong)")
+        for x, c, v in zip(xs, conds, vals, strict=True):
+            ax.text(x, v + 1, f"{cells[c]['n_correct']}/{cells[c]['n']}", ha="center", fontsize=6, rotation=90)
+    ax.set_xticks(np.arange(len(conds)) + 0.4 - width / 2, names, fontsize=8)
+    ax.set_ylim(0, 115)
+    ax.set_ylabel("accuracy % (invalid = wrong)", fontsize=8)
+    ax.set_title("accuracy per condition", fontsize=9)
     ax.legend(fontsize=7, frameon=False)
+
     lg, t = keys[0]
     cells = mc["languages"][lg][t]["conditions"]
     biases = sorted({b for c in conds for b in cells[c].get("per_bias", {})})
-    grid = np.array(
-        [[(cells[c].get("per_bias", {}).get(b) or {}).get("accuracy_pct", np.nan) for c in conds] for b in biases],
-        dtype=float,
-    ).reshape(len(biases), len(conds))
-    hm.imshow(grid, vmin=0, vmax=100, cmap="viridis", aspect="auto")
-    for i in range(len(biases)):
-        for j in range(len(conds)):
-            v = grid[i, j]
-            hm.text(
-                j,
-                i,
-                "–" if np.isnan(v) else f"{v:.0f}",
-                ha="center",
-                va="center",
-                fontsize=7,
-                color="white" if np.isnan(v) or v < 60 else "black",
-            )
-    hm.set_xticks(range(len(conds)), [BIAS_CONDITION_NAMES.get(c, c) for c in conds], fontsize=7, rotation=20)
-    hm.set_yticks(range(len(biases)), biases, fontsize=7)
-    hm.set_title(f"accuracy % by bias category ({lg}, τ={t})", fontsize=9)
+
+    def acc(c: str, group: str, key: str) -> float:
+        v = (cells[c].get(key, {}).get(group) or {}).get("accuracy_pct")
+        return np.nan if v is None else float(v)
+
+    lines = fig.add_subplot(2, 2, 2)
+    cmap = plt.get_cmap("tab10")
+    for i, b in enumerate(biases):
+        lines.plot(range(len(conds)), [acc(c, b, "per_bias") for c in conds], marker="o", color=cmap(i), label=b)
+    lines.set_xticks(range(len(conds)), names, fontsize=8)
+    lines.set_ylim(-5, 105)
+    lines.set_title(f"across mitigation strategies, per bias ({lg}, τ={t})", fontsize=9)
+    lines.legend(fontsize=6, frameon=False, ncol=2)
+
+    radar = fig.add_subplot(2, 2, 3, projection="polar")
+    if biases:
+        angles = np.linspace(0, 2 * np.pi, len(biases), endpoint=False).tolist()
+        for i, c in enumerate(conds):
+            vals = [0.0 if np.isnan(v := acc(c, b, "per_bias")) else v for b in biases]
+            radar.plot([*angles, angles[0]], [*vals, vals[0]], color=cmap(i), label=names[i], linewidth=1.2)
+        radar.set_xticks(angles, biases, fontsize=7)
+        radar.set_ylim(0, 100)
+        radar.tick_params(axis="y", labelsize=6)
+        radar.legend(fontsize=6, frameon=False, loc="upper right", bbox_to_anchor=(1.35, 1.1))
+    radar.set_title(f"accuracy % per bias category ({lg}, τ={t})", fontsize=9, pad=18)
+
+    cat = fig.add_subplot(2, 2, 4)
+    categories = sorted({g for c in conds for g in cells[c].get("per_category", {})})
+    cw = 0.8 / max(1, len(conds))
+    for i, c in enumerate(conds):
+        cat.bar(
+            np.arange(len(categories)) + i * cw,
+            [acc(c, g, "per_category") for g in categories],
+            width=cw,
+            color=cmap(i),
+            label=names[i],
+        )
+    cat.set_xticks(np.arange(len(categories)) + 0.4 - cw / 2, categories, fontsize=7, rotation=30, ha="right")
+    cat.set_ylim(0, 105)
+    cat.set_title(f"per medical category ({lg}, τ={t})", fontsize=9)
+    cat.legend(fontsize=6, frameon=False, ncol=3)
     fig.suptitle(title, fontsize=10)
     fig.tight_layout()
     return _png(fig)

@@ -146,8 +146,18 @@ class MultipleChoiceTask:
         self.conditions = tuple(conditions)
         self.seed = seed
 
-    def _conditions(self, item: Item) -> tuple[str, ...]:
-        return self.conditions if "variants" in item.meta else ("original",)
+    def _variants(self, item: Item) -> list[tuple[str, str | None]]:
+        """(condition, bias) of every variant of ``item`` this run asks: ``("original", None)`` alone for a
+        plain item; for a perturbed one (``meta["variants"]`` keyed ``"original"`` and ``"<condition>|<bias>"``)
+        those whose condition is in ``conditions``."""
+        if "variants" not in item.meta:
+            return [("original", None)]
+        out: list[tuple[str, str | None]] = []
+        for key in item.meta["variants"]:
+            cond, _, bias = key.partition("|")
+            if cond in self.conditions:
+                out.append((cond, bias or None))
+        return sorted(out, key=lambda cb: (CONDITIONS.index(cb[0]), cb[1] or ""))
 
     def samples(self, items: Sequence[Item]) -> list[Sample]:
         bad = [it.item_id for it in items if not it.choices]
@@ -157,26 +167,28 @@ class MultipleChoiceTask:
             Sample(
                 item=it,
                 task=self.name,
-                key=f"{cond}-t{t:g}",
+                key=f"{cond}-{bias}-t{t:g}" if bias else f"{cond}-t{t:g}",
                 target=it.gold_label,
                 temperature=t,
-                meta={"condition": cond},
+                meta={"condition": cond, "bias": bias},
             )
             for it in items
-            for cond in self._conditions(it)
+            for cond, bias in self._variants(it)
             for t in self.temperatures
         ]
 
     def prompt(self, sample: Sample) -> str:
         item = sample.item
-        cond = sample.meta["condition"]
-        question = item.meta["variants"][cond] if "variants" in item.meta else item.question
-        if self.form == "structured" and cond == "original":
+        cond, bias = sample.meta["condition"], sample.meta["bias"]
+        if "variants" in item.meta:
+            # pre-rendered (MedArabiQ's columns) or injected variants, demonstrations and warnings included
+            text = item.meta["variants"][cond if bias is None else f"{cond}|{bias}"]
+            return render(self.template, "raw", item.lang, question=text.strip())
+        if self.form == "structured" or not item.meta.get("options_embedded", True):
             return render(
                 self.template, "structured", item.lang, stem=item.meta.get("stem", ""), options=format_options(item)
             )
-        # bias conditions are pre-rendered cells (demonstrations and warnings included): always raw
-        return render(self.template, "raw", item.lang, question=question.strip())
+        return render(self.template, "raw", item.lang, question=item.question.strip())
 
     def request(self, stage: str, sample: Sample, prior: Mapping[str, Completion]) -> GenerateRequest | None:
         return GenerateRequest(
@@ -196,19 +208,23 @@ class MultipleChoiceTask:
         item = sample.item
         parsed = (self.parse("answer", sample, comp) if comp is not None else None) or Parsed(None, "error")
         failed = comp is None or not comp.ok
+        bias = sample.meta["bias"]
+        target = item.meta.get("bias_targets", {}).get(bias) if bias else None
         return {
             "item_id": item.item_id,
             "lang": item.lang,
             "temperature": sample.temperature,
             "condition": sample.meta["condition"],
+            "bias": bias,
+            "bias_code": item.meta.get("bias_code") if bias else None,
+            "bias_target": target,
             "category": item.meta.get("category"),
-            "bias_code": item.meta.get("bias_code"),
-            "bias_name": item.meta.get("bias_name"),
             "gold": item.gold_label,
             "prediction": parsed.value,
             "parse_method": parsed.method,
             "valid": None if failed else parsed.value is not None,
             "correct": None if failed else parsed.value == item.gold_label,
+            "followed_bias": None if failed or target is None or target == item.gold_label else parsed.value == target,
             "response": comp.text if comp is not None and comp.ok else None,
             "flags": ";".join(item.meta.get("flags", [])),
             "error": error_of(completions),
@@ -234,16 +250,20 @@ class MultipleChoiceTask:
         }
 
     def score(self, records: Sequence[dict[str, Any]], languages: Sequence[str]) -> TaskResult:
-        """Accuracy (invalid = wrong, failed requests excluded and counted) per language × temperature ×
-        condition, per category, per bias code; for bias items, the change against ``original`` and an exact
-        McNemar test on the items both conditions scored; Table 1 / Table 2 layouts with numerators and
-        denominators."""
-        from xlingmed.analysis.paired import mcnemar
-
+        """Accuracy (invalid = wrong; failed requests excluded and counted) per language × temperature ×
+        condition, with breakdowns per bias and per category; for perturbed items, per condition and per
+        (condition, bias): the change against the clean question on the same items (exact McNemar; bootstrap 95%
+        CI resampled by item) and how often the answer was the option the bias pointed at; MedArabiQ Table 1 /
+        Table 2 layouts with numerators and denominators."""
         by: dict[tuple[str, float, str], list[dict[str, Any]]] = defaultdict(list)
         for r in records:
             by[(r["lang"], r["temperature"], r["condition"])].append(r)
         conditions = [c for c in CONDITIONS if any(k[2] == c for k in by)]
+        # which biases each item was asked under: the original question counts for each of them
+        item_biases: dict[str, set[str]] = defaultdict(set)
+        for r in records:
+            if r["bias"]:
+                item_biases[r["item_id"]].add(r["bias"])
         langs_out: dict[str, Any] = {}
         table1: list[dict[str, Any]] = []
         table2: list[dict[str, Any]] = []
@@ -251,25 +271,21 @@ class MultipleChoiceTask:
             per_t: dict[str, Any] = {}
             for t in self.temperatures:
                 conds: dict[str, Any] = {}
+                original = by.get((lang, t, "original"), [])
                 for cond in conditions:
                     rows = by.get((lang, t, cond), [])
                     cell = self._cell(rows)
                     cell["per_category"] = self._grouped(rows, "category")
-                    if any(r["bias_code"] is not None for r in rows):
-                        cell["per_bias"] = self._grouped(rows, "bias_name")
+                    if item_biases:
+                        cell["per_bias"] = self._per_bias(rows, cond, item_biases)
+                    if cond != "original":
+                        cell.update(_followed(rows))
+                        cell.update(_versus(original, rows))
+                        for bias, sub in cell.get("per_bias", {}).items():
+                            sel = [r for r in rows if r["bias"] == bias]
+                            sub.update(_followed(sel))
+                            sub.update(_versus(original, sel))
                     conds[cond] = cell
-                base = {r["item_id"]: r for r in by.get((lang, t, "original"), []) if r["correct"] is not None}
-                for cond in conditions:
-                    if cond == "original":
-                        continue
-                    other = {r["item_id"]: r for r in by.get((lang, t, cond), []) if r["correct"] is not None}
-                    common = sorted(set(base) & set(other))
-                    cell = conds[cond]
-                    if common:
-                        a = np.array([base[i]["correct"] for i in common], dtype=float)
-                        b = np.array([other[i]["correct"] for i in common], dtype=float)
-                        cell["delta_vs_original_pp"] = 100.0 * (b.mean() - a.mean())
-                        cell["mcnemar_vs_original"] = mcnemar(a, b)
                 per_t[f"{t:g}"] = {"conditions": conds} if len(conditions) > 1 else conds["original"]
                 orig = conds.get("original", {})
                 table1.append(
@@ -294,6 +310,7 @@ class MultipleChoiceTask:
                 "letter_markers": list(MARKERS),
                 "letter_fallback": self.fallback,
                 "conditions": conditions,
+                "biases": sorted({b for bs in item_biases.values() for b in bs}),
                 "invalid_counts_as_wrong": True,
             },
             "languages": langs_out,
@@ -303,7 +320,7 @@ class MultipleChoiceTask:
         if table2:
             summary["table2"] = table2
             tables["multiple_choice_table2"] = table2
-            tables["multiple_choice_bias"] = self._bias_rows(by, languages, conditions)
+            tables["multiple_choice_bias"] = self._bias_rows(by, languages, conditions, item_biases)
         return TaskResult(rows=[dict(r) for r in records], summary=summary, tables=tables)
 
     def _grouped(self, rows: Sequence[Mapping[str, Any]], key: str) -> dict[str, Any]:
@@ -311,31 +328,109 @@ class MultipleChoiceTask:
         for r in rows:
             if r[key] is not None:
                 groups[str(r[key])].append(r)
-        return {
-            g: {k: v for k, v in self._cell(rs).items() if k in ("n", "n_correct", "accuracy_pct", "n_invalid")}
-            for g, rs in sorted(groups.items())
-        }
+        return {g: _short(self._cell(rs)) for g, rs in sorted(groups.items())}
+
+    def _per_bias(
+        self, rows: Sequence[Mapping[str, Any]], cond: str, item_biases: Mapping[str, set[str]]
+    ) -> dict[str, Any]:
+        if cond != "original":
+            return self._grouped(rows, "bias")
+        biases = sorted({b for bs in item_biases.values() for b in bs})
+        return {b: _short(self._cell([r for r in rows if b in item_biases.get(r["item_id"], ())])) for b in biases}
 
     def _bias_rows(
-        self, by: Mapping[tuple[str, float, str], list[dict[str, Any]]], languages: Sequence[str], conditions: list[str]
+        self,
+        by: Mapping[tuple[str, float, str], list[dict[str, Any]]],
+        languages: Sequence[str],
+        conditions: list[str],
+        item_biases: Mapping[str, set[str]],
     ) -> list[dict[str, Any]]:
-        """Accuracy per bias × condition and per category × condition (the paper's Fig. 4a/H1 and I1 as tables)."""
+        """Accuracy per bias × condition and per category × condition (MedArabiQ Fig. 4a/H1 and I1 as tables)."""
         out: list[dict[str, Any]] = []
         for lang in languages:
             for t in self.temperatures:
-                for key in ("bias_name", "category"):
-                    groups = sorted(
-                        {str(r[key]) for c in conditions for r in by.get((lang, t, c), []) if r[key] is not None}
-                    )
-                    for g in groups:
-                        row: dict[str, Any] = {
-                            "lang": lang,
-                            "temperature": t,
-                            "by": key.removesuffix("_name"),
-                            "group": g,
-                        }
-                        for c in conditions:
-                            cell = self._cell([r for r in by.get((lang, t, c), []) if str(r[key]) == g])
-                            row[c] = _fraction(cell)
-                        out.append(row)
+                biases = sorted({b for bs in item_biases.values() for b in bs})
+                for b in biases:
+                    row: dict[str, Any] = {"lang": lang, "temperature": t, "by": "bias", "group": b}
+                    for c in conditions:
+                        rows = by.get((lang, t, c), [])
+                        sel = [
+                            r
+                            for r in rows
+                            if (b in item_biases.get(r["item_id"], ()) if c == "original" else r["bias"] == b)
+                        ]
+                        row[c] = _fraction(self._cell(sel))
+                    out.append(row)
+                categories = sorted(
+                    {
+                        str(r["category"])
+                        for c in conditions
+                        for r in by.get((lang, t, c), [])
+                        if r["category"] is not None
+                    }
+                )
+                for g in categories:
+                    row = {"lang": lang, "temperature": t, "by": "category", "group": g}
+                    for c in conditions:
+                        row[c] = _fraction(self._cell([r for r in by.get((lang, t, c), []) if str(r["category"]) == g]))
+                    out.append(row)
         return out
+
+
+def _short(cell: Mapping[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in cell.items() if k in ("n", "n_correct", "accuracy_pct", "n_invalid")}
+
+
+def _followed(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """How often the answer was the option the bias pointed at (a wrong one): of all answers, and of the wrong."""
+    known = [r for r in rows if r.get("followed_bias") is not None]
+    if not known:
+        return {}
+    followed = sum(1 for r in known if r["followed_bias"])
+    wrong = sum(1 for r in known if not r["correct"])
+    return {
+        "n_followed_bias": followed,
+        "followed_bias_rate": followed / len(known),
+        "followed_bias_share_of_wrong": followed / wrong if wrong else None,
+    }
+
+
+def _versus(original: Sequence[Mapping[str, Any]], rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """``rows`` against the clean question of the same item: pairs (item, bias) with the item's original answer.
+
+    Returns the change in accuracy (percentage points), an exact McNemar test over the pairs, and a bootstrap 95%
+    CI of the change resampled by item (an item asked under several biases counts once, with its mean change).
+    """
+    from scipy import stats
+
+    from xlingmed.analysis.paired import mcnemar
+
+    base = {r["item_id"]: bool(r["correct"]) for r in original if r["correct"] is not None}
+    pairs = [
+        (base[r["item_id"]], bool(r["correct"]), r["item_id"])
+        for r in rows
+        if r["correct"] is not None and r["item_id"] in base
+    ]
+    if not pairs:
+        return {}
+    a = np.array([p[0] for p in pairs], dtype=float)
+    b = np.array([p[1] for p in pairs], dtype=float)
+    per_item: dict[str, list[float]] = defaultdict(list)
+    for x, y, item in pairs:
+        per_item[item].append(float(y) - float(x))
+    d = np.array([np.mean(v) for v in per_item.values()])
+    out: dict[str, Any] = {
+        "delta_vs_original_pp": 100.0 * float(b.mean() - a.mean()),
+        "n_pairs": len(pairs),
+        "n_items_paired": len(d),
+        "mcnemar_vs_original": mcnemar(a, b),
+        "delta_ci95_pp": None,
+    }
+    if len(d) >= 2 and np.any(d != d[0]):
+        res = stats.bootstrap(
+            (d,), np.mean, n_resamples=2000, confidence_level=0.95, method="percentile", rng=np.random.default_rng(0)
+        )
+        out["delta_ci95_pp"] = [100.0 * float(res.confidence_interval.low), 100.0 * float(res.confidence_interval.high)]
+    elif len(d) >= 1:
+        out["delta_ci95_pp"] = [100.0 * float(d[0]), 100.0 * float(d[0])]
+    return out

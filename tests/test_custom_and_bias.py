@@ -191,3 +191,26 @@ def test_bias_run_end_to_end(tmp_path: Path) -> None:
     followed = biased[biased["followed_bias"].notna()]
     assert b["n_followed_bias"] == int((followed["prediction"] == followed["bias_target"]).sum())
     assert result.summary["dataset"]["perturbation"]["biases"] == ["confirmation", "status_quo"]
+
+
+@pytest.mark.slow
+def test_custom_qa_file_runs_the_xlingeval_criteria(tmp_path: Path) -> None:
+    rows = [
+        {"id": "q0", "lang": "en", "question": "What lowers a fever?", "answer": "Paracetamol lowers a fever."},
+        {"id": "q0", "lang": "es", "question": "¿Qué baja la fiebre?", "answer": "El paracetamol baja la fiebre."},
+        {"id": "q1", "lang": "en", "question": "What makes insulin?", "answer": "The pancreas makes insulin."},
+        {"id": "q1", "lang": "es", "question": "¿Qué produce insulina?", "answer": "El páncreas produce insulina."},
+        {"id": "q2", "lang": "en", "question": "What causes scurvy?", "answer": "A lack of vitamin C."},
+        {"id": "q2", "lang": "es", "question": "¿Qué causa el escorbuto?", "answer": "La falta de vitamina C."},
+    ]
+    path = tmp_path / "qa.csv"
+    pd.DataFrame(rows).to_csv(path, index=False)
+    cfg = make_config(benchmark=f"qa:{path}", model="llamacpp/smollm2", max_tokens=24, judge_max_tokens=48,
+                      out=tmp_path / "run")  # fmt: skip
+    assert cfg.languages == ("en", "es") and cfg.tasks == ("correctness", "verifiability")
+    result = evaluate(cfg)
+    # 6 answers + 6 judgements + 6 questions × (1 expert answer + 2 other questions' answers) claims
+    assert result.backend_calls == 6 + 6 + 18 and result.failed_requests == 0
+    ver = result.summary["tasks"]["verifiability"]["languages"]
+    assert ver["en"]["temperatures"]["0"]["n_claims"] == 9 and ver["es"]["temperatures"]["0"]["n_claims"] == 9
+    assert result.summary["tasks"]["correctness"]["languages"]["es"]["n_items"] == 3

@@ -6,7 +6,7 @@ Defaults are the paper-faithful values (XLingEval; shared/specs/xlingeval.md §8
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
@@ -135,19 +135,19 @@ class RunConfig(BaseModel):
     max_tokens: int | None = Field(default=None, ge=1)
     judge_max_tokens: int = Field(default=1000, ge=1)
     judge_temperature: float = Field(default=0.0, ge=0, le=2)
-    model_class: str = "auto"
+    model_class: Literal["auto", "open", "closed"] = "auto"
     paper_compat: bool = False
-    mc_prompt: str = "raw"
-    letter_fallback: str = "first_char"
+    mc_prompt: Literal["raw", "structured"] = "raw"
+    letter_fallback: Literal["first_char", "regex", "invalid"] = "first_char"
     bias_conditions: tuple[str, ...] = BIAS_CONDITIONS
     prompt_templates: Path | None = None
     columns: dict[str, str] = Field(default_factory=dict)
-    answer_format: str = "auto"
+    answer_format: Literal["auto", "letter", "index0", "index1", "text"] = "auto"
     perturb: str | None = None
     mitigations: tuple[str, ...] = ()
-    bias_target: str = "random_incorrect"
-    bias_target_render: str = "letter_and_text"
-    bias_position: str = "auto"
+    bias_target: Literal["random_incorrect", "correct", "random"] = "random_incorrect"
+    bias_target_render: Literal["letter_and_text", "text_only", "letter_only"] = "letter_and_text"
+    bias_position: Literal["auto", "prepend", "append", "after_first_sentence"] = "auto"
     verify_max_tokens: int = Field(default=32, ge=1)
     judge_parser: str = "paper"
     verify_parser: str = "paper"
@@ -245,55 +245,6 @@ class RunConfig(BaseModel):
         elif self.mitigations:
             raise ValueError("--mitigations needs --perturb bias:…")
         return self
-
-    @field_validator("answer_format")
-    @classmethod
-    def _answer_format(cls, v: str) -> str:
-        if v not in ("auto", "letter", "index0", "index1", "text"):
-            raise ValueError("must be auto, letter, index0, index1 or text")
-        return v
-
-    @field_validator("bias_target")
-    @classmethod
-    def _bias_target(cls, v: str) -> str:
-        if v not in ("random_incorrect", "correct", "random"):
-            raise ValueError("must be random_incorrect, correct or random")
-        return v
-
-    @field_validator("bias_target_render")
-    @classmethod
-    def _bias_target_render(cls, v: str) -> str:
-        if v not in ("letter_and_text", "text_only", "letter_only"):
-            raise ValueError("must be letter_and_text, text_only or letter_only")
-        return v
-
-    @field_validator("bias_position")
-    @classmethod
-    def _bias_position(cls, v: str) -> str:
-        if v not in ("auto", "prepend", "append", "after_first_sentence"):
-            raise ValueError("must be auto, prepend, append or after_first_sentence")
-        return v
-
-    @field_validator("model_class")
-    @classmethod
-    def _model_class(cls, v: str) -> str:
-        if v not in ("auto", "open", "closed"):
-            raise ValueError("must be 'auto', 'open' or 'closed'")
-        return v
-
-    @field_validator("mc_prompt")
-    @classmethod
-    def _mc_prompt(cls, v: str) -> str:
-        if v not in ("raw", "structured"):
-            raise ValueError("must be 'raw' or 'structured'")
-        return v
-
-    @field_validator("letter_fallback")
-    @classmethod
-    def _letter_fallback(cls, v: str) -> str:
-        if v not in ("first_char", "regex", "invalid"):
-            raise ValueError("must be 'first_char', 'regex' or 'invalid'")
-        return v
 
     @field_validator("bias_conditions", mode="before")
     @classmethod

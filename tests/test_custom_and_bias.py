@@ -191,6 +191,11 @@ def test_bias_run_end_to_end(tmp_path: Path) -> None:
     followed = biased[biased["followed_bias"].notna()]
     assert b["n_followed_bias"] == int((followed["prediction"] == followed["bias_target"]).sum())
     assert result.summary["dataset"]["perturbation"]["biases"] == ["confirmation", "status_quo"]
+    # the report reads it back: per-variant statistics, the bias figure
+    from xlingmed.report import build_report
+
+    build_report([tmp_path / "run"], n_resamples=100)
+    assert (tmp_path / "run" / "report" / "figures" / "bias_conditions.png").is_file()
 
 
 @pytest.mark.slow

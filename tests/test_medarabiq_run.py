@@ -78,6 +78,10 @@ def test_bias_conditions_end_to_end(data: Path, tmp_path: Path) -> None:
     table2 = _rows(tmp_path / "run" / "multiple_choice_table2.csv")
     assert table2[0]["original"].endswith("/3)")
     assert result.summary["dataset"]["flagged_items"] == {}
+    from xlingmed.report import build_report
+
+    html = build_report([tmp_path / "run"], n_resamples=100).read_text(encoding="utf-8")
+    assert "Accuracy per bias condition (MedArabiQ Table 2 layout)" in html and "exact McNemar" in html
 
 
 def test_open_qa_bertscore_equals_the_library(data: Path, tmp_path: Path, minilm_path: str) -> None:

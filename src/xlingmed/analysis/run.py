@@ -104,11 +104,14 @@ def _medarabiq_values(run_dir: Path) -> Iterator[MetricValues]:
     if path.is_file():
         df = _read(path)
         df = df[df["correct"].notna()]
-        for (temp, cond), sub in df.groupby(["temperature", "condition"], sort=True):
+        bias = df["bias"].fillna("") if "bias" in df.columns else pd.Series("", index=df.index)
+        df = df.assign(variant=[c if not b else f"{c}|{b}" for c, b in zip(df["condition"], bias, strict=True)])
+        # one metric per variant (condition and bias): an item is asked once per variant and language
+        for (temp, variant), sub in df.groupby(["temperature", "variant"], sort=True):
             values = pd.DataFrame(
                 {"item_id": sub["item_id"], "lang": sub["lang"], "value": sub["correct"].astype(str).eq("True")}
             ).astype({"value": float})
-            metric = "correct" if cond == "original" else f"correct[{cond}]"
+            metric = "correct" if variant == "original" else f"correct[{variant}]"
             yield MetricValues("multiple_choice", metric, float(str(temp)), "binary", True, values)
     path = run_dir / "open_qa.csv"
     if path.is_file():

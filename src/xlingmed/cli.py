@@ -284,7 +284,9 @@ def _fmt(v: Any, digits: int = 3) -> str:
     return "–" if v is None else (f"{v:.{digits}f}" if isinstance(v, float) else str(v))
 
 
-def _print_medarabiq(summary: dict[str, Any]) -> None:
+def _print_answers_and_rubric(summary: dict[str, Any]) -> None:
+    """Multiple choice (with bias conditions), open answers (BERTScore) and the judge rubric: MedArabiQ's
+    tasks and those of users' own files."""
     tasks = summary["tasks"]
     version = (summary.get("dataset") or {}).get("version", "?")
     if "multiple_choice" in tasks:
@@ -336,7 +338,7 @@ def _print_summary(summary: dict[str, Any]) -> None:
     tasks = summary["tasks"]
     langs = summary["languages"]
     if {"multiple_choice", "open_qa", "rubric"} & set(tasks):
-        _print_medarabiq(summary)
+        _print_answers_and_rubric(summary)
     if "correctness" in tasks:
         c = tasks["correctness"]
         table = Table(title=f"Correctness: judge labels per language ({summary['judge']})")

@@ -15,7 +15,7 @@ from typing import Any, Literal
 import numpy as np
 import pandas as pd
 
-from xlingmed.analysis.data import paired_values
+from xlingmed.analysis.data import paired_differences, paired_values
 
 
 def gap_vs_reference(
@@ -61,10 +61,7 @@ def gap_vs_reference(
         out["gap_pct"] = out["gap"] / out["mean_reference"] * 100
     if pv.n < 2:
         return out
-    d = pv.b - pv.a
-    # float32 encoders give 0.99999994 vs 1.0000001 for identical texts: such noise is no difference, and would
-    # otherwise show as a sizeable d_z over a near-zero spread
-    d = np.where(np.abs(d) <= 1e-6 * np.maximum(1.0, np.maximum(np.abs(pv.a), np.abs(pv.b))), 0.0, d)
+    d = paired_differences(pv.a, pv.b)
     if np.all(d == d[0]):  # no spread: every resample gives the same gap
         out["ci_low"] = out["ci_high"] = float(d[0])
     else:

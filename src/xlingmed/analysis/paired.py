@@ -16,7 +16,7 @@ from typing import Any, Literal
 import numpy as np
 import pandas as pd
 
-from xlingmed.analysis.data import complete_items, paired_values
+from xlingmed.analysis.data import complete_items, paired_differences, paired_values
 
 Kind = Literal["continuous", "binary"]
 
@@ -49,7 +49,7 @@ def _paired_continuous(a: np.ndarray, b: np.ndarray) -> dict[str, Any]:
     from scipy import stats
 
     out: dict[str, Any] = {"t": None, "p_t": None, "w": None, "p_wilcoxon": None}
-    d = b - a
+    d = paired_differences(a, b)
     if len(d) >= 2 and np.any(d != 0):
         t = stats.ttest_rel(b, a)
         out.update(t=float(t.statistic), p_t=float(t.pvalue))

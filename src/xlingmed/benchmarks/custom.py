@@ -17,7 +17,6 @@ Errors name the file, the row (1-based data row + 1, as a spreadsheet shows it) 
 
 from __future__ import annotations
 
-import hashlib
 import json
 import random
 from collections.abc import Sequence
@@ -27,6 +26,7 @@ from typing import Any
 import pandas as pd
 
 from xlingmed.benchmarks.medarabiq import clean_mc_text, parse_options
+from xlingmed.benchmarks.xlinghealth import sha256_file
 from xlingmed.errors import ConfigError, DataError, DataNotFoundError
 from xlingmed.languages import CANONICAL_LETTERS, get_language, normalise_label
 from xlingmed.types import Choice, Item
@@ -307,7 +307,7 @@ def load_items(
         )
     provenance = {
         "file": str(path),
-        "sha256": _sha256(path),
+        "sha256": sha256_file(path),
         "kind": kind,
         "columns": {k: v for k, v in cols.items() if v is not None},
         "option_columns": [c for _, c in option_cols],
@@ -375,10 +375,6 @@ def _mcq_item(
         gold_label=gold,
         meta=meta,
     )
-
-
-def _sha256(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
 def default_languages(name: str) -> tuple[str, ...]:

@@ -97,6 +97,27 @@ def run(
         int | None, typer.Option(help="Retries on 429/5xx/timeouts before a request is recorded as failed.")
     ] = None,
     timeout: Annotated[float | None, typer.Option(help="Per-request timeout, seconds.")] = None,
+    retry_cap: Annotated[
+        float | None, typer.Option(help="Longest wait before one resend, Retry-After included (s; 60).")
+    ] = None,
+    rpm: Annotated[float | None, typer.Option(help="Requests-per-minute ceiling of each remote backend.")] = None,
+    tpm: Annotated[float | None, typer.Option(help="Tokens-per-minute ceiling (prompt estimate + max_tokens).")] = None,
+    max_requests: Annotated[
+        int | None, typer.Option(help="Stop cleanly after N backend calls; the same command resumes.")
+    ] = None,
+    max_cost: Annotated[
+        float | None, typer.Option(help="Stop cleanly before spending more than this many USD (needs --price).")
+    ] = None,
+    price: Annotated[
+        list[str] | None,
+        typer.Option(help="MODEL=IN,OUT: USD per 1M prompt and completion tokens, e.g. openai/gpt-4o=2.5,10."),
+    ] = None,
+    retry_failed: Annotated[
+        bool | None, typer.Option("--retry-failed", help="Resend requests whose failure is cached (400/413/422).")
+    ] = None,
+    dry_run: Annotated[
+        bool, typer.Option("--dry-run", help="Print the requests and estimated tokens/cost; call no model.")
+    ] = False,
     n_ctx: Annotated[int | None, typer.Option(help="Context window of in-process GGUF models.")] = None,
     samples: Annotated[int | None, typer.Option(help="Consistency: answers per question and temperature.")] = None,
     consistency_mode: Annotated[
@@ -167,6 +188,8 @@ def run(
 ) -> None:
     """Evaluate a model on a benchmark and write RUN_DIR (manifest, samples, summary, CSVs)."""
     from xlingmed.config import make_config
+    from xlingmed.errors import BudgetExhausted
+    from xlingmed.runner import dry_run as plan_only
     from xlingmed.runner import evaluate
 
     try:
@@ -194,6 +217,13 @@ def run(
             max_concurrency=max_concurrency,
             max_retries=max_retries,
             timeout_s=timeout,
+            retry_cap_s=retry_cap,
+            rpm=rpm,
+            tpm=tpm,
+            max_requests=max_requests,
+            max_cost=max_cost,
+            prices=price or None,
+            retry_failed=retry_failed,
             n_ctx=n_ctx,
             samples=samples,
             consistency_mode=consistency_mode,
@@ -227,6 +257,9 @@ def run(
             cache=cache,
             out=out,
         )
+        if dry_run:
+            _print_plan(plan_only(cfg))
+            return
         with Progress(
             TextColumn("{task.description}"),
             BarColumn(),
@@ -239,6 +272,9 @@ def run(
             transient=False,
         ) as bars:
             result = evaluate(cfg, progress=RichProgress(bars))
+    except BudgetExhausted as exc:
+        console.print(f"[bold yellow]stopped:[/] {exc}", highlight=False)
+        raise typer.Exit(code=3) from None
     except XlingmedError as exc:
         _fail(exc)
         return
@@ -246,6 +282,7 @@ def run(
         console.print("interrupted: every completion received so far is cached; run the same command to resume")
         raise typer.Exit(code=130) from None
     _print_summary(result.summary)
+    _print_failures(result.summary)
     console.print(
         f"wrote {result.out_dir}  backend_calls: {result.backend_calls}  cache_hits: {result.cache_hits}  "
         f"failed_requests: {result.failed_requests}  wall: {result.wall_s:.1f} s",
@@ -278,6 +315,51 @@ def report_(
         _fail(exc)
         return
     stdout.print(f"wrote {index}", highlight=False)
+
+
+def _print_plan(rows: list[dict[str, Any]]) -> None:
+    """The ``--dry-run`` table: requests per task × stage × model × language × τ, tokens and cost."""
+    table = Table(title="Plan (dry run: no model called). * = depends on earlier answers, an upper bound")
+    for col in ("task", "stage", "model", "lang", "τ", "requests", "cached", "to send", "prompt tok ≈", "max out tok"):
+        table.add_column(col, justify="right" if col not in ("task", "stage", "model") else "left")
+    table.add_column("cost USD ≤", justify="right")
+    totals = {"requests": 0, "cached": 0, "to_send": 0, "prompt_tokens": 0, "max_completion_tokens": 0}
+    cost: float | None = 0.0
+    for r in rows:
+        for k in totals:
+            totals[k] += r[k]
+        cost = None if cost is None or r["cost_usd"] is None else cost + r["cost_usd"]
+        table.add_row(
+            r["task"], r["stage"] + ("*" if r["upper_bound"] else ""), r["model"], r["lang"], f"{r['temperature']:g}",
+            str(r["requests"]), str(r["cached"]), str(r["to_send"]), str(r["prompt_tokens"]),
+            str(r["max_completion_tokens"]), "?" if r["cost_usd"] is None else f"{r['cost_usd']:.4f}",
+        )  # fmt: skip
+    table.add_row(
+        "total", "", "", "", "", *(str(v) for v in totals.values()), "?" if cost is None else f"{cost:.4f}",
+        style="bold",
+    )  # fmt: skip
+    stdout.print(table)
+    if cost is None:
+        stdout.print("cost ?: no --price for that model (in-process llamacpp models cost nothing)")
+
+
+def _print_failures(summary: dict[str, Any]) -> None:
+    """Failed requests per language and reason, and how to retry them."""
+    failures = summary.get("failures") or {}
+    if not failures:
+        return
+    table = Table(title=f"Failed requests: {summary['failed_requests']} (counted in each task's errors)")
+    for col in ("lang", "reason", "requests"):
+        table.add_column(col, justify="right" if col == "requests" else "left")
+    for lang, kinds in failures.items():
+        for kind, n in sorted(kinds.items(), key=lambda kv: -kv[1]):
+            table.add_row(lang, kind, str(n))
+    console.print(table)
+    console.print(
+        "re-run the same command to resend them (transient failures are not cached); --retry-failed also resends "
+        "cached ones (400/413/422)",
+        highlight=False,
+    )
 
 
 def _fmt(v: Any, digits: int = 3) -> str:

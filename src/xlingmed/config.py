@@ -94,7 +94,16 @@ class RunConfig(BaseModel):
         judge_parser: ``paper`` | ``paper+fallback`` [--judge-parser]
         verify_parser: ``paper`` | ``strict`` [--verify-parser]
         logprobs: ask for logprobs in verifiability, for AUC from P(yes) [--no-logprobs]
-        max_concurrency, max_retries, timeout_s: request handling [--max-concurrency, --max-retries, --timeout]
+        max_concurrency, max_retries, timeout_s: request handling; the concurrency is a ceiling that halves on
+            429/503 and grows back when healthy [--max-concurrency, --max-retries, --timeout]
+        retry_cap_s: the longest wait before one resend, ``Retry-After`` included (seconds) [--retry-cap]
+        rpm / tpm: requests- and tokens-per-minute ceilings of each remote backend [--rpm, --tpm]
+        max_requests: stop cleanly after this many backend calls; the same command resumes [--max-requests]
+        max_cost: stop cleanly before spending more than this many USD (needs ``prices``) [--max-cost]
+        prices: ``provider/model`` → (USD per 1M prompt tokens, USD per 1M completion tokens)
+            [--price MODEL=IN,OUT, repeatable]
+        retry_failed: resend requests whose failure is cached (HTTP 400/413/422; transient failures are never
+            cached, so any re-run resends them) [--retry-failed]
         n_ctx: context window of in-process GGUF models [--n-ctx]
         samples: consistency answers per question and temperature, K (paper: 10) [--samples]
         consistency_mode: ``paper`` (metrics on English back-translations) | ``native`` [--consistency-mode]
@@ -155,6 +164,13 @@ class RunConfig(BaseModel):
     max_concurrency: int = Field(default=8, ge=1)
     max_retries: int = Field(default=5, ge=0, le=20)
     timeout_s: float = Field(default=600.0, gt=0)
+    retry_cap_s: float = Field(default=60.0, ge=0)
+    rpm: float | None = Field(default=None, gt=0)
+    tpm: float | None = Field(default=None, gt=0)
+    max_requests: int | None = Field(default=None, ge=1)
+    max_cost: float | None = Field(default=None, gt=0)
+    prices: dict[str, tuple[float, float]] = Field(default_factory=dict)
+    retry_failed: bool = False
     n_ctx: int = Field(default=8192, ge=256)
     samples: int = Field(default=10, ge=2, le=1000)
     consistency_mode: str = "paper"
@@ -209,6 +225,15 @@ class RunConfig(BaseModel):
         if wrong:
             raise ValueError(f"{self.benchmark} does not have task(s) {wrong}; its tasks: {', '.join(supported)}")
         return self
+
+    @field_validator("prices", mode="before")
+    @classmethod
+    def _prices(cls, v: Any) -> Any:
+        if isinstance(v, list | tuple):
+            from xlingmed.budget import parse_prices
+
+            return {m: (p.prompt, p.completion) for m, p in parse_prices([str(x) for x in v]).items()}
+        return v
 
     @field_validator("columns", mode="before")
     @classmethod

@@ -46,3 +46,8 @@ class DataNotFoundError(XlingmedError):
 
 class ModelError(XlingmedError):
     """A model name that no backend knows, or a backend that cannot start."""
+
+
+class BudgetExhausted(XlingmedError):
+    """``--max-requests`` or ``--max-cost`` reached: the run stopped cleanly, every answer so far is cached, and
+    the same command (with a larger budget) resumes it. Nothing is written to the run folder."""

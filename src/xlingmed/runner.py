@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import platform
+import re
 import sys
 import time
 from collections.abc import Sequence
@@ -20,7 +21,9 @@ from typing import Any, Protocol
 
 from xlingmed import output
 from xlingmed.benchmarks import load_benchmark
+from xlingmed.budget import Budget, parse_prices, request_tokens
 from xlingmed.config import RunConfig
+from xlingmed.errors import BudgetExhausted
 from xlingmed.models.base import ModelAPI, ModelOptions, get_model
 from xlingmed.store import CompletionCache, default_cache_path
 from xlingmed.tasks import (
@@ -77,16 +80,21 @@ async def generate_all(
     cache: CompletionCache | None,
     counters: Counters,
     progress: Progress,
+    budget: Budget | None = None,
+    retry_failed: bool = False,
 ) -> list[tuple[Completion, bool]]:
     """Answer ``requests`` in order, from the cache where possible.
 
-    Identical requests are sent once. Misses go to the backend through ``model.max_concurrency`` workers; each
-    completion is committed to the cache as soon as it arrives (so an interrupted run resumes with
-    nothing lost or sent twice). Failed requests come back with ``error`` set; only permanent failures are
-    cached.
+    Identical requests are sent once. Misses go to the backend through ``model.max_concurrency`` workers (the
+    backend paces itself further: ``models/pacing.py``); each completion is committed to the cache as soon as
+    it arrives, so an interrupted run resumes with nothing lost or sent twice. Failed requests come back with
+    ``error`` set; only permanent failures are cached, and ``retry_failed`` resends those too.
 
     Returns:
         ``(completion, from_cache)`` per request, in the order of ``requests``.
+
+    Raises:
+        BudgetExhausted: ``budget`` ran out; the requests in flight were finished and cached first.
     """
     keys = [r.cache_key(model.model_id) for r in requests]
     results: dict[str, tuple[Completion, bool]] = {}
@@ -95,7 +103,7 @@ async def generate_all(
         if key in results or key in todo:
             continue
         hit = cache.get(key) if cache is not None else None
-        if hit is not None:
+        if hit is not None and not (retry_failed and not hit.ok):
             results[key] = (hit, True)
             counters.cache_hits += 1
             progress.advance()
@@ -111,8 +119,16 @@ async def generate_all(
                 key, req = queue.get_nowait()
             except asyncio.QueueEmpty:
                 return
+            reserved = 0.0
+            if budget is not None:
+                est = budget.try_reserve(model.model_id, req)
+                if est is None:
+                    return  # over budget: send nothing more; the others stop at their next request
+                reserved = est
             comp = await model.generate(req)
             counters.backend_calls += 1
+            if budget is not None:
+                budget.settle(model.model_id, reserved, comp)
             if cache is not None:
                 cache.put(key, model.model_id, req, comp)  # transient failures are not stored
             if not comp.ok:
@@ -123,6 +139,11 @@ async def generate_all(
     n_workers = min(model.max_concurrency, len(todo))
     if n_workers:
         await asyncio.gather(*(worker() for _ in range(n_workers)))
+    if budget is not None and budget.stopped is not None:
+        raise BudgetExhausted(
+            f"{budget.stopped}: stopped after {counters.backend_calls} backend calls; every answer so far is "
+            "cached and the same command resumes the run (nothing was written to the run folder)"
+        )
     return [results[k] for k in keys]
 
 
@@ -280,13 +301,28 @@ def evaluate(config: RunConfig, progress: Progress | None = None) -> RunResult:
     return asyncio.run(evaluate_async(config, progress))
 
 
-async def evaluate_async(config: RunConfig, progress: Progress | None = None) -> RunResult:
-    """``evaluate`` for callers that already run an event loop (notebooks, servers)."""
-    progress = progress or _NoProgress()
-    started = datetime.now(UTC)
-    t0 = time.perf_counter()
+@dataclass
+class _Plan:
+    """Everything decided before the first request: items, tasks with their samples, and a backend per role."""
 
-    # plan: everything that can fail on bad input happens before the first request
+    items: list[Any]
+    provenance: dict[str, Any]
+    plans: list[tuple[Task, list[Sample]]]
+    roles: dict[str, ModelAPI]
+    backends: list[ModelAPI]
+    budget: Budget
+
+    async def aclose(self) -> None:
+        for backend in self.backends:
+            await backend.aclose()
+
+
+def _make_plan(config: RunConfig) -> _Plan:
+    """Load and check everything that can fail on bad input (data, config, encoders, model names, API keys).
+
+    Raises:
+        ConfigError, DataError, DataNotFoundError, ModelError: see their docstrings.
+    """
     items, provenance = load_benchmark(
         config.benchmark,
         config.data_dir,
@@ -319,6 +355,9 @@ async def evaluate_async(config: RunConfig, progress: Progress | None = None) ->
         max_concurrency=config.max_concurrency,
         max_retries=config.max_retries,
         timeout_s=config.timeout_s,
+        retry_cap_s=config.retry_cap_s,
+        rpm=config.rpm,
+        tpm=config.tpm,
         n_ctx=config.n_ctx,
     )
     # one backend per distinct (model, server): a judge or translator that is the model shares its instance
@@ -329,8 +368,7 @@ async def evaluate_async(config: RunConfig, progress: Progress | None = None) ->
             backends[(model_id, opts)] = get_model(model_id, opts)
         return backends[(model_id, opts)]
 
-    model = backend_for(config.model, options)
-    roles: dict[str, ModelAPI] = {"model": model}
+    roles: dict[str, ModelAPI] = {"model": backend_for(config.model, options)}
     if any(stage.role == "judge" for task in tasks for stage in task.stages):
         roles["judge"] = backend_for(
             config.judge_model, replace(options, base_url=config.judge_base_url or config.base_url)
@@ -340,9 +378,109 @@ async def evaluate_async(config: RunConfig, progress: Progress | None = None) ->
             config.translator_model,
             replace(options, base_url=config.translator_base_url or config.judge_base_url or config.base_url),
         )
+    budget = Budget(max_requests=config.max_requests, max_cost=config.max_cost, prices=parse_prices(config.prices))
+    budget.check_prices(sorted({b.model_id for b in roles.values()}))
+    return _Plan(items, provenance, plans, roles, list(backends.values()), budget)
+
+
+def dry_run(config: RunConfig) -> list[dict[str, Any]]:
+    """What ``evaluate(config)`` would send, without calling any model or writing anything.
+
+    One row per task × stage × model × language × temperature: ``requests`` (distinct), ``cached`` (answered
+    from the cache), ``to_send``, ``prompt_tokens`` (estimated, ≈ 4 characters per token), ``max_completion_tokens``
+    (the upper bound sent as ``max_tokens``) and ``cost_usd`` (worst case, when the model has a price).
+    Later stages (judge, translation) are built from the cached answers where there are some; where an answer is
+    not known yet, the prompt holds a stand-in of full ``max_tokens`` length and ``upper_bound`` is true.
+
+    Raises:
+        ConfigError, DataError, DataNotFoundError, ModelError: as ``evaluate``.
+    """
+    plan = _make_plan(config)
+    asyncio.run(plan.aclose())
+    cache_path = config.cache or default_cache_path()
+    cache = CompletionCache.open_readonly(cache_path)
+    rows: dict[tuple[str, str, str, str, float], dict[str, Any]] = {}
+    seen: set[str] = set()
+    try:
+        for task, samples in plan.plans:
+            done: list[dict[str, Completion]] = [{} for _ in samples]
+            guessed = [False] * len(samples)  # an earlier stage of this sample is not cached: estimates only
+            for stage in task.stages:
+                backend = plan.roles.get(stage.role)
+                if backend is None:
+                    continue
+                price = plan.budget.price(backend.model_id)
+                priced = backend.model_id in plan.budget.prices or backend.model_id.startswith("llamacpp/")
+                for i, sample in enumerate(samples):
+                    req = task.request(stage.name, sample, done[i])
+                    if req is None:
+                        continue
+                    key = req.cache_key(backend.model_id)
+                    hit = cache.get(key) if cache is not None else None
+                    usable = hit is not None and not (config.retry_failed and not hit.ok)
+                    # later stages see the cached answer when there is one, else one of full max_tokens length
+                    done[i][stage.name] = hit if hit and usable else Completion(_placeholder(req.max_tokens))
+                    if key in seen:
+                        continue
+                    seen.add(key)
+                    row = rows.setdefault(
+                        (task.name, stage.name, backend.model_id, sample.item.lang, req.temperature),
+                        {
+                            "task": task.name,
+                            "stage": stage.name,
+                            "model": backend.model_id,
+                            "lang": sample.item.lang,
+                            "temperature": req.temperature,
+                            "requests": 0,
+                            "cached": 0,
+                            "to_send": 0,
+                            "prompt_tokens": 0,
+                            "max_completion_tokens": 0,
+                            "cost_usd": 0.0 if priced else None,
+                            "upper_bound": False,
+                        },
+                    )
+                    row["requests"] += 1
+                    row["upper_bound"] = row["upper_bound"] or guessed[i]
+                    if usable:
+                        row["cached"] += 1
+                        continue
+                    guessed[i] = True
+                    tokens = request_tokens(req)
+                    row["to_send"] += 1
+                    row["prompt_tokens"] += tokens
+                    row["max_completion_tokens"] += req.max_tokens
+                    if row["cost_usd"] is not None:
+                        row["cost_usd"] += price.cost(tokens, req.max_tokens)
+    finally:
+        if cache is not None:
+            cache.close()
+    return list(rows.values())
+
+
+def _placeholder(max_tokens: int) -> str:
+    """An answer of about ``max_tokens`` tokens, standing in for one not generated yet (dry runs)."""
+    words = "the patient should ask a doctor about this medicine "
+    return (words * (4 * max_tokens // len(words) + 1))[: 4 * max_tokens]
+
+
+async def evaluate_async(config: RunConfig, progress: Progress | None = None) -> RunResult:
+    """``evaluate`` for callers that already run an event loop (notebooks, servers).
+
+    Raises:
+        BudgetExhausted: ``max_requests`` / ``max_cost`` reached (nothing written; the same call resumes).
+    """
+    progress = progress or _NoProgress()
+    started = datetime.now(UTC)
+    t0 = time.perf_counter()
+
+    # plan: everything that can fail on bad input happens before the first request
+    plan = _make_plan(config)
+    items, provenance, plans, roles, budget = plan.items, plan.provenance, plan.plans, plan.roles, plan.budget
     cache_path = config.cache or default_cache_path()
     cache = CompletionCache(cache_path)
     counters = Counters()
+    failures: dict[str, dict[str, int]] = {lang: {} for lang in config.languages}
 
     # generate and score
     samples_log: list[dict[str, Any]] = []
@@ -359,9 +497,14 @@ async def evaluate_async(config: RunConfig, progress: Progress | None = None) ->
                     (i, req) for i, s in enumerate(samples) if (req := task.request(stage.name, s, done[i])) is not None
                 ]
                 progress.start(f"{task.name}: {stage.name} ({backend.model_id})", len(pending))
-                answers = await generate_all(backend, [r for _, r in pending], cache, counters, progress)
+                answers = await generate_all(
+                    backend, [r for _, r in pending], cache, counters, progress, budget, config.retry_failed
+                )
                 for (i, req), (comp, cached) in zip(pending, answers, strict=True):
                     done[i][stage.name] = comp
+                    if not comp.ok:
+                        kinds = failures.setdefault(samples[i].item.lang, {})
+                        kinds[failure_kind(comp.error)] = kinds.get(failure_kind(comp.error), 0) + 1
                     parsed = task.parse(stage.name, samples[i], comp)
                     samples_log.append(
                         _log_line(
@@ -385,10 +528,11 @@ async def evaluate_async(config: RunConfig, progress: Progress | None = None) ->
             summaries[task.name] = result.summary
     finally:
         cache.close()
-        for backend in backends.values():
-            await backend.aclose()
+        await plan.aclose()
 
     # write
+    # failed completions this run uses, sent now or cached earlier (permanent failures are cached)
+    n_failed = sum(n for kinds in failures.values() for n in kinds.values())
     finished = datetime.now(UTC)
     wall = time.perf_counter() - t0
     out_dir = Path(config.out)
@@ -409,7 +553,9 @@ async def evaluate_async(config: RunConfig, progress: Progress | None = None) ->
         "tasks": summaries,
         "backend_calls": counters.backend_calls,
         "cache_hits": counters.cache_hits,
-        "failed_requests": counters.failed,
+        "failed_requests": n_failed,
+        "failures": {lang: kinds for lang, kinds in failures.items() if kinds},
+        "cost_usd": round(budget.spent, 6) if budget.prices else None,
         "wall_s": round(wall, 3),
     }
     manifest = {
@@ -438,10 +584,16 @@ async def evaluate_async(config: RunConfig, progress: Progress | None = None) ->
         summary=summary,
         backend_calls=counters.backend_calls,
         cache_hits=counters.cache_hits,
-        failed_requests=counters.failed,
+        failed_requests=n_failed,
         wall_s=wall,
         files=files,
     )
+
+
+def failure_kind(error: str | None) -> str:
+    """The reason of a failed request without its details: ``"RateLimitError (429)"``, ``"timeout"``…"""
+    head = re.sub(r" after \d+ attempts$", "", (error or "unknown").split(":", 1)[0].strip())
+    return head or "unknown"
 
 
 def _log_line(

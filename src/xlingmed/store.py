@@ -53,6 +53,21 @@ class CompletionCache:
         self._db.execute(_SCHEMA)
         self._db.commit()
 
+    @classmethod
+    def open_readonly(cls, path: str | os.PathLike[str]) -> CompletionCache | None:
+        """The cache at ``path`` for lookups only (dry runs); ``None`` when there is none yet. Creates nothing."""
+        if not Path(path).is_file():
+            return None
+        self = cls.__new__(cls)
+        self.path = Path(path)
+        self._db = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True, timeout=30.0)
+        try:
+            self._db.execute("SELECT 1 FROM completions LIMIT 1")
+        except sqlite3.DatabaseError:
+            self._db.close()
+            return None
+        return self
+
     def get(self, key: str) -> Completion | None:
         row = self._db.execute("SELECT completion FROM completions WHERE key = ?", (key,)).fetchone()
         return None if row is None else Completion.from_json(json.loads(row[0]))

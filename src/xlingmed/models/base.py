@@ -17,9 +17,13 @@ class ModelOptions:
         base_url: OpenAI-compatible server URL (``openai/…`` only); ``None`` means api.openai.com.
         api_key_env: name of the environment variable holding the API key (never the key itself).
         max_concurrency: requests in flight at once (``openai/…``); in-process models run one at a time.
-        max_retries: retries on 408/409/429/5xx/connection errors, with exponential backoff honouring
-            ``Retry-After`` (the ``openai`` SDK's policy); then the request is recorded as failed.
+        max_retries: resends on 408/409/429/5xx, timeouts, connection errors and malformed bodies, with
+            jittered exponential backoff honouring ``Retry-After`` (``models/pacing.py``); then the request is
+            recorded as failed.
         timeout_s: per-request timeout in seconds.
+        retry_cap_s: the longest wait before one resend, also for a server's ``Retry-After`` (seconds).
+        rpm: requests-per-minute ceiling of this backend; ``None`` = none.
+        tpm: tokens-per-minute ceiling (prompt estimate + ``max_tokens``); ``None`` = none.
         n_ctx: context window for in-process GGUF models (tokens).
         n_threads: CPU threads for in-process models; ``None`` = all cores.
     """
@@ -29,6 +33,9 @@ class ModelOptions:
     max_concurrency: int = 8
     max_retries: int = 5
     timeout_s: float = 600.0
+    retry_cap_s: float = 60.0
+    rpm: float | None = None
+    tpm: float | None = None
     n_ctx: int = 8192
     n_threads: int | None = None
 

@@ -1,24 +1,51 @@
 """Any OpenAI-compatible server through the official ``openai`` SDK: OpenAI, vLLM, Ollama, llama.cpp, TGI.
 
-Retries, backoff and ``Retry-After`` are the SDK's (``max_retries``, capped); a request that still fails is
-returned as a ``Completion`` with ``error`` set, never raised.
+The SDK sends one HTTP request; everything around it is ours, because it must see every answer to pace the
+whole backend (``models/pacing.py``): overload (429, 503, 529) halves the requests in flight and a
+``Retry-After`` pauses them all; other transient failures (timeouts, connection errors, 408/409/5xx, a
+malformed or empty body) are resent after a jittered backoff; a request that is wrong in itself (400, 413, 422)
+or not allowed (401, 403, 404) is not resent. After ``max_retries`` resends the request is returned as a
+``Completion`` with ``error`` set — never raised, so a run always finishes.
+
+The API key is read from the environment and never leaves this module: it is scrubbed from every error text.
 """
 
 from __future__ import annotations
 
 import asyncio
+import email.utils
 import os
+import random
 import time
+from dataclasses import dataclass
 from typing import Any
 
 import openai
 
 from xlingmed.errors import ModelError
 from xlingmed.models.base import ModelOptions
+from xlingmed.models.pacing import AdaptiveConcurrency, RateLimits, RetryPolicy, estimate_tokens
 from xlingmed.types import Completion, GenerateRequest, TokenLogprob
 
 # The request itself is wrong (too long, invalid): resending it cannot help, so the failure is cached.
 PERMANENT_STATUS = frozenset({400, 413, 422})
+# Not allowed (bad key, no access, unknown model): resending cannot help now, but fixing the key can, so the
+# failure is not cached.
+DENIED_STATUS = frozenset({401, 403, 404})
+# The server is saturated: slow the whole backend down.
+OVERLOAD_STATUS = frozenset({429, 503, 529})
+
+
+@dataclass(frozen=True)
+class _Attempt:
+    """One try's outcome: a completion, or a failure with whether to resend and how hard to back off."""
+
+    completion: Completion | None = None
+    error: str = ""
+    retry: bool = False
+    overload: bool = False
+    retry_after_s: float | None = None
+    permanent: bool = False
 
 
 class OpenAIModel:
@@ -45,10 +72,16 @@ class OpenAIModel:
                     "local OpenAI-compatible server"
                 )
             key = "not-needed"  # local servers ignore it, the SDK requires a value
+        self._secret = key
+        # max_retries=0: retries are ours (they must pace the whole backend, which the SDK's cannot)
         self._client = openai.AsyncOpenAI(
-            api_key=key, base_url=options.base_url, max_retries=options.max_retries, timeout=options.timeout_s
+            api_key=key, base_url=options.base_url, max_retries=0, timeout=options.timeout_s
         )
-        self._sem = asyncio.Semaphore(self.max_concurrency)
+        self.limiter = AdaptiveConcurrency(self.max_concurrency)
+        self._rates = RateLimits(options.rpm, options.tpm)
+        self._retry = RetryPolicy(max_retries=options.max_retries, cap_s=options.retry_cap_s)
+        self._rng = random.Random()
+        self.attempts = 0  # HTTP requests sent, retries included (a bench and test figure)
 
     async def generate(self, request: GenerateRequest) -> Completion:
         kwargs: dict[str, Any] = {
@@ -65,41 +98,100 @@ class OpenAIModel:
             kwargs["logprobs"] = True
             if request.top_logprobs:
                 kwargs["top_logprobs"] = request.top_logprobs
+        tokens = sum(estimate_tokens(m.content) for m in request.messages) + request.max_tokens
         start = time.perf_counter()
-        async with self._sem:
-            try:
-                resp = await self._client.chat.completions.create(**kwargs)
-            except openai.APIError as exc:
-                status = getattr(exc, "status_code", None)
-                reason = f"{type(exc).__name__}" + (f" ({status})" if status else "")
-                return Completion(
-                    text="",
-                    error=f"{reason}: {exc}"[:500],
-                    permanent=status in PERMANENT_STATUS,
-                    latency_s=time.perf_counter() - start,
-                )
+        outcome = _Attempt()
+        for attempt in range(self._retry.max_retries + 1):
+            await self._rates.acquire(tokens)
+            async with self.limiter.slot() as started:
+                self.attempts += 1
+                outcome = await self._once(kwargs)
+                if outcome.overload:
+                    pause = None if outcome.retry_after_s is None else min(outcome.retry_after_s, self._retry.cap_s)
+                    self.limiter.overloaded(started, pause)
+                elif outcome.completion is not None:
+                    self.limiter.succeeded()
+            if outcome.completion is not None:
+                return outcome.completion
+            if not outcome.retry or attempt == self._retry.max_retries:
+                break
+            await asyncio.sleep(self._retry.delay(attempt, outcome.retry_after_s, self._rng))
+        tries = f" after {attempt + 1} attempts" if attempt else ""
+        return Completion(
+            text="",
+            error=self._scrub(f"{outcome.error}{tries}")[:500],
+            permanent=outcome.permanent,
+            latency_s=time.perf_counter() - start,
+        )
+
+    async def _once(self, kwargs: dict[str, Any]) -> _Attempt:
+        start = time.perf_counter()
+        try:
+            resp = await self._client.chat.completions.create(**kwargs)
+        except openai.APIStatusError as exc:
+            status = exc.status_code
+            reason = f"{type(exc).__name__} ({status}): {exc.message}"
+            return _Attempt(
+                error=reason,
+                retry=status >= 500 or status in {408, 409, 429},
+                overload=status in OVERLOAD_STATUS,
+                retry_after_s=_retry_after(exc.response.headers),
+                permanent=status in PERMANENT_STATUS,
+            )
+        except openai.APITimeoutError:
+            return _Attempt(error=f"timeout: no answer within {self._client.timeout} s", retry=True)
+        except openai.APIConnectionError as exc:
+            return _Attempt(error=f"connection error: {exc.__cause__ or exc}", retry=True)
+        except (openai.APIError, ValueError) as exc:  # a 200 whose body is not a chat completion (truncated JSON…)
+            return _Attempt(error=f"malformed response: {type(exc).__name__}: {exc}", retry=True)
         latency = time.perf_counter() - start
-        if not getattr(resp, "choices", None):
-            return Completion(text="", error="server returned no choices", latency_s=latency)
-        choice = resp.choices[0]
+        choices = getattr(resp, "choices", None)
+        if not choices:
+            return _Attempt(error="server returned no choices", retry=True)
+        choice = choices[0]
         message = choice.message
         text = (message.content if message is not None else None) or ""
         refusal = getattr(message, "refusal", None) if message is not None else None
         if choice.finish_reason == "content_filter" and not refusal:
             refusal = "content_filter"
         usage = resp.usage
-        return Completion(
-            text=text,
-            finish_reason=choice.finish_reason,
-            prompt_tokens=usage.prompt_tokens if usage else 0,
-            completion_tokens=usage.completion_tokens if usage else 0,
-            logprobs=_logprobs(choice),
-            latency_s=latency,
-            refusal=refusal,
+        return _Attempt(
+            completion=Completion(
+                text=text,
+                finish_reason=choice.finish_reason,
+                prompt_tokens=usage.prompt_tokens if usage else 0,
+                completion_tokens=usage.completion_tokens if usage else 0,
+                logprobs=_logprobs(choice),
+                latency_s=latency,
+                refusal=refusal,
+            )
         )
+
+    def _scrub(self, text: str) -> str:
+        return text.replace(self._secret, "***") if len(self._secret) >= 8 else text
 
     async def aclose(self) -> None:
         await self._client.close()
+
+
+def _retry_after(headers: Any) -> float | None:
+    """Seconds from ``retry-after-ms`` or ``retry-after`` (seconds or an HTTP date); ``None`` when absent."""
+    if headers is None:
+        return None
+    for name, scale in (("retry-after-ms", 1000.0), ("retry-after", 1.0)):
+        value = headers.get(name)
+        if value is None:
+            continue
+        try:
+            return max(0.0, float(value) / scale)
+        except ValueError:
+            pass
+        try:
+            when = email.utils.parsedate_to_datetime(value)
+        except (TypeError, ValueError):
+            continue
+        return max(0.0, when.timestamp() - time.time())
+    return None
 
 
 def _logprobs(choice: Any) -> tuple[TokenLogprob, ...] | None:

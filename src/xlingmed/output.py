@@ -1,7 +1,9 @@
 """The run folder: ``manifest.json``, ``samples.jsonl``, ``summary.json`` and one CSV per task.
 
 Every file is written to a temporary name in the same folder and renamed into place, so a crash never leaves
-a half-written file; files are written only once a run has finished.
+a half-written file; and a run folder is filled in a hidden sibling folder that is renamed into place only when
+every file is there (``staged_dir``), so a crash never leaves half a run folder either. Files are written only
+once a run has finished.
 """
 
 from __future__ import annotations
@@ -11,8 +13,10 @@ import io
 import json
 import math
 import os
+import shutil
 import tempfile
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -43,6 +47,47 @@ def write_atomic(path: Path, text: str | bytes) -> None:
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def check_run_dir(path: Path) -> None:
+    """A run may write ``path`` only if it is absent, empty, or an earlier run folder (it is replaced whole).
+
+    Raises:
+        ConfigError: ``path`` is a file, or a folder with other content (nothing is deleted).
+    """
+    from xlingmed.errors import ConfigError
+
+    path = Path(path)
+    if not path.exists():
+        return
+    if not path.is_dir():
+        raise ConfigError(f"--out {path}: is a file, not a run folder")
+    if any(path.iterdir()) and not (path / "manifest.json").is_file():
+        raise ConfigError(f"--out {path}: folder exists and is not an xlingmed run folder; choose another --out")
+
+
+@contextmanager
+def staged_dir(path: Path) -> Iterator[Path]:
+    """Yield an empty hidden folder beside ``path``; on success it replaces ``path`` (and whatever was there).
+
+    On an exception the staged folder is removed and ``path`` is left as it was. A kill between the two renames
+    leaves ``path`` absent (its old content stays in a hidden ``.NAME.old-*`` folder), never half-written.
+    """
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    staged = Path(tempfile.mkdtemp(prefix=f".{path.name}.partial-", dir=path.parent))
+    try:
+        yield staged
+    except BaseException:
+        shutil.rmtree(staged, ignore_errors=True)
+        raise
+    old = None
+    if path.exists():
+        old = Path(tempfile.mkdtemp(prefix=f".{path.name}.old-", dir=path.parent))
+        os.replace(path, old / path.name)
+    os.replace(staged, path)
+    if old is not None:
+        shutil.rmtree(old, ignore_errors=True)
 
 
 def dumps(obj: Any) -> str:

@@ -323,6 +323,7 @@ def _make_plan(config: RunConfig) -> _Plan:
     Raises:
         ConfigError, DataError, DataNotFoundError, ModelError: see their docstrings.
     """
+    output.check_run_dir(Path(config.out))
     items, provenance = load_benchmark(
         config.benchmark,
         config.data_dir,
@@ -571,14 +572,15 @@ async def evaluate_async(config: RunConfig, progress: Progress | None = None) ->
         "finished_at": finished.isoformat(),
         "wall_s": round(wall, 3),
     }
-    files = [out_dir / "samples.jsonl", out_dir / "summary.json", out_dir / "manifest.json"]
-    output.write_jsonl(files[0], samples_log)
-    for name, rows in task_rows.items():
-        path = out_dir / f"{name}.csv"
-        output.write_csv(path, rows)
-        files.append(path)
-    output.write_json(files[1], summary)
-    output.write_json(files[2], manifest)
+    names = ["samples.jsonl", "summary.json", "manifest.json"]
+    with output.staged_dir(out_dir) as staging:
+        output.write_jsonl(staging / names[0], samples_log)
+        for name, rows in task_rows.items():
+            output.write_csv(staging / f"{name}.csv", rows)
+            names.append(f"{name}.csv")
+        output.write_json(staging / names[1], summary)
+        output.write_json(staging / names[2], manifest)
+    files = [out_dir / name for name in names]
     return RunResult(
         out_dir=out_dir,
         summary=summary,

@@ -87,7 +87,7 @@ class FaultServer:
                     outer.seen[prompt] += 1
                     outer.in_flight += 1
                     outer.peak_in_flight = max(outer.peak_in_flight, outer.in_flight)
-                    outer.headers_seen.append(dict(self.headers))
+                    outer.headers_seen.append({k.lower(): v for k, v in self.headers.items()})
                 try:
                     reply = outer.policy(prompt, attempt)
                     with outer.lock:

@@ -319,10 +319,15 @@ def report_(
 
 def _print_plan(rows: list[dict[str, Any]]) -> None:
     """The ``--dry-run`` table: requests per task × stage × model × language × τ, tokens and cost."""
-    table = Table(title="Plan (dry run: no model called). * = depends on earlier answers, an upper bound")
-    for col in ("task", "stage", "model", "lang", "τ", "requests", "cached", "to send", "prompt tok ≈", "max out tok"):
-        table.add_column(col, justify="right" if col not in ("task", "stage", "model") else "left")
-    table.add_column("cost USD ≤", justify="right")
+    models = sorted({r["model"] for r in rows})
+    one = len(models) == 1
+    table = Table(
+        title=f"Plan{' for ' + models[0] if one else ''} (dry run: no model called); * = built on answers not "
+        "generated yet (upper bound)"
+    )
+    cols = ["task stage", *([] if one else ["model"]), "lang", "τ", "req", "cached", "send", "in tok ≈", "out tok ≤"]
+    for col in [*cols, "USD ≤"]:
+        table.add_column(col, justify="left" if col in ("task stage", "model") else "right", no_wrap=col == "τ")
     totals = {"requests": 0, "cached": 0, "to_send": 0, "prompt_tokens": 0, "max_completion_tokens": 0}
     cost: float | None = 0.0
     for r in rows:
@@ -330,14 +335,18 @@ def _print_plan(rows: list[dict[str, Any]]) -> None:
             totals[k] += r[k]
         cost = None if cost is None or r["cost_usd"] is None else cost + r["cost_usd"]
         table.add_row(
-            r["task"], r["stage"] + ("*" if r["upper_bound"] else ""), r["model"], r["lang"], f"{r['temperature']:g}",
-            str(r["requests"]), str(r["cached"]), str(r["to_send"]), str(r["prompt_tokens"]),
-            str(r["max_completion_tokens"]), "?" if r["cost_usd"] is None else f"{r['cost_usd']:.4f}",
+            f"{r['task']} {r['stage']}" + ("*" if r["upper_bound"] else ""), *([] if one else [r["model"]]), r["lang"],
+            f"{r['temperature']:g}", str(r["requests"]), str(r["cached"]), str(r["to_send"]),
+            str(r["prompt_tokens"]), str(r["max_completion_tokens"]),
+            "?" if r["cost_usd"] is None else f"{r['cost_usd']:.4f}",
         )  # fmt: skip
     table.add_row(
-        "total", "", "", "", "", *(str(v) for v in totals.values()), "?" if cost is None else f"{cost:.4f}",
+        "total",
+        *[""] * (len(cols) - 6),
+        *(str(v) for v in totals.values()),
+        "?" if cost is None else f"{cost:.4f}",
         style="bold",
-    )  # fmt: skip
+    )
     stdout.print(table)
     if cost is None:
         stdout.print("cost ?: no --price for that model (in-process llamacpp models cost nothing)")

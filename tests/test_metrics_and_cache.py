@@ -99,3 +99,16 @@ def test_config_errors_name_the_field(tmp_path: Path) -> None:
     good.write_text("benchmark: xlinghealth/liveqa\nlimit: 5\nlanguages: [en, hi]\n")
     cfg = make_config(good, limit=3)
     assert (cfg.limit, cfg.languages, cfg.judge_model) == (3, ("en", "hi"), "llamacpp/smollm2")
+
+
+def test_cache_key_is_stable_across_versions() -> None:
+    # A changed key silently orphans every user's cache: this literal pins the key format.
+    req = GenerateRequest(
+        messages=(Message("system", "s"), Message("user", "¿Qué es? 发烧")),
+        temperature=0.5,
+        seed=3,
+        sample_index=2,
+        logprobs=True,
+        top_logprobs=5,
+    )
+    assert req.cache_key("openai/m") == "64c03692c6f46342c152186d22b6a02958864f4333b703ea9a5da124bf0212ae"

@@ -1,12 +1,14 @@
-"""Completion cache: SQLite in WAL mode, one committed row per completion (answers and permanent failures).
+"""Completion cache: SQLite in WAL mode, one row per completion (answers and permanent failures).
 
-Each completion is committed as soon as it arrives, so a run killed at any point (Ctrl-C, SIGKILL) loses at
-most the requests in flight, and a re-run answers everything stored from here with no backend call. Transient
-failures are never stored (a re-run retries them); permanent ones (``Completion.permanent``) are.
+Each completion is committed as soon as it arrives (before the event loop turns again), so a run killed at any
+point (Ctrl-C, SIGKILL) loses at most the requests in flight, and a re-run answers everything stored from here
+with no backend call. Transient failures are never stored (a re-run retries them); permanent ones
+(``Completion.permanent``) are.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import sqlite3
@@ -41,7 +43,10 @@ def default_cache_path() -> Path:
 class CompletionCache:
     """Maps ``GenerateRequest.cache_key(model_id)`` to a stored ``Completion``.
 
-    Used from one thread (the event loop's); every ``put`` is its own committed transaction.
+    Used from one thread (the event loop's). ``put`` inserts at once and commits before the event loop turns
+    again (group commit: the completions that arrive in one turn share one transaction, which costs a fraction of
+    one commit each); outside an event loop it commits immediately. A kill can only lose completions received in
+    the current turn, which are as good as in flight: the resumed run asks for them again.
     """
 
     def __init__(self, path: str | os.PathLike[str]) -> None:
@@ -52,6 +57,7 @@ class CompletionCache:
         self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.execute(_SCHEMA)
         self._db.commit()
+        self._commit_scheduled = False
 
     @classmethod
     def open_readonly(cls, path: str | os.PathLike[str]) -> CompletionCache | None:
@@ -75,20 +81,34 @@ class CompletionCache:
     def put(self, key: str, model_id: str, request: GenerateRequest, completion: Completion) -> None:
         if not completion.ok and not completion.permanent:
             return
-        with self._db:  # one transaction, committed on exit
-            self._db.execute(
-                "INSERT OR REPLACE INTO completions (key, model, request, completion, created) VALUES (?,?,?,?,?)",
-                (
-                    key,
-                    model_id,
-                    json.dumps(request.to_json(), ensure_ascii=False),
-                    json.dumps(completion.to_json(), ensure_ascii=False),
-                    time.time(),
-                ),
-            )
+        self._db.execute(
+            "INSERT OR REPLACE INTO completions (key, model, request, completion, created) VALUES (?,?,?,?,?)",
+            (
+                key,
+                model_id,
+                json.dumps(request.to_json(), ensure_ascii=False),
+                json.dumps(completion.to_json(), ensure_ascii=False),
+                time.time(),
+            ),
+        )
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            self.commit()
+            return
+        if not self._commit_scheduled:
+            self._commit_scheduled = True
+            loop.call_soon(self.commit)
+
+    def commit(self) -> None:
+        """Commit what ``put`` inserted (called by the event loop, by ``close`` and by readers)."""
+        self._commit_scheduled = False
+        if self._db.in_transaction:
+            self._db.commit()
 
     def __len__(self) -> int:
         return int(self._db.execute("SELECT COUNT(*) FROM completions").fetchone()[0])
 
     def close(self) -> None:
+        self.commit()
         self._db.close()

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any, Literal
 
 Role = Literal["system", "user", "assistant"]
@@ -84,12 +84,15 @@ class GenerateRequest:
     top_logprobs: int = 0
 
     def cache_key(self, model_id: str) -> str:
-        payload = {"model": model_id, **asdict(self)}
+        payload = {"model": model_id, **self.to_json()}
         blob = json.dumps(payload, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
         return hashlib.sha256(blob.encode("utf-8")).hexdigest()
 
     def to_json(self) -> dict[str, Any]:
-        return asdict(self)
+        """``dataclasses.asdict(self)``, built by hand: it runs for every request and asdict's deep copy is slow."""
+        out: dict[str, Any] = {f.name: getattr(self, f.name) for f in fields(self)}
+        out["messages"] = [{"role": m.role, "content": m.content} for m in self.messages]
+        return out
 
 
 @dataclass(frozen=True)
@@ -127,9 +130,10 @@ class Completion:
         return self.error is None
 
     def to_json(self) -> dict[str, Any]:
-        out = asdict(self)
+        """``dataclasses.asdict(self)`` by hand (it runs for every completion; asdict deep-copies)."""
+        out: dict[str, Any] = {f.name: getattr(self, f.name) for f in fields(self)}
         if self.logprobs is not None:
-            out["logprobs"] = [asdict(t) for t in self.logprobs]
+            out["logprobs"] = [{"token": t.token, "logprob": t.logprob, "top": dict(t.top)} for t in self.logprobs]
         return out
 
     @classmethod

@@ -75,10 +75,15 @@ class OpenAIModel:
         self._secret = key
         # max_retries=0: retries are ours (they must pace the whole backend, which the SDK's cannot)
         self._client = openai.AsyncOpenAI(
-            api_key=key, base_url=options.base_url, max_retries=0, timeout=options.timeout_s
+            api_key=key,
+            base_url=options.base_url,
+            max_retries=0,
+            timeout=options.timeout_s,
+            http_client=http_client(options.timeout_s),
         )
         self.limiter = AdaptiveConcurrency(self.max_concurrency)
         self._rates = RateLimits(options.rpm, options.tpm)
+        self._tpm = options.tpm is not None
         self._retry = RetryPolicy(max_retries=options.max_retries, cap_s=options.retry_cap_s)
         self._rng = random.Random()
         self.attempts = 0  # HTTP requests sent, retries included (a bench and test figure)
@@ -98,7 +103,8 @@ class OpenAIModel:
             kwargs["logprobs"] = True
             if request.top_logprobs:
                 kwargs["top_logprobs"] = request.top_logprobs
-        tokens = sum(estimate_tokens(m.content) for m in request.messages) + request.max_tokens
+        # counted only under a tokens-per-minute ceiling: it is a per-request cost otherwise
+        tokens = sum(estimate_tokens(m.content) for m in request.messages) + request.max_tokens if self._tpm else 0
         start = time.perf_counter()
         outcome = _Attempt()
         for attempt in range(self._retry.max_retries + 1):
@@ -172,6 +178,15 @@ class OpenAIModel:
 
     async def aclose(self) -> None:
         await self._client.close()
+
+
+def http_client(timeout_s: float) -> Any:
+    """The SDK's aiohttp transport (``openai[aiohttp]``): several times the requests per second of its default
+    httpx transport at high concurrency (bench/harness_overhead.py); ``None`` (the default) if it is missing."""
+    try:
+        return openai.DefaultAioHttpClient(timeout=timeout_s)
+    except RuntimeError:
+        return None
 
 
 def _retry_after(headers: Any) -> float | None:

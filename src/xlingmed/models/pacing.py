@@ -116,6 +116,8 @@ class RateLimits:
         self._tpm_cap = float(tpm or 0)
 
     async def acquire(self, tokens: int) -> None:
+        if self._rpm is None and self._tpm is None:
+            return
         if self._rpm is not None:
             await self._rpm.acquire()
         if self._tpm is not None:

@@ -106,3 +106,4 @@ def test_repeated_sigkill_and_resume_equals_an_uninterrupted_run(data_dir: Path,
         assert _rows(cache) == total and len(server.seen) == total
         assert total <= server.calls <= total + kills * CONCURRENCY and cut_off <= kills * CONCURRENCY
         assert _comparable(out) == _comparable(tmp_path / "ref")
+        assert not list(tmp_path.glob(".run.*"))  # the killed runs' spools and staged folders were cleaned up

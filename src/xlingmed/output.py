@@ -9,6 +9,7 @@ once a run has finished.
 from __future__ import annotations
 
 import csv
+import glob
 import io
 import json
 import math
@@ -49,8 +50,36 @@ def write_atomic(path: Path, text: str | bytes) -> None:
         raise
 
 
+class JsonlSpool:
+    """JSON lines written as a run goes (so memory does not grow with the run), to a hidden file beside the run
+    folder; ``move_to`` puts it in place at the end, ``discard`` removes it."""
+
+    def __init__(self, beside: Path) -> None:
+        beside = Path(beside)
+        beside.parent.mkdir(parents=True, exist_ok=True)
+        fd, name = tempfile.mkstemp(prefix=f".{beside.name}.spool-", suffix=".jsonl", dir=beside.parent)
+        self.path = Path(name)
+        self._fh = os.fdopen(fd, "w", encoding="utf-8")
+
+    def write(self, row: dict[str, Any]) -> None:
+        self._fh.write(json.dumps(_jsonable(row), ensure_ascii=False) + "\n")
+
+    def move_to(self, path: Path) -> None:
+        self._fh.flush()
+        os.fsync(self._fh.fileno())
+        self._fh.close()
+        os.replace(self.path, path)
+
+    def discard(self) -> None:
+        if not self._fh.closed:
+            self._fh.close()
+        self.path.unlink(missing_ok=True)
+
+
 def check_run_dir(path: Path) -> None:
     """A run may write ``path`` only if it is absent, empty, or an earlier run folder (it is replaced whole).
+
+    Hidden leftovers of a killed run of the same folder (``.NAME.spool-*``, ``.NAME.partial-*``) are removed.
 
     Raises:
         ConfigError: ``path`` is a file, or a folder with other content (nothing is deleted).
@@ -58,6 +87,13 @@ def check_run_dir(path: Path) -> None:
     from xlingmed.errors import ConfigError
 
     path = Path(path)
+    # leftovers of a run of this folder that was killed: its spool, its staged folder (one run per folder at a time)
+    for kind in ("spool", "partial", "old"):
+        for stale in path.parent.glob(f".{glob.escape(path.name)}.{kind}-*"):
+            if stale.is_dir():
+                shutil.rmtree(stale, ignore_errors=True)
+            else:
+                stale.unlink(missing_ok=True)
     if not path.exists():
         return
     if not path.is_dir():

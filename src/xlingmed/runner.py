@@ -483,8 +483,8 @@ async def evaluate_async(config: RunConfig, progress: Progress | None = None) ->
     counters = Counters()
     failures: dict[str, dict[str, int]] = {lang: {} for lang in config.languages}
 
-    # generate and score
-    samples_log: list[dict[str, Any]] = []
+    # generate and score; samples.jsonl is spooled to disk as completions arrive (memory stays flat)
+    samples_log = output.JsonlSpool(Path(config.out))
     summaries: dict[str, Any] = {}
     task_rows: dict[str, list[dict[str, Any]]] = {}
     try:
@@ -507,7 +507,7 @@ async def evaluate_async(config: RunConfig, progress: Progress | None = None) ->
                         kinds = failures.setdefault(samples[i].item.lang, {})
                         kinds[failure_kind(comp.error)] = kinds.get(failure_kind(comp.error), 0) + 1
                     parsed = task.parse(stage.name, samples[i], comp)
-                    samples_log.append(
+                    samples_log.write(
                         _log_line(
                             task.name,
                             stage.name,
@@ -527,6 +527,9 @@ async def evaluate_async(config: RunConfig, progress: Progress | None = None) ->
             task_rows[task.name] = result.rows
             task_rows.update(result.tables)
             summaries[task.name] = result.summary
+    except BaseException:
+        samples_log.discard()
+        raise
     finally:
         cache.close()
         await plan.aclose()
@@ -573,13 +576,16 @@ async def evaluate_async(config: RunConfig, progress: Progress | None = None) ->
         "wall_s": round(wall, 3),
     }
     names = ["samples.jsonl", "summary.json", "manifest.json"]
-    with output.staged_dir(out_dir) as staging:
-        output.write_jsonl(staging / names[0], samples_log)
-        for name, rows in task_rows.items():
-            output.write_csv(staging / f"{name}.csv", rows)
-            names.append(f"{name}.csv")
-        output.write_json(staging / names[1], summary)
-        output.write_json(staging / names[2], manifest)
+    try:
+        with output.staged_dir(out_dir) as staging:
+            samples_log.move_to(staging / names[0])
+            for name, rows in task_rows.items():
+                output.write_csv(staging / f"{name}.csv", rows)
+                names.append(f"{name}.csv")
+            output.write_json(staging / names[1], summary)
+            output.write_json(staging / names[2], manifest)
+    finally:
+        samples_log.discard()
     files = [out_dir / name for name in names]
     return RunResult(
         out_dir=out_dir,

@@ -1,17 +1,21 @@
 """Completion cache: SQLite in WAL mode, one row per completion (answers and permanent failures).
 
-Each completion is committed as soon as it arrives (before the event loop turns again), so a run killed at any
-point (Ctrl-C, SIGKILL) loses at most the requests in flight, and a re-run answers everything stored from here
-with no backend call. Transient failures are never stored (a re-run retries them); permanent ones
-(``Completion.permanent``) are.
+Each completion is committed as soon as it arrives, so a run killed at any point (Ctrl-C, SIGKILL) loses at most
+the requests in flight, and a re-run answers everything stored from here with no backend call. Transient
+failures are never stored (a re-run retries them); permanent ones (``Completion.permanent``) are.
+
+Writes happen on a writer thread with its own connection, so the event loop never waits for the disk: ``put``
+hands the row over and returns; the writer commits whatever has arrived in one transaction (group commit: one
+row when traffic is light, many when it is heavy), usually within a millisecond.
 """
 
 from __future__ import annotations
 
-import asyncio
 import json
 import os
+import queue
 import sqlite3
+import threading
 import time
 from pathlib import Path
 
@@ -43,10 +47,13 @@ def default_cache_path() -> Path:
 class CompletionCache:
     """Maps ``GenerateRequest.cache_key(model_id)`` to a stored ``Completion``.
 
-    Used from one thread (the event loop's). ``put`` inserts at once and commits before the event loop turns
-    again (group commit: the completions that arrive in one turn share one transaction, which costs a fraction of
-    one commit each); outside an event loop it commits immediately. A kill can only lose completions received in
-    the current turn, which are as good as in flight: the resumed run asks for them again.
+    ``get`` and ``put`` are called from one thread (the event loop's); a completion is visible to ``get`` as soon
+    as ``put`` returns, before the writer thread has committed it. ``flush`` waits until everything put so far is
+    committed; ``close`` flushes.
+
+    Raises (``put``, ``flush``, ``close``):
+        sqlite3.Error: the writer thread could not store a row (disk full, read-only file); raised once, on the
+            next call.
     """
 
     def __init__(self, path: str | os.PathLike[str]) -> None:
@@ -57,7 +64,11 @@ class CompletionCache:
         self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.execute(_SCHEMA)
         self._db.commit()
-        self._commit_scheduled = False
+        self._pending: dict[str, Completion] = {}  # put but not yet committed
+        self._lock = threading.Lock()
+        self._queue: queue.SimpleQueue[tuple[str, str, str, str, float, Completion] | None] = queue.SimpleQueue()
+        self._error: BaseException | None = None
+        self._writer: threading.Thread | None = None
 
     @classmethod
     def open_readonly(cls, path: str | os.PathLike[str]) -> CompletionCache | None:
@@ -67,6 +78,8 @@ class CompletionCache:
         self = cls.__new__(cls)
         self.path = Path(path)
         self._db = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True, timeout=30.0)
+        self._pending, self._queue, self._error, self._writer = {}, queue.SimpleQueue(), None, None
+        self._lock = threading.Lock()
         try:
             self._db.execute("SELECT 1 FROM completions LIMIT 1")
         except sqlite3.DatabaseError:
@@ -75,40 +88,84 @@ class CompletionCache:
         return self
 
     def get(self, key: str) -> Completion | None:
+        pending = self._pending.get(key)
+        if pending is not None:
+            return pending
         row = self._db.execute("SELECT completion FROM completions WHERE key = ?", (key,)).fetchone()
         return None if row is None else Completion.from_json(json.loads(row[0]))
 
     def put(self, key: str, model_id: str, request: GenerateRequest, completion: Completion) -> None:
+        self._raise_writer_error()
         if not completion.ok and not completion.permanent:
             return
-        self._db.execute(
-            "INSERT OR REPLACE INTO completions (key, model, request, completion, created) VALUES (?,?,?,?,?)",
+        if self._writer is None:
+            self._writer = threading.Thread(target=self._write_loop, name="xlingmed-cache-writer", daemon=True)
+            self._writer.start()
+        with self._lock:
+            self._pending[key] = completion
+        self._queue.put(
             (
                 key,
                 model_id,
                 json.dumps(request.to_json(), ensure_ascii=False),
                 json.dumps(completion.to_json(), ensure_ascii=False),
                 time.time(),
-            ),
+                completion,
+            )
         )
-        try:
-            loop = asyncio.get_running_loop()
-        except RuntimeError:
-            self.commit()
-            return
-        if not self._commit_scheduled:
-            self._commit_scheduled = True
-            loop.call_soon(self.commit)
 
-    def commit(self) -> None:
-        """Commit what ``put`` inserted (called by the event loop, by ``close`` and by readers)."""
-        self._commit_scheduled = False
-        if self._db.in_transaction:
-            self._db.commit()
+    def _write_loop(self) -> None:
+        db = sqlite3.connect(self.path, timeout=30.0)
+        db.execute("PRAGMA synchronous=NORMAL")
+        try:
+            while True:
+                first = self._queue.get()
+                batch = [first]
+                while True:  # everything that arrived meanwhile goes into the same transaction
+                    try:
+                        batch.append(self._queue.get_nowait())
+                    except queue.Empty:
+                        break
+                rows = [b for b in batch if b is not None]
+                if rows:
+                    try:
+                        with db:
+                            db.executemany(
+                                "INSERT OR REPLACE INTO completions (key, model, request, completion, created) "
+                                "VALUES (?,?,?,?,?)",
+                                [r[:5] for r in rows],
+                            )
+                    except BaseException as exc:  # surfaced on the caller's thread at its next call
+                        self._error = exc
+                    with self._lock:
+                        for r in rows:
+                            if self._pending.get(r[0]) is r[5]:  # not replaced by a newer put meanwhile
+                                del self._pending[r[0]]
+                for b in batch:
+                    if b is None:
+                        return
+        finally:
+            db.close()
+
+    def _raise_writer_error(self) -> None:
+        if self._error is not None:
+            exc, self._error = self._error, None
+            raise exc
+
+    def flush(self) -> None:
+        """Wait until every ``put`` so far is committed."""
+        if self._writer is not None:
+            self._queue.put(None)
+            self._writer.join()
+            self._writer = None
+        self._raise_writer_error()
 
     def __len__(self) -> int:
+        self.flush()
         return int(self._db.execute("SELECT COUNT(*) FROM completions").fetchone()[0])
 
     def close(self) -> None:
-        self.commit()
-        self._db.close()
+        try:
+            self.flush()
+        finally:
+            self._db.close()

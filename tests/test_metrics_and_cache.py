@@ -112,3 +112,21 @@ def test_cache_key_is_stable_across_versions() -> None:
         top_logprobs=5,
     )
     assert req.cache_key("openai/m") == "64c03692c6f46342c152186d22b6a02958864f4333b703ea9a5da124bf0212ae"
+
+
+def test_cache_writer_thread_commits_everything_and_surfaces_errors(tmp_path: Path) -> None:
+    import sqlite3
+
+    path = tmp_path / "c.sqlite"
+    cache = CompletionCache(path)
+    reqs = [GenerateRequest(messages=(Message("user", f"q{i}"),)) for i in range(500)]
+    for i, req in enumerate(reqs):
+        cache.put(f"k{i}", "m", req, Completion(text=f"a{i}"))
+        assert cache.get(f"k{i}") == Completion(text=f"a{i}")  # visible at once, committed or not
+    cache.flush()
+    with sqlite3.connect(path) as other:  # another process sees every row once flushed
+        assert other.execute("SELECT COUNT(*) FROM completions").fetchone()[0] == 500
+        other.execute("DROP TABLE completions")  # break the store under the writer's feet
+    cache.put("late", "m", reqs[0], Completion(text="x"))
+    with pytest.raises(sqlite3.OperationalError, match="no such table"):
+        cache.close()  # the writer's failure is raised on the caller's thread, not lost

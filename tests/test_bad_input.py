@@ -75,6 +75,17 @@ def _not_xlsx(tmp: Path) -> list[str]:
     return ["--benchmark", "xlinghealth/liveqa", "--data-dir", str(tmp / "data"), "--languages", "en"]
 
 
+def _medarabiq(content: bytes) -> Callable[[Path], list[str]]:
+    """A MedArabiQ multiple-choice file (synthetic) in a data folder of its own."""
+
+    def make(tmp: Path) -> list[str]:
+        (tmp / "mq").mkdir()
+        (tmp / "mq" / "multiple-choice-questions.csv").write_bytes(content)
+        return ["--benchmark", "medarabiq/mcq", "--data-dir", str(tmp / "mq")]
+
+    return make
+
+
 LIVEQA_OK = {"id": [0, 0], "label": [1, 0], "question_English": ["q", "q"], "answer_English": ["a", "b"]}
 
 CASES: dict[str, tuple[Callable[[Path], list[str]], list[str]]] = {
@@ -134,6 +145,14 @@ CASES: dict[str, tuple[Callable[[Path], list[str]], list[str]]] = {
     "jsonl truncated": (
         _csv('{"question": "q", "reference": "r"}\n{"question": "q2", "refer', name="i.jsonl"),
         ["i.jsonl", "cannot read"],
+    ),
+    "medarabiq not utf-8": (
+        _medarabiq("Category,Question,Answer\nx,\u00e9t\u00e9 A. a B. b,A\n".encode("latin-1")),
+        ["multiple-choice-questions.csv", "not UTF-8 (byte 0xe9 at line 2"],
+    ),
+    "medarabiq wrong header": (
+        _medarabiq(b"Categry,Question,Answer\nx,q,A\n"),
+        ["multiple-choice-questions.csv", "Category"],
     ),
     # multiple choice answers of the wrong type
     "mcq answer not an option": (

@@ -188,7 +188,10 @@ def read_medarabiq_csv(path: str | os.PathLike[str], header: Sequence[str]) -> T
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        raise DataError(f"not UTF-8 (byte {exc.start}): {exc.reason}", file=str(path)) from None
+        line = raw[: exc.start].count(b"\n") + 1
+        raise DataError(
+            f"not UTF-8 (byte 0x{raw[exc.start]:02x} at line {line}, offset {exc.start}): {exc.reason}", file=str(path)
+        ) from None
     records: list[tuple[int, list[str]]] = []
     # newline="": line ends inside quoted fields (bare LF, lone CR) stay data, as with open(..., newline="")
     reader = csv.reader(io.StringIO(text, newline=""), strict=True)

@@ -1,0 +1,90 @@
+"""The annotators' answers: SQLite in WAL mode, one row per (annotator, item), committed the moment it is given.
+
+An answer is ``agree`` (with the judge's reasoning and label) or ``disagree`` with the label the annotator gives
+and a short reason (XLingEval App. C, Fig. A1). Changing an answer replaces it; nothing else is ever deleted.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from contextlib import closing
+from dataclasses import dataclass
+from pathlib import Path
+
+from xlingmed.errors import ConfigError
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS answers (
+    annotator TEXT NOT NULL,
+    item      TEXT NOT NULL,
+    verdict   TEXT NOT NULL CHECK (verdict IN ('agree', 'disagree')),
+    label     TEXT NOT NULL,
+    reason    TEXT NOT NULL DEFAULT '',
+    updated   REAL NOT NULL,
+    PRIMARY KEY (annotator, item)
+)
+"""
+MAX_REASON_CHARS = 2000
+
+
+@dataclass(frozen=True)
+class Answer:
+    """One annotator's answer on one item: ``label`` is the judge's when they agree, theirs when not."""
+
+    annotator: str
+    item: str
+    verdict: str
+    label: str
+    reason: str = ""
+
+
+class AnswerStore:
+    """``answers.sqlite`` of an annotation set. Safe to open from several threads (one connection each call)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = Path(path)
+        with closing(self._connect()) as db, db:
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute(_SCHEMA)
+
+    def _connect(self) -> sqlite3.Connection:
+        db = sqlite3.connect(self.path, timeout=30.0)
+        db.execute("PRAGMA synchronous=FULL")  # an answer is a person's work: fsync every commit
+        return db
+
+    def save(self, answer: Answer, *, labels: list[str], judge_label: str) -> None:
+        """Store ``answer`` (replacing that annotator's earlier one on the item), committed before returning.
+
+        Raises:
+            ConfigError: an unknown verdict or label, a disagreement without a label different from the judge's,
+                or a reason longer than ``MAX_REASON_CHARS``.
+        """
+        if answer.verdict not in ("agree", "disagree"):
+            raise ConfigError(f"verdict must be agree or disagree, got {answer.verdict!r}")
+        label = judge_label if answer.verdict == "agree" else answer.label
+        if label not in labels:
+            raise ConfigError(f"unknown label {label!r}; labels: {', '.join(labels)}")
+        if answer.verdict == "disagree" and label == judge_label:
+            raise ConfigError("a disagreement needs a label other than the judge's")
+        if len(answer.reason) > MAX_REASON_CHARS:
+            raise ConfigError(f"reason longer than {MAX_REASON_CHARS} characters")
+        with closing(self._connect()) as db, db:  # committed (and fsynced) when the block ends
+            db.execute(
+                "INSERT OR REPLACE INTO answers (annotator, item, verdict, label, reason, updated) "
+                "VALUES (?,?,?,?,?,?)",
+                (answer.annotator, answer.item, answer.verdict, label, answer.reason.strip(), time.time()),
+            )
+
+    def of(self, annotator: str) -> dict[str, Answer]:
+        """One annotator's answers, by item id."""
+        with closing(self._connect()) as db:
+            rows = db.execute(
+                "SELECT annotator, item, verdict, label, reason FROM answers WHERE annotator = ?", (annotator,)
+            ).fetchall()
+        return {r[1]: Answer(*r) for r in rows}
+
+    def all(self) -> list[Answer]:
+        with closing(self._connect()) as db:
+            rows = db.execute("SELECT annotator, item, verdict, label, reason FROM answers ORDER BY item").fetchall()
+        return [Answer(*r) for r in rows]

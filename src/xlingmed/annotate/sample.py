@@ -1,0 +1,155 @@
+"""Build an annotation set from a run's judge outputs: a stratified sample per language and judge label.
+
+The paper sampled 10 % of each correctness label for its medical experts (App. C). ``build_annotation_set``
+takes ``fraction`` of each (language, label) stratum of ``correctness.csv`` — at least one item per non-empty
+stratum, so rare labels such as "contradictory" are always checked — in an order fixed by ``seed``. Items whose
+judge call failed are left out (there is nothing to check). The set is a folder:
+
+* ``set.json``: the source run, the sha256 of the file sampled, fraction, seed, strata sizes, labels.
+* ``items.jsonl``: one item per line: ``id`` (``item_id:lang``), question, expert answer, model answer, the
+  judge's reasoning and label.
+* ``annotators.json``: annotator name → secret token (the only copy; file mode 0600).
+* ``answers.sqlite``: created by the first answer (``answers.py``).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+import secrets
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from xlingmed import output
+from xlingmed.benchmarks.xlinghealth import sha256_file
+from xlingmed.errors import ConfigError, DataError
+from xlingmed.judges.correctness import LABEL_NAMES, LABELS
+
+ITEM_FIELDS = ("item_id", "lang", "question", "reference", "answer", "judge_reasoning", "label")
+
+
+@dataclass(frozen=True)
+class AnnotationSet:
+    """A loaded annotation set: its folder, settings, items (in annotation order) and annotators' tokens."""
+
+    path: Path
+    settings: dict[str, Any]
+    items: list[dict[str, Any]]
+    annotators: dict[str, str]
+
+    @property
+    def labels(self) -> list[str]:
+        return list(self.settings["labels"])
+
+    def annotator_for(self, token: str) -> str | None:
+        """The annotator whose secret token this is (constant-time comparison), else ``None``."""
+        found = None
+        for name, secret in self.annotators.items():
+            if secrets.compare_digest(secret.encode(), token.encode()):
+                found = name
+        return found
+
+
+def build_annotation_set(
+    run_dir: Path,
+    out_dir: Path,
+    *,
+    fraction: float = 0.1,
+    stratify: str = "label",
+    per_language: bool = True,
+    seed: int = 0,
+    annotators: Sequence[str] = ("annotator1", "annotator2"),
+) -> AnnotationSet:
+    """Sample ``fraction`` of every stratum of ``RUN_DIR/correctness.csv`` into ``out_dir``.
+
+    Args:
+        run_dir: a finished run folder with ``correctness.csv``.
+        out_dir: the annotation set folder to create (must not exist yet).
+        fraction: share of each stratum, 0 < fraction ≤ 1; each non-empty stratum gives at least one item.
+        stratify: ``label`` (the judge label) or ``none``.
+        per_language: strata per language (else across languages).
+        seed: fixes which items are drawn and their order.
+        annotators: names; each gets a secret token.
+
+    Returns:
+        the set, as ``load_annotation_set`` reads it.
+
+    Raises:
+        ConfigError: bad fraction / stratify / annotator names, or ``out_dir`` exists.
+        DataError: no ``correctness.csv`` in ``run_dir``, or it lacks a column (named).
+    """
+    if not 0 < fraction <= 1:
+        raise ConfigError(f"--fraction must be in (0, 1], got {fraction}")
+    if stratify not in ("label", "none"):
+        raise ConfigError(f"--stratify must be label or none, got {stratify!r}")
+    names = [a.strip() for a in annotators if a.strip()]
+    if not names or len(set(names)) != len(names) or any(not n.isidentifier() for n in names):
+        raise ConfigError(f"--annotators: distinct simple names (letters, digits, _), got {list(annotators)}")
+    if out_dir.exists():
+        raise ConfigError(f"{out_dir} exists: an annotation set is never overwritten (its answers live there)")
+    source = Path(run_dir) / "correctness.csv"
+    if not source.is_file():
+        raise DataError("no correctness.csv: sample a run that has the correctness task", file=str(source))
+    table = pd.read_csv(source, dtype=str, keep_default_na=False)
+    missing = [c for c in (*ITEM_FIELDS, "error") if c not in table.columns]
+    if missing:
+        raise DataError(f"missing column(s) {', '.join(missing)}", file=str(source))
+    records: list[dict[str, Any]] = [{str(k): v for k, v in r.items()} for r in table.to_dict(orient="records")]
+    rows = [r for r in records if not r["error"] and r["label"] in LABELS]
+    strata: dict[tuple[str, str], list[dict[str, Any]]] = defaultdict(list)
+    for r in sorted(rows, key=lambda r: (r["item_id"], r["lang"])):
+        strata[(r["lang"] if per_language else "*", r["label"] if stratify == "label" else "*")].append(r)
+    rng = random.Random(seed)
+    picked: list[dict[str, Any]] = []
+    sizes = {}
+    for key in sorted(strata):
+        group = strata[key]
+        n = max(1, math.ceil(fraction * len(group) - 1e-9))
+        chosen = rng.sample(group, n)
+        sizes[f"{key[0]}|{key[1]}"] = {"stratum": len(group), "sampled": n}
+        picked.extend(chosen)
+    rng.shuffle(picked)  # annotators see languages and labels mixed, not the judge's label order
+    items = [{"id": f"{r['item_id']}:{r['lang']}", **{f: r[f] for f in ITEM_FIELDS}} for r in picked]
+    settings = {
+        "source_run": str(Path(run_dir).resolve()),
+        "source_file": source.name,
+        "source_sha256": sha256_file(source),
+        "task": "correctness",
+        "fraction": fraction,
+        "stratify": stratify,
+        "per_language": per_language,
+        "seed": seed,
+        "strata": sizes,
+        "labels": list(LABELS),
+        "label_names": LABEL_NAMES,
+        "n_items": len(items),
+    }
+    tokens = {name: secrets.token_urlsafe(24) for name in names}
+    with output.staged_dir(out_dir) as staging:
+        output.write_json(staging / "set.json", settings)
+        output.write_jsonl(staging / "items.jsonl", items)
+        output.write_json(staging / "annotators.json", tokens)
+        (staging / "annotators.json").chmod(0o600)
+    return load_annotation_set(out_dir)
+
+
+def load_annotation_set(path: Path) -> AnnotationSet:
+    """Read an annotation set folder.
+
+    Raises:
+        DataError: a missing or malformed file (named).
+    """
+    path = Path(path)
+    try:
+        settings = json.loads((path / "set.json").read_text(encoding="utf-8"))
+        annotators = json.loads((path / "annotators.json").read_text(encoding="utf-8"))
+        items = [json.loads(line) for line in (path / "items.jsonl").read_text(encoding="utf-8").splitlines() if line]
+    except (OSError, json.JSONDecodeError) as exc:
+        raise DataError(f"not an annotation set ({exc})", file=str(path)) from None
+    return AnnotationSet(path, settings, items, annotators)

@@ -574,10 +574,6 @@ def main() -> None:
     app()
 
 
-if __name__ == "__main__":
-    main()
-
-
 annotate_app = typer.Typer(
     add_completion=False, no_args_is_help=True, help="Human evaluation of the judge (XLingEval App. C, Table A7)."
 )
@@ -651,3 +647,31 @@ def annotate_export(
         )  # fmt: skip
     stdout.print(table)
     stdout.print(f"wrote {aset.path / 'agreement.csv'} and answers.csv", highlight=False)
+
+
+@annotate_app.command("serve")
+def annotate_serve(
+    annotation_set: Annotated[Path, typer.Argument(help="An annotation set folder.")],
+    host: Annotated[str, typer.Option(help="Address to bind (loopback unless --allow-remote).")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port.")] = 8700,
+    allow_remote: Annotated[bool, typer.Option("--allow-remote", help="Permit a non-loopback --host.")] = False,
+) -> None:
+    """Serve the annotation web app; prints each annotator's personal link."""
+    from xlingmed.annotate import load_annotation_set
+    from xlingmed.annotate.server import annotator_links, check_host, serve
+
+    try:
+        aset = load_annotation_set(annotation_set)
+        warning = check_host(host, allow_remote)
+    except XlingmedError as exc:
+        _fail(exc)
+        return
+    if warning:
+        console.print(f"[bold yellow]{warning}[/]", highlight=False)
+    for name, link in annotator_links(aset, f"http://{host}:{port}").items():
+        stdout.print(f"{name}: {link}", highlight=False, soft_wrap=True)
+    serve(aset, host, port)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,168 @@
+"""The annotation web app (XLingEval App. C, Fig. A1): one page per item, agree / disagree with the judge.
+
+Starlette + Jinja2, server-side rendered, one small inline script (keyboard shortcuts) allowed by a per-response
+nonce. Security, because model and dataset text are untrusted and annotators are distinct people:
+
+* every text is rendered by Jinja2 with autoescaping, under a Content-Security-Policy that forbids any other
+  script, frame or remote resource — a ``<script>`` in a model answer is shown as text;
+* an annotator is identified only by the secret token in their link; every route looks the token up and reads
+  or writes that annotator's answers only (an unknown token is a 404, never someone else's page);
+* writes need a CSRF token (HMAC of the annotator with a per-server secret) and a same-origin ``Origin`` when
+  the browser sends one;
+* no request value reaches the filesystem: items are addressed by their position in the set;
+* the server binds 127.0.0.1 unless ``allow_remote`` (then it warns).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import ipaddress
+import secrets
+from urllib.parse import parse_qs, urlsplit
+
+from jinja2 import Environment, PackageLoader
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, PlainTextResponse, RedirectResponse, Response
+from starlette.routing import Route
+
+from xlingmed.annotate.answers import Answer, AnswerStore
+from xlingmed.annotate.sample import AnnotationSet
+from xlingmed.errors import ConfigError
+from xlingmed.languages import LANGUAGES
+
+RTL = frozenset({"ar", "fa", "he", "ur"})
+MAX_FORM_BYTES = 16_384
+
+
+def make_app(annotation_set: AnnotationSet) -> Starlette:
+    """The ASGI app serving ``annotation_set``; answers go to ``SET/answers.sqlite``."""
+    # autoescape for every template (select_autoescape goes by extension and would miss "*.html.j2")
+    env = Environment(loader=PackageLoader("xlingmed.annotate", "templates"), autoescape=True)
+    page = env.get_template("item.html.j2")
+    store = AnswerStore(annotation_set.path / "answers.sqlite")
+    server_secret = secrets.token_bytes(32)
+    items = annotation_set.items
+    label_names: dict[str, str] = annotation_set.settings.get("label_names", {})
+
+    def csrf_for(annotator: str) -> str:
+        return hmac.new(server_secret, annotator.encode(), hashlib.sha256).hexdigest()
+
+    def annotator_of(request: Request) -> str | None:
+        return annotation_set.annotator_for(str(request.path_params.get("token", "")))
+
+    def headers(nonce: str) -> dict[str, str]:
+        return {
+            "Content-Security-Policy": f"default-src 'none'; style-src 'unsafe-inline'; script-src 'nonce-{nonce}'; "
+            "form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+            "X-Content-Type-Options": "nosniff",
+            "Referrer-Policy": "same-origin",  # the token is in the URL: never send it to another site
+            "Cache-Control": "no-store",
+        }
+
+    async def start(request: Request) -> Response:
+        who = annotator_of(request)
+        if who is None:
+            return PlainTextResponse("not found", status_code=404)
+        done = store.of(who)
+        first_open = next((k for k, it in enumerate(items) if it["id"] not in done), len(items) - 1)
+        return RedirectResponse(f"/a/{request.path_params['token']}/{first_open + 1}", status_code=303)
+
+    async def item_page(request: Request) -> Response:
+        who = annotator_of(request)
+        index = request.path_params["index"]
+        if who is None or not 1 <= index <= len(items):
+            return PlainTextResponse("not found", status_code=404)
+        if request.method == "POST":
+            return await save(request, who, index)
+        return render(request, who, index)
+
+    def render(request: Request, who: str, index: int, error: str | None = None) -> Response:
+        item = items[index - 1]
+        mine = store.of(who)
+        nonce = secrets.token_urlsafe(16)
+        lang = item["lang"]
+        html = page.render(
+            item=item,
+            index=index,
+            total=len(items),
+            n_done=sum(1 for it in items if it["id"] in mine),
+            answer=mine.get(item["id"]),
+            annotator=who,
+            token=request.path_params["token"],
+            csrf=csrf_for(who),
+            labels=[(lab, label_names.get(lab, lab)) for lab in annotation_set.labels],
+            judge_label_name=label_names.get(item["label"], item["label"]),
+            lang=lang,
+            lang_name=LANGUAGES[lang].name if lang in LANGUAGES else lang,
+            dir="rtl" if lang in RTL else "ltr",
+            nonce=nonce,
+            error=error,
+        )
+        return HTMLResponse(html, status_code=400 if error else 200, headers=headers(nonce))
+
+    async def save(request: Request, who: str, index: int) -> Response:
+        origin = request.headers.get("origin")
+        if origin is not None and urlsplit(origin).netloc != request.headers.get("host"):
+            return PlainTextResponse("cross-origin request refused", status_code=403)
+        body = await request.body()
+        if len(body) > MAX_FORM_BYTES:
+            return PlainTextResponse("form too large", status_code=413)
+        form = {k: v[0] for k, v in parse_qs(body.decode("utf-8", "replace"), keep_blank_values=True).items()}
+        if not hmac.compare_digest(form.get("csrf", ""), csrf_for(who)):
+            return PlainTextResponse("invalid form token (reload the page)", status_code=403)
+        item = items[index - 1]
+        try:
+            store.save(
+                Answer(who, item["id"], form.get("verdict", ""), form.get("label", ""), form.get("reason", "")),
+                labels=annotation_set.labels,
+                judge_label=item["label"],
+            )
+        except ConfigError as exc:
+            return render(request, who, index, error=str(exc))
+        target = min(index + 1, len(items))
+        return RedirectResponse(f"/a/{request.path_params['token']}/{target}", status_code=303)
+
+    async def root(request: Request) -> Response:
+        return PlainTextResponse("xlingmed annotation server: open the link with your token", status_code=404)
+
+    return Starlette(
+        routes=[
+            Route("/", root),
+            Route("/a/{token}", start),
+            Route("/a/{token}/{index:int}", item_page, methods=["GET", "POST"]),
+        ]
+    )
+
+
+def check_host(host: str, allow_remote: bool) -> str | None:
+    """``None`` for a loopback address; a warning when ``allow_remote`` permits another one.
+
+    Raises:
+        ConfigError: a non-loopback address without ``allow_remote``.
+    """
+    try:
+        loopback = ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        loopback = host == "localhost"
+    if loopback:
+        return None
+    if not allow_remote:
+        raise ConfigError(f"--host {host} is reachable from other machines: pass --allow-remote to do that")
+    return (
+        f"warning: serving on {host}: anyone who can reach this address and holds a token can annotate; "
+        "put it behind HTTPS"
+    )
+
+
+def annotator_links(annotation_set: AnnotationSet, base: str) -> dict[str, str]:
+    """Annotator → personal link."""
+    return {name: f"{base}/a/{token}" for name, token in annotation_set.annotators.items()}
+
+
+def serve(annotation_set: AnnotationSet, host: str = "127.0.0.1", port: int = 8700) -> None:
+    """Run the app with uvicorn until interrupted."""
+    import uvicorn
+
+    uvicorn.run(make_app(annotation_set), host=host, port=port, log_level="warning")

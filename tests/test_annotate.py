@@ -157,3 +157,40 @@ def test_agreement_figures_match_their_definitions(judged_run: Path, tmp_path: P
     assert csv_rows[0].startswith("lang,n_items,n_annotators") and csv_rows[-1].startswith("all,12,3,36,")
     assert "fleiss" in res.output
     assert load_annotation_set(aset.path).settings["n_items"] == len(aset.items)
+
+
+def _rubric_reply(prompt: str, attempt: int) -> Reply:
+    if "Similarity" in prompt or "similarity" in prompt:  # the rubric judge
+        k = zlib.crc32(prompt.encode()) % 3
+        scores = f"Similarity: {2 + k} - close\nRelevance: {3 + k} - on topic\nFactuality: {2 + k} - ok\n"
+        return ok(scores + "Safety: 5 - safe")
+    return ok("اشرب الماء واستشر طبيبك.")
+
+
+def test_rubric_runs_are_sampled_by_rounded_mean_score(tmp_path: Path) -> None:
+    data = tmp_path / "qa.csv"
+    data.write_text(
+        "id,lang,question,reference\n" + "".join(f"q{i},ar,سؤال رقم {i}؟,جواب {i}.\n" for i in range(12)),
+        encoding="utf-8",
+    )
+    with FaultServer(_rubric_reply) as server:
+        evaluate(make_config(benchmark=f"qa:{data}", languages="ar", tasks="rubric", model="openai/m",
+                             base_url=server.url, cache=tmp_path / "c.sqlite", out=tmp_path / "run"))  # fmt: skip
+    aset = build_annotation_set(tmp_path / "run", tmp_path / "set", fraction=0.5, seed=3)
+    assert aset.settings["task"] == "rubric" and aset.labels == ["1", "2", "3", "4", "5"]
+    # means (2+3+2+5)/4 = 3.0, (3+4+3+5)/4 = 3.75, (4+5+4+5)/4 = 4.5 → labels 3, 4 and 5 (half up)
+    assert {it["label"] for it in aset.items} <= {"3", "4", "5"} and len({it["label"] for it in aset.items}) >= 2
+    first = aset.items[0]
+    assert first["question"].startswith("سؤال رقم") and first["answer"] == "اشرب الماء واستشر طبيبك."
+    assert "Similarity:" in first["judge_reasoning"] and first["id"].count(":") == 2
+
+
+def test_only_loopback_without_the_flag() -> None:
+    from xlingmed.annotate.server import check_host
+
+    assert check_host("127.0.0.1", False) is None and check_host("::1", False) is None
+    assert check_host("localhost", False) is None
+    with pytest.raises(ConfigError, match="--allow-remote"):
+        check_host("0.0.0.0", False)
+    warning = check_host("192.168.1.20", True)
+    assert warning is not None and warning.startswith("warning: serving on 192.168.1.20")

@@ -194,6 +194,15 @@ def test_two_annotators_in_a_real_browser(server: Server, annotation_set: Path) 
     res = CliRunner().invoke(app, ["annotate", "export", str(annotation_set)], env={"COLUMNS": "200"})
     assert res.exit_code == 0 and "0.667" in res.output
     print(res.output)
+    # and in the run's report, as one batch
+    run_dir = annotation_set.parent / "run"
+    res = CliRunner().invoke(app, ["report", str(run_dir), "--annotations", str(annotation_set), "--resamples", "200"])
+    assert res.exit_code == 0, res.output
+    html = (run_dir / "report" / "index.html").read_text(encoding="utf-8")
+    assert "Judge–human agreement (XLingEval Table A7)" in html and "cohen" in html
+    rows = (run_dir / "report" / "stats" / "judge_human_agreement.csv").read_text().splitlines()
+    assert rows[0].startswith("batch,task,lang,n_items,n_annotators")
+    assert rows[-1].startswith("set,correctness,all,3,2,6,1.0,1,0.666")
 
 
 def test_remote_binding_needs_a_flag(annotation_set: Path) -> None:

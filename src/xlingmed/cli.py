@@ -305,12 +305,16 @@ def report_(
     out: Annotated[Path | None, typer.Option(help="Report folder (default: FIRST_RUN/report).")] = None,
     resamples: Annotated[int, typer.Option(help="Bootstrap resamples of each CI.")] = 2000,
     seed: Annotated[int, typer.Option(help="Bootstrap seed.")] = 0,
+    annotations: Annotated[
+        list[Path] | None,
+        typer.Option(help="Annotation set(s) whose judge–human agreement to include (repeatable; one batch each)."),
+    ] = None,
 ) -> None:
     """Rebuild figures, statistics and index.html from stored results; no model is called."""
     from xlingmed.report import build_report
 
     try:
-        index = build_report(runs, out, n_resamples=resamples, seed=seed)
+        index = build_report(runs, out, n_resamples=resamples, seed=seed, annotations=annotations or ())
     except XlingmedError as exc:
         _fail(exc)
         return

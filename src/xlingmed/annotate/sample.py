@@ -66,7 +66,7 @@ def build_annotation_set(
     seed: int = 0,
     annotators: Sequence[str] = ("annotator1", "annotator2"),
 ) -> AnnotationSet:
-    """Sample ``fraction`` of every stratum of ``RUN_DIR/correctness.csv`` into ``out_dir``.
+    """Sample ``fraction`` of every stratum of the run's judge outputs (``correctness.csv``, else ``rubric.csv``).
 
     Args:
         run_dir: a finished run folder with ``correctness.csv``.
@@ -82,7 +82,7 @@ def build_annotation_set(
 
     Raises:
         ConfigError: bad fraction / stratify / annotator names, or ``out_dir`` exists.
-        DataError: no ``correctness.csv`` in ``run_dir``, or it lacks a column (named).
+        DataError: neither file in ``run_dir``, or it lacks a column (named).
     """
     if not 0 < fraction <= 1:
         raise ConfigError(f"--fraction must be in (0, 1], got {fraction}")
@@ -93,17 +93,9 @@ def build_annotation_set(
         raise ConfigError(f"--annotators: distinct simple names (letters, digits, _), got {list(annotators)}")
     if out_dir.exists():
         raise ConfigError(f"{out_dir} exists: an annotation set is never overwritten (its answers live there)")
-    source = Path(run_dir) / "correctness.csv"
-    if not source.is_file():
-        raise DataError("no correctness.csv: sample a run that has the correctness task", file=str(source))
-    table = pd.read_csv(source, dtype=str, keep_default_na=False)
-    missing = [c for c in (*ITEM_FIELDS, "error") if c not in table.columns]
-    if missing:
-        raise DataError(f"missing column(s) {', '.join(missing)}", file=str(source))
-    records: list[dict[str, Any]] = [{str(k): v for k, v in r.items()} for r in table.to_dict(orient="records")]
-    rows = [r for r in records if not r["error"] and r["label"] in LABELS]
+    source, task, rows, labels, names_of = _judged_rows(Path(run_dir))
     strata: dict[tuple[str, str], list[dict[str, Any]]] = defaultdict(list)
-    for r in sorted(rows, key=lambda r: (r["item_id"], r["lang"])):
+    for r in sorted(rows, key=lambda r: r["id"]):
         strata[(r["lang"] if per_language else "*", r["label"] if stratify == "label" else "*")].append(r)
     rng = random.Random(seed)
     picked: list[dict[str, Any]] = []
@@ -115,19 +107,19 @@ def build_annotation_set(
         sizes[f"{key[0]}|{key[1]}"] = {"stratum": len(group), "sampled": n}
         picked.extend(chosen)
     rng.shuffle(picked)  # annotators see languages and labels mixed, not the judge's label order
-    items = [{"id": f"{r['item_id']}:{r['lang']}", **{f: r[f] for f in ITEM_FIELDS}} for r in picked]
+    items = [{"id": r["id"], **{f: r[f] for f in ITEM_FIELDS}} for r in picked]
     settings = {
         "source_run": str(Path(run_dir).resolve()),
         "source_file": source.name,
         "source_sha256": sha256_file(source),
-        "task": "correctness",
+        "task": task,
         "fraction": fraction,
         "stratify": stratify,
         "per_language": per_language,
         "seed": seed,
         "strata": sizes,
-        "labels": list(LABELS),
-        "label_names": LABEL_NAMES,
+        "labels": labels,
+        "label_names": names_of,
         "n_items": len(items),
     }
     tokens = {name: secrets.token_urlsafe(24) for name in names}
@@ -137,6 +129,53 @@ def build_annotation_set(
         output.write_json(staging / "annotators.json", tokens)
         (staging / "annotators.json").chmod(0o600)
     return load_annotation_set(out_dir)
+
+
+def _read(path: Path, columns: Sequence[str]) -> list[dict[str, Any]]:
+    table = pd.read_csv(path, dtype=str, keep_default_na=False)
+    missing = [c for c in columns if c not in table.columns]
+    if missing:
+        raise DataError(f"missing column(s) {', '.join(missing)}", file=str(path))
+    return [{str(k): v for k, v in r.items()} for r in table.to_dict(orient="records")]
+
+
+def _judged_rows(run_dir: Path) -> tuple[Path, str, list[dict[str, Any]], list[str], dict[str, str]]:
+    """(file, task, judged rows in the set's item layout, labels, label names) of a run's judge outputs.
+
+    Correctness (XLingEval): the judge's four labels. Rubric (MedArabiQ App. J): the judge's mean score over the
+    four dimensions, rounded half up to 1–5, is the label the annotator agrees with or corrects; the reasoning
+    shown is the judge's whole reply, with the four scores.
+    """
+    correctness, rubric = run_dir / "correctness.csv", run_dir / "rubric.csv"
+    if correctness.is_file():
+        rows = _read(correctness, (*ITEM_FIELDS, "error"))
+        judged = [{**r, "id": f"{r['item_id']}:{r['lang']}"} for r in rows if not r["error"] and r["label"] in LABELS]
+        return correctness, "correctness", judged, list(LABELS), dict(LABEL_NAMES)
+    if rubric.is_file():
+        rows = _read(rubric, ("item_id", "lang", "temperature", "question", "reference", "response", "judge_reply",
+                              "average", "error"))  # fmt: skip
+        judged = []
+        for r in rows:
+            if r["error"] or not r["average"]:
+                continue
+            score = str(min(5, max(1, math.floor(float(r["average"]) + 0.5))))
+            judged.append(
+                {
+                    "id": f"{r['item_id']}:{r['lang']}:{r['temperature']}",
+                    "item_id": r["item_id"],
+                    "lang": r["lang"],
+                    "question": r["question"],
+                    "reference": r["reference"],
+                    "answer": r["response"],
+                    "judge_reasoning": r["judge_reply"],
+                    "label": score,
+                }
+            )
+        names = {str(k): f"{k} (rubric mean, 1 = worst, 5 = best)" for k in range(1, 6)}
+        return rubric, "rubric", judged, list(names), names
+    raise DataError(
+        "no correctness.csv or rubric.csv: sample a run of the correctness or rubric task", file=str(run_dir)
+    )
 
 
 def load_annotation_set(path: Path) -> AnnotationSet:

@@ -191,9 +191,17 @@ def _comparison(runs: list[RunData]) -> dict[str, Any] | None:
 
 
 def build_report(
-    run_dirs: Sequence[Path], out_dir: Path | None = None, *, n_resamples: int = 2000, seed: int = 0
+    run_dirs: Sequence[Path],
+    out_dir: Path | None = None,
+    *,
+    n_resamples: int = 2000,
+    seed: int = 0,
+    annotations: Sequence[Path] = (),
 ) -> Path:
     """Build the report of ``run_dirs`` and return the path of its ``index.html``.
+
+    ``annotations``: annotation sets (``xlingmed annotate sample``), one batch each; their judge–human agreement
+    per language (XLingEval Table A7) is added as a table and written to ``stats/judge_human_agreement.csv``.
 
     Raises:
         DataNotFoundError: a folder that is not a finished run.
@@ -213,6 +221,9 @@ def build_report(
         for name, png in figs.items():
             output.write_atomic(out / "figures" / f"{prefix}{name}.png", png)
         views.append(_view(run, tables, figs))
+    agreement = _agreement(annotations)
+    if agreement is not None:
+        output.write_csv(out / "stats" / "judge_human_agreement.csv", agreement["raw"])
     env = jinja2.Environment(
         loader=jinja2.PackageLoader("xlingmed.report", "templates"), autoescape=True, undefined=jinja2.StrictUndefined
     )
@@ -220,6 +231,7 @@ def build_report(
         title=", ".join(r.label for r in runs),
         runs=views,
         comparison=_comparison(runs),
+        agreement=agreement["table"] if agreement is not None else None,
         built=datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
         version=_version(),
         n_resamples=n_resamples,
@@ -228,6 +240,26 @@ def build_report(
     index = out / "index.html"
     output.write_atomic(index, html)
     return index
+
+
+def _agreement(sets: Sequence[Path]) -> dict[str, Any] | None:
+    """Judge–human agreement rows, one batch (annotation set) after another."""
+    if not sets:
+        return None
+    from xlingmed.annotate import AnswerStore, agreement_table, load_annotation_set
+
+    raw = []
+    for path in sets:
+        aset = load_annotation_set(Path(path))
+        answers = AnswerStore(aset.path / "answers.sqlite").all()
+        for row in agreement_table(aset, answers):
+            raw.append({"batch": aset.path.name, "task": aset.settings.get("task"), **row})
+    note = (
+        "Per batch (annotation set) and language: share of items whose majority human label equals the judge's "
+        "(ties excluded, counted), share where every annotator agreed with the judge, and the humans' agreement "
+        "beyond chance (Cohen's κ for two annotators, Fleiss' κ for more; – when undefined)."
+    )
+    return {"raw": raw, "table": _table("Judge–human agreement (XLingEval Table A7)", raw, note)}
 
 
 def _task_tables(run: RunData) -> list[dict[str, Any]]:

@@ -95,6 +95,8 @@ class RubricTask:
             "item_id": item.item_id,
             "lang": item.lang,
             "temperature": sample.temperature,
+            "question": item.question,
+            "reference": item.reference,
             "response": answer.text.strip() if answer is not None and answer.ok else None,
             "judge_reply": judge.text if judge is not None and judge.ok else None,
         }

@@ -132,6 +132,10 @@ CASES: dict[str, tuple[Callable[[Path], list[str]], list[str]]] = {
         _csv(QA_HEADER + 'q1,en,"What is aspirin?,A pain reliever.\n' + ("q9,en,x,y\n" * 30_000)),
         ["items.csv", "row 2", "unclosed quote"],
     ),
+    "csv extra field in every row": (
+        _csv("id,lang,question,reference\nq1,en,What dose?,500 mg, at most 4 g\nq2,en,And?,Food, water\n"),
+        ["items.csv", "row 2", "5 fields where the header has 4"],
+    ),
     "csv extra field": (
         _csv(QA_HEADER + "q1,en,What is aspirin?,A pain reliever.\nq2,en,What is it, really?,A hormone.\n"),
         ["items.csv", "row 3", "5 fields where the header has 4"],

@@ -18,10 +18,12 @@ Errors name the file, the row (1-based data row + 1, as a spreadsheet shows it) 
 from __future__ import annotations
 
 import codecs
+import csv
 import io
 import json
 import random
 import re
+import warnings
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -75,12 +77,7 @@ def read_table(path: Path) -> pd.DataFrame:
     suffix = path.suffix.lower()
     try:
         if suffix in (".csv", ".tsv"):
-            df = pd.read_csv(
-                io.StringIO(decode_text(path.read_bytes(), path)),
-                dtype=str,
-                keep_default_na=False,
-                sep="\t" if suffix == ".tsv" else ",",
-            )
+            df = _read_delimited(decode_text(path.read_bytes(), path), "\t" if suffix == ".tsv" else ",", path)
         elif suffix in (".jsonl", ".ndjson"):
             df = pd.read_json(path, lines=True, dtype=False)
         elif suffix == ".json":
@@ -94,6 +91,26 @@ def read_table(path: Path) -> pd.DataFrame:
             raise
         raise _parser_error(exc, path) from None
     _check_cell_sizes(df, path)
+    return df
+
+
+def _read_delimited(text: str, sep: str, path: Path) -> pd.DataFrame:
+    """CSV/TSV as strings. ``index_col=False``: when every row has one field more than the header (an unquoted
+    comma in the last column), pandas would silently make the first column the index and shift the others; this
+    names the first such row instead."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", pd.errors.ParserWarning)
+        df = pd.read_csv(io.StringIO(text), dtype=str, keep_default_na=False, sep=sep, index_col=False)
+    if any(issubclass(w.category, pd.errors.ParserWarning) for w in caught):
+        reader = csv.reader(io.StringIO(text, newline=""), delimiter=sep)
+        width = len(next(reader, []))
+        for rec in reader:
+            if len(rec) > width:
+                raise DataError(
+                    f"{len(rec)} fields where the header has {width} (an unquoted comma? quote cells that hold one)",
+                    file=str(path),
+                    row=reader.line_num,
+                )
     return df
 
 

@@ -157,15 +157,17 @@ def test_two_annotators_in_a_real_browser(server: Server, annotation_set: Path) 
         server.kill()
         assert len(AnswerStore(annotation_set / "answers.sqlite").all()) == n + 1
         server.start()
-        page.goto(ben)
-        assert page.url.endswith("/2")  # his first unanswered item
-        # ben disagrees on item 2 with the mouse: label and reason
+        # on the form he still has open (item 2), written before the restart, ben disagrees with the mouse: label
+        # and reason; it saves (the form-token key lives in the set folder)
         page.check("#disagree")
         page.select_option("#label", "contradictory")
         page.fill("#reason", "It states a dose the expert answer rules out.")
         with page.expect_navigation():
             page.click("#save")
-        page.goto(f"{ben}/3")
+        assert len(AnswerStore(annotation_set / "answers.sqlite").all()) == n + 2
+        assert page.request.post(f"{ben}/3", form={"csrf": "", "verdict": "agree"}).status == 403  # no form token
+        page.goto(ben)
+        assert page.url.endswith("/3")  # resumes at his first unanswered item
         page.check("#agree")
         with page.expect_navigation():
             page.click("#save")

@@ -7,8 +7,8 @@ nonce. Security, because model and dataset text are untrusted and annotators are
   script, frame or remote resource — a ``<script>`` in a model answer is shown as text;
 * an annotator is identified only by the secret token in their link; every route looks the token up and reads
   or writes that annotator's answers only (an unknown token is a 404, never someone else's page);
-* writes need a CSRF token (HMAC of the annotator with a per-server secret) and a same-origin ``Origin`` when
-  the browser sends one;
+* writes need a CSRF token (HMAC of the annotator with a secret kept in the set folder, mode 0600) and a
+  same-origin ``Origin`` when the browser sends one;
 * no request value reaches the filesystem: items are addressed by their position in the set;
 * the server binds 127.0.0.1 unless ``allow_remote`` (then it warns).
 """
@@ -18,7 +18,9 @@ from __future__ import annotations
 import hashlib
 import hmac
 import ipaddress
+import os
 import secrets
+from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 from jinja2 import Environment, PackageLoader
@@ -42,7 +44,7 @@ def make_app(annotation_set: AnnotationSet) -> Starlette:
     env = Environment(loader=PackageLoader("xlingmed.annotate", "templates"), autoescape=True)
     page = env.get_template("item.html.j2")
     store = AnswerStore(annotation_set.path / "answers.sqlite")
-    server_secret = secrets.token_bytes(32)
+    server_secret = _csrf_secret(annotation_set.path / ".csrf_secret")
     items = annotation_set.items
     label_names: dict[str, str] = annotation_set.settings.get("label_names", {})
 
@@ -134,6 +136,16 @@ def make_app(annotation_set: AnnotationSet) -> Starlette:
             Route("/a/{token}/{index:int}", item_page, methods=["GET", "POST"]),
         ]
     )
+
+
+def _csrf_secret(path: Path) -> bytes:
+    """The key of the form tokens, kept in the set folder (mode 0600) so that a restarted server accepts the
+    forms annotators still have open."""
+    if not path.is_file():
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(secrets.token_bytes(32))
+    return path.read_bytes()
 
 
 def check_host(host: str, allow_remote: bool) -> str | None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import socket
 import subprocess
 import sys
@@ -28,6 +29,11 @@ def _isolated_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # Never touch the user's cache or data settings from a test.
     monkeypatch.setenv("XLINGMED_CACHE", str(tmp_path / "cache.sqlite"))
     monkeypatch.delenv("XLINGMED_DATA_DIR", raising=False)
+
+
+def chromium() -> str | None:
+    """Debian's chromium (or ``$XLINGMED_CHROMIUM``) for the browser tests; ``None`` when there is none."""
+    return os.environ.get("XLINGMED_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
 
 
 def free_port() -> int:

@@ -6,7 +6,6 @@ agreement figures follow from what was clicked."""
 from __future__ import annotations
 
 import os
-import shutil
 import signal
 import subprocess
 import sys
@@ -17,7 +16,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from conftest import free_port
+from conftest import chromium, free_port
 from fault_server import FaultServer, Reply, ok
 from typer.testing import CliRunner
 
@@ -29,10 +28,6 @@ from xlingmed.runner import evaluate
 
 XSS = "<script>window.__pwned = 1</script><img src=x onerror=window.__pwned=2>"
 ARABIC_Q = "ما هي الجرعة المعتادة من الباراسيتامول للبالغين؟"
-
-
-def _chromium() -> str | None:
-    return os.environ.get("XLINGMED_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
 
 
 def _server_reply(prompt: str, attempt: int) -> Reply:
@@ -104,7 +99,7 @@ def server(annotation_set: Path) -> Iterator[Server]:
 
 @pytest.mark.slow
 def test_two_annotators_in_a_real_browser(server: Server, annotation_set: Path) -> None:
-    exe = _chromium()
+    exe = chromium()
     if exe is None:
         pytest.skip("no chromium executable (apt-get install chromium, or set XLINGMED_CHROMIUM)")
     from playwright.sync_api import sync_playwright

@@ -16,6 +16,7 @@ import time
 from pathlib import Path
 
 import pytest
+from conftest import chromium
 from typer.testing import CliRunner
 
 from xlingmed.cli import app
@@ -23,10 +24,6 @@ from xlingmed.cli import app
 pytestmark = pytest.mark.slow
 
 LANGS = "en,es,zh,hi"
-
-
-def _chromium() -> str | None:
-    return os.environ.get("XLINGMED_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
 
 
 @pytest.fixture(scope="module")
@@ -96,7 +93,7 @@ def test_report_rebuilds_offline_in_under_a_minute(full_run: Path, tmp_path: Pat
 
 
 def test_report_opens_in_headless_chromium(full_run: Path, tmp_path: Path) -> None:
-    exe = _chromium()
+    exe = chromium()
     if exe is None:
         pytest.skip("no Chromium executable (apt-get install chromium, or set XLINGMED_CHROMIUM)")
     from playwright.sync_api import sync_playwright

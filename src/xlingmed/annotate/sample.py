@@ -94,6 +94,8 @@ def build_annotation_set(
     if out_dir.exists():
         raise ConfigError(f"{out_dir} exists: an annotation set is never overwritten (its answers live there)")
     source, task, rows, labels, names_of = _judged_rows(Path(run_dir))
+    if not rows:
+        raise DataError("no judged item to annotate (every judge call failed or was skipped)", file=str(source))
     strata: dict[tuple[str, str], list[dict[str, Any]]] = defaultdict(list)
     for r in sorted(rows, key=lambda r: r["id"]):
         strata[(r["lang"] if per_language else "*", r["label"] if stratify == "label" else "*")].append(r)

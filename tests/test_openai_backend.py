@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import ClassVar
 
 import pytest
+from fault_server import completion_body
 
 from xlingmed import RunConfig, evaluate, make_config
 from xlingmed.errors import ModelError
@@ -74,19 +75,6 @@ class _FaultHandler(BaseHTTPRequestHandler):
         pass
 
 
-def _ok(text: str) -> str:
-    return json.dumps(
-        {
-            "id": "x",
-            "object": "chat.completion",
-            "created": 0,
-            "model": "m",
-            "choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": text}}],
-            "usage": {"prompt_tokens": 3, "completion_tokens": 1, "total_tokens": 4},
-        }
-    )
-
-
 @pytest.fixture
 def fault_server() -> Iterator[tuple[str, type[_FaultHandler]]]:
     handler = type("Handler", (_FaultHandler,), {"script": [], "calls": 0})
@@ -115,7 +103,7 @@ def test_429_then_success_is_retried(fault_server: tuple[str, type[_FaultHandler
     handler.script = [
         (429, '{"error": {"message": "slow down"}}', {"Retry-After": "0"}),
         (500, '{"error": {"message": "boom"}}', {}),
-        (200, _ok("Yes"), {}),
+        (200, completion_body("Yes"), {}),
     ]
     assert _generate(url, retries=3) == ("Yes", None)
     assert handler.calls == 3
@@ -165,7 +153,7 @@ def test_failed_requests_do_not_stop_the_run_and_are_not_cached(
     assert res.failed_requests == res.backend_calls == 10
     v = res.summary["tasks"]["verifiability"]["languages"]["hi"]["temperatures"]["0"]
     assert (v["n_errors"], v["n_scored"], v["macro_f1"]) == (5, 0, None)
-    handler.script = [(200, _ok("Yes"), {})]
+    handler.script = [(200, completion_body("Yes"), {})]
     again = evaluate(cfg)  # failures were not cached: all 10 are asked again and now succeed
     assert (again.backend_calls, again.cache_hits, again.failed_requests) == (10, 0, 0)
     v = again.summary["tasks"]["verifiability"]["languages"]["hi"]["temperatures"]["0"]

@@ -147,6 +147,7 @@ FITB_NO_LETTER_TEXT_MATCH = 3  # Arabic answer without a letter; its text is one
 FITB_NO_LETTER_ENGLISH = 4  # Arabic answer without a letter whose text is no option: the English gold is used
 FITB_DUPLICATE = 0  # two Arabic options with the same text
 FITB_FIVE = 7  # the one item with five options
+FITB_NON_CONTIGUOUS = 9  # options labelled A, B, C, E in both languages (the published file has one such row)
 
 
 def fitb_terms(k: int, lang: str) -> list[str]:
@@ -173,6 +174,8 @@ def fitb_question(k: int, lang: str, *, choices: bool) -> str:
     if not choices:
         return f"{instruction}\n{sentence}" + ("\n" if k % 3 == 0 else "")
     terms = fitb_terms(k, lang)
+    if k == FITB_NON_CONTIGUOUS:
+        letters = [*letters[:3], letters[4]]
     return f"{instruction}\n{sentence}\n" + _options(letters[: len(terms)], terms)
 
 

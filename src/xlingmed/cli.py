@@ -154,8 +154,14 @@ def run(
         bool | None, typer.Option("--paper-compat/--no-paper-compat", help="medarabiq/mcq_bias: rows 0-97 (Table 2).")
     ] = None,
     mc_prompt: Annotated[str | None, typer.Option(help="Multiple choice prompt: raw (paper) | structured.")] = None,
+    letter_parser: Annotated[
+        str | None,
+        typer.Option(
+            help="Multiple-choice replies: robust (never guesses) | paper (after the marker) | first_char | regex."
+        ),
+    ] = None,
     letter_fallback: Annotated[
-        str | None, typer.Option(help="Answer letter without the marker: first_char (paper) | regex | invalid.")
+        str | None, typer.Option(help="Old name of --letter-parser: first_char | regex | invalid (= paper).")
     ] = None,
     bias_conditions: Annotated[
         str | None, typer.Option(help="medarabiq/mcq_bias: subset of original,biased,education,one_shot,few_shot.")
@@ -244,6 +250,7 @@ def run(
             model_class=model_class,
             paper_compat=paper_compat,
             mc_prompt=mc_prompt,
+            letter_parser=letter_parser,
             letter_fallback=letter_fallback,
             bias_conditions=bias_conditions,
             prompt_templates=prompt_templates,

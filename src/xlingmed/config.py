@@ -76,8 +76,12 @@ class RunConfig(BaseModel):
             [--model-class]
         paper_compat: ``medarabiq/mcq_bias``: only rows 0–97, the paper's 98-item Table 2 [--paper-compat]
         mc_prompt: ``raw`` (options inside the question cell, paper) | ``structured`` [--mc-prompt]
-        letter_fallback: multiple-choice answer without the marker: ``first_char`` (paper) | ``regex`` |
-            ``invalid`` [--letter-fallback]
+        letter_parser: how a multiple-choice reply is read (``parsing.choice``): ``robust`` (marker, answer
+            phrases, standalone labels, option text; never a guess) | ``paper`` (the character after the marker,
+            else invalid) | ``first_char`` (marker, else the first character: the default before 0.2) |
+            ``regex`` [--letter-parser]
+        letter_fallback: the old name: ``first_char`` | ``regex`` | ``invalid`` (= ``paper``) set
+            ``letter_parser`` [--letter-fallback]
         bias_conditions: which of original, biased, education, one_shot, few_shot to ask [--bias-conditions]
         prompt_templates: YAML file laid over ``prompts/medarabiq.yaml`` [--prompt-templates]
         columns: a user's file (``mcq:FILE``, ``qa:FILE``): field → column name, e.g. ``{"question": "stem"}``
@@ -147,7 +151,8 @@ class RunConfig(BaseModel):
     model_class: Literal["auto", "open", "closed"] = "auto"
     paper_compat: bool = False
     mc_prompt: Literal["raw", "structured"] = "raw"
-    letter_fallback: Literal["first_char", "regex", "invalid"] = "first_char"
+    letter_parser: Literal["robust", "paper", "first_char", "regex"] = "robust"
+    letter_fallback: Literal["first_char", "regex", "invalid"] | None = None
     bias_conditions: tuple[str, ...] = BIAS_CONDITIONS
     prompt_templates: Path | None = None
     columns: dict[str, str] = Field(default_factory=dict)
@@ -189,6 +194,16 @@ class RunConfig(BaseModel):
     device: str = "auto"
     cache: Path | None = None
     out: Path = Path("runs/latest")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _old_letter_fallback(cls, data: Any) -> Any:
+        # --letter-fallback (before 0.2) names a parser: invalid was the paper's rule
+        if isinstance(data, dict) and data.get("letter_fallback") and not data.get("letter_parser"):
+            old = data["letter_fallback"]
+            data = dict(data)
+            data["letter_parser"] = {"invalid": "paper"}.get(old, old)
+        return data
 
     @model_validator(mode="before")
     @classmethod

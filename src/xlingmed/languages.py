@@ -28,6 +28,9 @@ class Language:
             order (A, B, C… in Latin script; أ ب ج د ه in Arabic). Every label maps to the canonical Latin
             letter of the same position (``normalise_label``).
         field_labels: ``question``/``answer``/``options`` field names used by prompt templates.
+        answer_phrases: phrases after which a model names the option it chose ("The correct answer is",
+            "الإجابة الصحيحة هي"), lower case; read by ``parsing.choice`` (longest first, any run language).
+        option_words: words that stand before an option label ("option C", "الخيار ج"), lower case.
     """
 
     code: str
@@ -43,6 +46,8 @@ class Language:
         ("answer", "Answer:"),
         ("options", "Options:"),
     )
+    answer_phrases: tuple[str, ...] = ()
+    option_words: tuple[str, ...] = ()
 
     def field_label(self, name: str) -> str:
         """The prompt label ``name`` (``question``, ``answer``, ``options``) in this language.
@@ -59,10 +64,36 @@ class Language:
 LANGUAGES: dict[str, Language] = {
     lang.code: lang
     for lang in (
-        Language("en", "English", "English", "Latn", ("yes",), ("no",)),
-        Language("es", "Spanish", "Español", "Latn", ("sí", "si"), ("no",)),
-        Language("zh", "Chinese", "中文", "Hans", ("是", "是的", "对", "正确"), ("否", "不是", "不", "不正确", "错误")),
-        Language("hi", "Hindi", "हिन्दी", "Deva", ("हाँ", "हां", "जी हाँ"), ("नहीं", "ना")),
+        Language(
+            "en", "English", "English", "Latn", ("yes",), ("no",),
+            answer_phrases=(
+                "the correct answer is", "the correct answer would be", "the right answer is", "the best answer is",
+                "the answer is", "the correct option is", "the correct choice is", "the best option is",
+                "correct answer:", "correct option:", "final answer:", "my answer:", "answer:", "answer is",
+            ),
+            option_words=("option", "choice", "letter", "answer"),
+        ),
+        Language(
+            "es", "Spanish", "Español", "Latn", ("sí", "si"), ("no",),
+            answer_phrases=(
+                "la respuesta correcta es", "la opción correcta es", "la respuesta es", "respuesta correcta:",
+                "respuesta:", "la alternativa correcta es",
+            ),
+            option_words=("opción", "opcion", "alternativa", "letra", "inciso"),
+        ),
+        Language(
+            "zh", "Chinese", "中文", "Hans", ("是", "是的", "对", "正确"), ("否", "不是", "不", "不正确", "错误"),
+            answer_phrases=(
+                "正确答案是", "正确答案为", "正确答案", "正确选项是", "正确选项为",
+                "答案是", "答案为", "答案", "应选", "选",
+            ),
+            option_words=("选项",),
+        ),
+        Language(
+            "hi", "Hindi", "हिन्दी", "Deva", ("हाँ", "हां", "जी हाँ"), ("नहीं", "ना"),
+            answer_phrases=("सही उत्तर है", "सही उत्तर", "सही विकल्प है", "सही विकल्प", "उत्तर है", "उत्तर"),
+            option_words=("विकल्प",),
+        ),
         Language(
             "ar",
             "Arabic",
@@ -73,9 +104,15 @@ LANGUAGES: dict[str, Language] = {
             rtl=True,
             option_letters=("أ", "ب", "ج", "د", "ه", "و"),
             field_labels=(("question", "السؤال:"), ("answer", "الإجابة:"), ("options", "الخيارات:")),
+            answer_phrases=(
+                "الحرف الصحيح هو", "الإجابة الصحيحة هي", "الاجابة الصحيحة هي", "الإجابة الصحيحة", "الاجابة الصحيحة",
+                "الخيار الصحيح هو", "الخيار الصحيح", "الجواب الصحيح هو", "الجواب الصحيح", "الإجابة هي", "الاجابة هي",
+                "الإجابة", "الاجابة", "الجواب هو", "الجواب",
+            ),
+            option_words=("الخيار", "الاختيار", "الحرف", "خيار"),
         ),
     )
-}
+}  # fmt: skip
 
 
 def get_language(code: str) -> Language:
@@ -142,15 +179,16 @@ _LABEL_ALIASES: dict[str, str] = {
     **{c.lower(): c for c in CANONICAL_LETTERS},
 }  # fmt: skip
 
-# Arabic-Indic and Eastern Arabic-Indic digits, for answers like "١" (first option).
-_DIGITS = str.maketrans("٠١٢٣٤٥٦٧٨٩۰۱۲۳۴۵۶۷۸۹", "01234567890123456789")
+# Arabic-Indic, Eastern Arabic-Indic and Devanagari digits, for answers like "١" or "१" (first option).
+_DIGITS = str.maketrans("٠١٢٣٤٥٦٧٨٩۰۱۲۳۴۵۶۷۸۹०१२३४५६७८९", "012345678901234567890123456789")
 
 
 def normalise_label(raw: str) -> str | None:
     """The canonical Latin letter (``"A"``…) of an option label written in any registered script.
 
     Accepts Arabic letters (أ/ا/إ/آ → A, ب → B, ج → C, د → D, ه/هـ/ة → E), Latin letters of either case,
-    and 1-based option numbers in ASCII or Arabic-Indic digits (``"٣"`` → C). Tatweel (ـ) is ignored.
+    and 1-based option numbers in ASCII, Arabic-Indic or Devanagari digits (``"٣"``, ``"३"`` → C). Tatweel (ـ) is
+    ignored.
 
     Returns:
         ``None`` when ``raw`` is not a label.

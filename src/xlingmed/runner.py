@@ -193,7 +193,7 @@ def _medarabiq_task(name: str, config: RunConfig) -> Task:
             form=config.mc_prompt,
             temperatures=temperatures,
             max_tokens=config.task_max_tokens(),
-            fallback=config.letter_fallback,
+            parser=config.letter_parser,
             conditions=config.bias_conditions,
             seed=config.seed,
         )

@@ -285,12 +285,13 @@ def parse_options(text: str) -> ParsedOptions:
 
     A line that starts with a label and ``.``/``)`` opens an option (``أ.``, ``ا.``, ``هـ.``, ``A.``, doubled dots
     tolerated); the first option may also sit inline after a colon on the stem line; a later non-empty line
-    without a label continues the previous option; blank lines are skipped. Labels must run A, B, C… in order:
-    a later line that looks like a label out of sequence is kept as continuation text.
+    without a label continues the previous option; blank lines are skipped. Labels must rise (A, B, C…): a line
+    whose label is not after the previous one is continuation text; a label that skips one (A, B, C, E) opens
+    an option as printed and flags the item.
 
     Returns:
         ``ParsedOptions``; flags: ``no_options``, ``fewer_than_two_options``, ``duplicate_option_text``,
-        ``first_option_inline``.
+        ``first_option_inline``, ``non_contiguous_labels``.
     """
     lines = clean_mc_text(text).split("\n")
     stem: list[str] = []
@@ -300,9 +301,12 @@ def parse_options(text: str) -> ParsedOptions:
         if not line.strip():
             continue
         m = _OPTION_LINE.match(line)
-        expected = CANONICAL_LETTERS[len(opts)] if len(opts) < len(CANONICAL_LETTERS) else None
-        if m and expected is not None and normalise_label(m.group(1)) == expected and (opts or m.group(2).strip()):
-            opts.append([expected, m.group(1), m.group(2).strip()])
+        label = normalise_label(m.group(1)) if m else None
+        previous = CANONICAL_LETTERS.index(opts[-1][0]) if opts else -1
+        if m and label is not None and CANONICAL_LETTERS.index(label) > previous and (opts or m.group(2).strip()):
+            if CANONICAL_LETTERS.index(label) != previous + 1 and "non_contiguous_labels" not in flags:
+                flags.append("non_contiguous_labels")  # A, B, C, E: split as printed, flagged
+            opts.append([label, m.group(1), m.group(2).strip()])
             continue
         if not opts:
             inline = _INLINE_FIRST.match(line)

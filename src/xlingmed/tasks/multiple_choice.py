@@ -1,11 +1,10 @@
 """Multiple choice (MedArabiQ MCQ, MCQ with bias, FITB with choices; paper §3.2, Tables 1, 2, B3; spec §4.3, §4.6).
 
 The model gets the question (options embedded, English instruction; ``prompts/medarabiq.yaml``) and should answer
-with one letter. ``extract_letter`` reads its answer: the first character after the marker "The correct letter
-is:" (or its Arabic equivalent) when the marker is there, else the fallback rule (default: the first
-non-whitespace character, as BiasMedQA); Arabic and Latin labels are both accepted; a letter that is not one of
-the item's own options makes the answer *invalid*, which counts as wrong and stays in the denominator
-(``invalid_rate`` is reported beside accuracy).
+with one letter. ``parsing.choice.extract_choice`` reads its reply (default ``robust``: the paper's marker, answer
+phrases of every language, standalone labels, the option's text; the paper's literal rule as ``paper``); a reply
+that names no option, or two, is *invalid* or *ambiguous*, which counts as wrong and stays in the denominator
+(``invalid_rate`` is reported beside accuracy), and every reply's parse method is kept.
 
 Items of ``medarabiq/mcq_bias`` carry five prompt variants (original, biased, bias education, one-shot,
 few-shot); each is a sample of the same item, so conditions are compared item by item (McNemar).
@@ -13,80 +12,21 @@ few-shot); each is a sample of the same item, so conditions are compared item by
 
 from __future__ import annotations
 
-import re
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar
 
 import numpy as np
 
 from xlingmed.errors import ConfigError
-from xlingmed.languages import get_language, normalise_label
+from xlingmed.languages import get_language
+from xlingmed.parsing.choice import FALLBACKS, MARKERS, PARSERS, extract_choice, extract_letter
 from xlingmed.prompts import render
 from xlingmed.tasks.base import Stage, TaskResult, error_of
 from xlingmed.types import Completion, GenerateRequest, Item, Message, Parsed, Sample
 
-# The answer marker of paper §3.2; where it appeared (prompt or output) is not published (spec §9.1).
-MARKERS: tuple[str, ...] = ("The correct letter is:", "الحرف الصحيح هو:")
-FALLBACKS = ("first_char", "regex", "invalid")
 CONDITIONS: tuple[str, ...] = ("original", "biased", "education", "one_shot", "few_shot")
-_STRIP = "*\"'`“”‘’«»([{ \t\r\n"
-_TOKEN = re.compile(r"(?<![\w\u0600-\u06ff])(هـ|[\u0600-\u06ffA-Za-z0-9\u0660-\u0669])(?![\w\u0600-\u06ff])")
-
-
-def _first_label(text: str) -> str | None:
-    """The label at the start of ``text`` after markdown and quotes (``هـ`` kept whole)."""
-    t = text.lstrip(_STRIP)
-    if not t:
-        return None
-    return "هـ" if t.startswith("هـ") else t[0]
-
-
-def extract_letter(
-    text: str,
-    valid: Sequence[str],
-    *,
-    markers: Sequence[str] = MARKERS,
-    fallback: Literal["first_char", "regex", "invalid"] | str = "first_char",
-) -> Parsed:
-    """The option a model's answer names (spec §4.3).
-
-    Args:
-        text: the model's reply.
-        valid: canonical labels of the item's options (``["A", "B", "C", "D"]``).
-        markers: phrases after which the answer letter follows (case-insensitive; the last occurrence counts).
-        fallback: without a marker: ``first_char`` (the first non-whitespace character, after ``*``, quotes and
-            brackets), ``regex`` (the first standalone label token that is a valid option), or ``invalid``.
-
-    Returns:
-        ``Parsed(value=label or None, method)``; method is ``marker``, ``first_char``, ``regex``, or ``invalid``
-        (a character that is not one of ``valid``, or nothing usable).
-
-    Raises:
-        ConfigError: an unknown fallback.
-    """
-    if fallback not in FALLBACKS:
-        raise ConfigError(f"unknown letter fallback {fallback!r}; known: {', '.join(FALLBACKS)}")
-    lowered = text.casefold()
-    best = -1
-    for marker in markers:
-        pos = lowered.rfind(marker.casefold())
-        if pos >= 0 and pos + len(marker) > best:
-            best = pos + len(marker)
-    if best >= 0:
-        raw = _first_label(text[best:])
-        label = normalise_label(raw) if raw else None
-        return Parsed(label, "marker") if label in valid else Parsed(None, "invalid")
-    if fallback == "first_char":
-        raw = _first_label(text)
-        label = normalise_label(raw) if raw else None
-        return Parsed(label, "first_char") if label in valid else Parsed(None, "invalid")
-    if fallback == "regex":
-        for m in _TOKEN.finditer(text):
-            label = normalise_label(m.group(1))
-            if label in valid:
-                return Parsed(label, "regex")
-    return Parsed(None, "invalid")
+__all__ = ["CONDITIONS", "FALLBACKS", "MARKERS", "PARSERS", "MultipleChoiceTask", "extract_choice", "extract_letter"]
 
 
 def format_options(item: Item) -> str:
@@ -112,7 +52,7 @@ class MultipleChoiceTask:
         form: ``raw`` (options inside the question cell, paper) or ``structured`` [--mc-prompt]
         temperatures: temperatures swept (paper default: 0 for open models, 0.2 for closed) [--temperatures]
         max_tokens: reply length limit (paper: unstated; a letter needs few) [--max-tokens]
-        fallback: letter rule without a marker [--letter-fallback]
+        parser: how a reply is read: ``robust`` | ``paper`` | ``first_char`` | ``regex`` [--letter-parser]
         conditions: the bias conditions to ask (``mcq_bias``; others ask only ``original``)
         seed: sent with every request [--seed]
     """
@@ -127,14 +67,14 @@ class MultipleChoiceTask:
         form: str = "raw",
         temperatures: Sequence[float] = (0.0,),
         max_tokens: int = 16,
-        fallback: str = "first_char",
+        parser: str = "robust",
         conditions: Sequence[str] = CONDITIONS,
         seed: int | None = 42,
     ) -> None:
         if form not in ("raw", "structured"):
             raise ConfigError(f"unknown multiple-choice prompt form {form!r}; known: raw, structured")
-        if fallback not in FALLBACKS:
-            raise ConfigError(f"unknown letter fallback {fallback!r}; known: {', '.join(FALLBACKS)}")
+        if parser not in PARSERS:
+            raise ConfigError(f"unknown multiple-choice parser {parser!r}; known: {', '.join(PARSERS)}")
         unknown = [c for c in conditions if c not in CONDITIONS]
         if unknown:
             raise ConfigError(f"unknown bias condition(s) {unknown}; known: {', '.join(CONDITIONS)}")
@@ -142,7 +82,7 @@ class MultipleChoiceTask:
         self.form = form
         self.temperatures = tuple(temperatures)
         self.max_tokens = max_tokens
-        self.fallback = fallback
+        self.parser = parser
         self.conditions = tuple(conditions)
         self.seed = seed
 
@@ -201,7 +141,12 @@ class MultipleChoiceTask:
     def parse(self, stage: str, sample: Sample, completion: Completion) -> Parsed | None:
         if not completion.ok:
             return Parsed(None, "error")
-        return extract_letter(completion.text, [c.label for c in sample.item.choices], fallback=self.fallback)
+        if completion.refusal:
+            return Parsed(None, "refused")
+        choices = sample.item.choices
+        return extract_choice(
+            completion.text, [c.label for c in choices], options={c.label: c.text for c in choices}, parser=self.parser
+        )
 
     def record(self, sample: Sample, completions: Mapping[str, Completion]) -> dict[str, Any]:
         comp = completions.get("answer")
@@ -308,7 +253,7 @@ class MultipleChoiceTask:
                 "temperatures": list(self.temperatures),
                 "max_tokens": self.max_tokens,
                 "letter_markers": list(MARKERS),
-                "letter_fallback": self.fallback,
+                "letter_parser": self.parser,
                 "conditions": conditions,
                 "biases": sorted({b for bs in item_biases.values() for b in bs}),
                 "invalid_counts_as_wrong": True,

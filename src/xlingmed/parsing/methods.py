@@ -1,0 +1,110 @@
+"""Every parse visible: each parse method of every task sorted into a kind, and counted per language.
+
+A gap between languages can come from the parser alone: a model that answers Arabic items in Arabic phrasing
+and English items with a bare letter is "worse in Arabic" to a parser that reads only letters. So every run
+counts, per task and language, how each reply was read, and warns where more than ``WARN_SHARE`` of the
+replies were unread or read by a fallback rule.
+
+Kinds:
+    ``read``: a rule that reads what the reply says it chose (a marker, an answer phrase, a standalone label,
+        the option's own text, the paper's judge tail, a yes/no word, a complete rubric).
+    ``fallback``: a rule that infers more than the reply states (the first character, the first token, a fuzzy
+        option match, the last option string anywhere in a judge's reasoning, a partly read rubric).
+    ``unread``: nothing usable (``invalid``, ``ambiguous``, ``unparsed``, an empty reply, "unknown").
+    ``refused``: the server or the model refused.
+    ``error``: the request failed; not the parser's doing, not counted in the shares.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+WARN_SHARE = 0.05
+
+KINDS: dict[str, str] = {
+    # multiple choice (parsing.choice)
+    "marker": "read",
+    "phrase": "read",
+    "standalone": "read",
+    "option_text": "read",
+    "option_match": "fallback",
+    "first_char": "fallback",
+    "regex": "fallback",
+    "ambiguous": "unread",
+    "invalid": "unread",
+    # correctness judge (judges.correctness)
+    "paper_tail": "read",
+    "fallback_last_option": "fallback",
+    "fallback_last_line": "fallback",
+    "unparsed": "unread",
+    "empty": "unread",
+    "empty_answer": "unread",
+    # verifiability (tasks.verifiability)
+    "paper_yes_phrase": "read",
+    "paper_no_phrase": "read",
+    "paper_unknown_phrase": "unread",
+    "strict_first_word": "read",
+    "robust_phrase": "read",
+    # rubric judge (judges.rubric)
+    "complete": "read",
+    "partial": "unread",  # some of the four scores missing
+    # anyone
+    "refused": "refused",
+    "error": "error",
+    "missing": "error",
+}
+KIND_ORDER: tuple[str, ...] = ("read", "fallback", "unread", "refused", "error")
+
+
+def kind_of(method: str | None) -> str:
+    """The kind of a parse method (``KINDS``); an unknown method counts as ``unread``, never as read."""
+    if method is None:
+        return "error"
+    return KINDS.get(method, "unread")
+
+
+def parse_counts(
+    rows: Iterable[Mapping[str, Any]], languages: Sequence[str], *, method_key: str = "parse_method"
+) -> dict[str, Any]:
+    """Counts per language × parse method, per language × kind, and the warnings.
+
+    Args:
+        rows: one row per parsed reply, with ``lang`` and ``method_key``.
+        languages: the run's languages, in order.
+
+    Returns:
+        ``{"methods": {lang: {method: n}}, "kinds": {lang: {kind: n}}, "n": {lang: replies, errors excluded},
+        "not_read_share": {lang: (fallback + unread) / n or None}, "warnings": [text, …]}``; a warning names
+        the language, the share and the methods behind it whenever the share is above ``WARN_SHARE`` (5 %).
+    """
+    methods: dict[str, dict[str, int]] = {lang: {} for lang in languages}
+    for r in rows:
+        lang = r.get("lang")
+        if lang not in methods:
+            continue
+        m = r.get(method_key) or "error"
+        methods[lang][m] = methods[lang].get(m, 0) + 1
+    kinds: dict[str, dict[str, int]] = {}
+    n: dict[str, int] = {}
+    share: dict[str, float | None] = {}
+    warnings: list[str] = []
+    for lang in languages:
+        counts = {k: 0 for k in KIND_ORDER}
+        for m, c in methods[lang].items():
+            counts[kind_of(m)] += c
+        kinds[lang] = counts
+        n[lang] = sum(c for k, c in counts.items() if k != "error")
+        share[lang] = (counts["fallback"] + counts["unread"]) / n[lang] if n[lang] else None
+        s = share[lang]
+        if s is not None and s > WARN_SHARE:
+            behind = ", ".join(
+                f"{m} {c}"
+                for m, c in sorted(methods[lang].items(), key=lambda mc: -mc[1])
+                if kind_of(m) in ("fallback", "unread")
+            )
+            warnings.append(
+                f"{lang}: {100 * s:.1f}% of {n[lang]} replies were not read by a direct rule ({behind}); "
+                "that alone can make a gap between languages"
+            )
+    return {"methods": methods, "kinds": kinds, "n": n, "not_read_share": share, "warnings": warnings}

@@ -12,7 +12,8 @@ import numpy as np
 import pytest
 
 from xlingmed import evaluate, make_config
-from xlingmed.tasks.multiple_choice import extract_letter
+from xlingmed.benchmarks.medarabiq import load_items
+from xlingmed.parsing.choice import extract_choice
 
 pytestmark = pytest.mark.slow
 
@@ -42,11 +43,16 @@ def test_multiple_choice_end_to_end(data: Path, tmp_path: Path, task: str, langu
     assert mc["settings"]["temperatures"] == [0.0]  # SmolLM2 is an open model: the paper's 0.0
     rows = _rows(tmp_path / "run" / "multiple_choice.csv")
     assert len(rows) == 4 * n_langs
+    items = {(it.item_id, it.lang): it for it in load_items(task, data, tuple(languages.split(",")), limit=4)[0]}
     for lang in languages.split(","):
         sel = [r for r in rows if r["lang"] == lang]
         for r in sel:  # the stored prediction is the extraction rule applied to the stored reply
+            choices = items[(r["item_id"], lang)].choices
             n_options = 5 if (task == "mcq" and int(r["item_id"][-3:]) in fx.MCQ_FIVE_OPTIONS) else 4
-            parsed = extract_letter(r["response"], list("ABCDE")[:n_options])
+            assert len(choices) == n_options
+            parsed = extract_choice(
+                r["response"], [c.label for c in choices], options={c.label: c.text for c in choices}
+            )
             assert (parsed.value or "", parsed.method) == (r["prediction"], r["parse_method"])
             assert r["correct"] == str(parsed.value == r["gold"])
         cell = mc["languages"][lang]["0"]

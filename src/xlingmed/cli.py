@@ -289,6 +289,7 @@ def run(
         console.print("interrupted: every completion received so far is cached; run the same command to resume")
         raise typer.Exit(code=130) from None
     _print_summary(result.summary)
+    _print_parsing(result.summary)
     _print_failures(result.summary)
     console.print(
         f"wrote {result.out_dir}  backend_calls: {result.backend_calls}  cache_hits: {result.cache_hits}  "
@@ -361,6 +362,26 @@ def _print_plan(rows: list[dict[str, Any]]) -> None:
     stdout.print(table)
     if cost is None:
         stdout.print("cost ?: no --price for that model (in-process llamacpp models cost nothing)")
+
+
+def _print_parsing(summary: dict[str, Any]) -> None:
+    """How every reply was read, per task and language (``parsing.methods``), and the >5 % warnings."""
+    from xlingmed.parsing.methods import KIND_ORDER
+
+    parsed = {name: t["parsing"] for name, t in summary["tasks"].items() if "parsing" in t}
+    if not parsed:
+        return
+    table = Table(title="How replies were read (read = a direct rule; fallback and unread can make a gap alone)")
+    for col in ("task", "lang", *KIND_ORDER, "methods"):
+        table.add_column(col, justify="left" if col in ("task", "lang", "methods") else "right")
+    for name, p in parsed.items():
+        for lang, kinds in p["kinds"].items():
+            methods = ", ".join(f"{m} {n}" for m, n in sorted(p["methods"][lang].items(), key=lambda mn: -mn[1]))
+            table.add_row(name, lang, *[str(kinds[k]) for k in KIND_ORDER], methods)
+    stdout.print(table)
+    for name, p in parsed.items():
+        for warning in p["warnings"]:
+            console.print(f"[yellow]warning[/yellow] {name}: {warning}", highlight=False)
 
 
 def _print_failures(summary: dict[str, Any]) -> None:

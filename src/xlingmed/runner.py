@@ -25,6 +25,7 @@ from xlingmed.budget import Budget, parse_prices, request_tokens
 from xlingmed.config import RunConfig
 from xlingmed.errors import BudgetExhausted
 from xlingmed.models.base import ModelAPI, ModelOptions, get_model
+from xlingmed.parsing.methods import parse_counts, parse_key
 from xlingmed.store import CompletionCache, default_cache_path
 from xlingmed.tasks import (
     ConsistencyTask,
@@ -527,6 +528,9 @@ async def evaluate_async(config: RunConfig, progress: Progress | None = None) ->
             task_rows[task.name] = result.rows
             task_rows.update(result.tables)
             summaries[task.name] = result.summary
+            key = parse_key(result.rows)
+            if key is not None:  # every parse visible: per language × method, with the >5 % warnings
+                summaries[task.name]["parsing"] = parse_counts(result.rows, config.languages, method_key=key)
     except BaseException:
         samples_log.discard()
         raise
@@ -555,6 +559,9 @@ async def evaluate_async(config: RunConfig, progress: Progress | None = None) ->
             if k in provenance
         },
         "tasks": summaries,
+        "parse_warnings": {
+            name: s["parsing"]["warnings"] for name, s in summaries.items() if s.get("parsing", {}).get("warnings")
+        },
         "backend_calls": counters.backend_calls,
         "cache_hits": counters.cache_hits,
         "failed_requests": n_failed,

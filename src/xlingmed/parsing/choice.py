@@ -8,15 +8,17 @@ default parser, ``robust``, reads in this order and stops at the first rule that
 2. ``phrase``: an answer phrase of any registered language (``languages.Language.answer_phrases``: "The correct
    answer is", "Answer:", ``الإجابة الصحيحة هي``, "La respuesta correcta es", "答案是", "सही उत्तर है", …) followed
    by a label, an option number or an option's text; two phrases naming different options are ``ambiguous``.
-3. ``standalone``: the whole reply is a label ("C", "(C)", "**ج**", "Option 3", "٣"), or it opens with one
+3. ``option_text``: the reply is exactly one option's text ("A+C" is that option, not "C"); a reply that is
+   both one option's text and another option's label is ``ambiguous``.
+4. ``standalone``: the whole reply is a label ("C", "(C)", "**ج**", "Option 3", "٣"), or it opens with one
    followed by ``.``/``)``/``:`` ("C. Fibrinolysin"), or exactly one label stands alone somewhere: in
    parentheses/brackets/bold/quotes, after an option word ("option C", ``الخيار ج``, "选项C"), or an upper-case
    Latin or an Arabic letter followed by ``.``/``)``/``:`` or the end ("The best choice here is C."). Two
    different options standing alone are ``ambiguous``.
-4. ``option_text``: the reply is one option's text (after case, diacritics, hamza forms and punctuation are
-   folded), or contains exactly one option's text; two are ``ambiguous``. ``option_match`` (a fallback): a
+5. ``option_text``: the reply contains exactly one option's text (texts are compared with case, diacritics,
+   hamza forms and punctuation folded); two are ``ambiguous``. ``option_match`` (a fallback): a
    clear best fuzzy match (similarity ≥ 0.8, ahead of the next option by ≥ 0.1).
-5. Otherwise ``invalid``.
+6. Otherwise ``invalid``.
 
 A label is never taken from inside or at the start of a word ("ال", the Arabic article, is not option A;
 "Doctors" is not option D), lower-case Latin letters count only where nothing else could be meant ("(c)",
@@ -146,6 +148,14 @@ def _contains(hay: str, needle: str) -> bool:
     if _is_cjk(needle):
         return needle in hay
     return f" {needle} " in f" {hay} "
+
+
+def _exact_option(text: str, options: Mapping[str, str], valid: Sequence[str]) -> Parsed | None:
+    reply = _fold(text)
+    exact = sorted({lab for lab, t in options.items() if lab in valid and reply and _fold(t) == reply})
+    if len(exact) > 1:
+        return Parsed(None, "ambiguous")  # duplicate option texts (MedArabiQ FITB rows 0, 8, 20, 41)
+    return Parsed(exact[0], "option_text") if exact else None
 
 
 def _by_option_text(text: str, options: Mapping[str, str], valid: Sequence[str]) -> Parsed | None:
@@ -301,11 +311,17 @@ def extract_choice(
         return Parsed(named.pop(), "phrase")
     if len(named) > 1:
         return Parsed(None, "ambiguous")
-    # 3. a label standing alone
+    # 3. the reply is one option's text ("A+C" is that option, not "C" standing alone)
+    if options:
+        exact = _exact_option(t, options, valid)
+        if exact is not None:
+            whole = _whole_label(t.strip(_STRIP_START + _STRIP_END), valid)
+            return exact if whole in (None, exact.value) else Parsed(None, "ambiguous")
+    # 4. a label standing alone
     alone = _standalone(t, valid)
     if alone is not None:
         return alone
-    # 4. the option's text
+    # 5. the option's text inside the reply, or a clear fuzzy match
     if options:
         by_text = _by_option_text(t, options, valid)
         if by_text is not None:

@@ -64,6 +64,15 @@ def kind_of(method: str | None) -> str:
     return KINDS.get(method, "unread")
 
 
+def parse_key(rows: Sequence[Mapping[str, Any]]) -> str | None:
+    """The column of a task's rows that holds the parse method (``parse_method``; ``parse`` for the rubric), or
+    None for tasks that parse nothing (open answers, consistency)."""
+    for key in ("parse_method", "parse"):
+        if rows and key in rows[0]:
+            return key
+    return None
+
+
 def parse_counts(
     rows: Iterable[Mapping[str, Any]], languages: Sequence[str], *, method_key: str = "parse_method"
 ) -> dict[str, Any]:
@@ -83,7 +92,12 @@ def parse_counts(
         lang = r.get("lang")
         if lang not in methods:
             continue
-        m = r.get(method_key) or "error"
+        # no method: the request failed, or there was nothing to parse (an empty answer is never judged)
+        # (a CSV read back gives NaN for an empty cell: only a non-empty string is a method or an error)
+        m = r.get(method_key)
+        if not isinstance(m, str) or not m:
+            err = r.get("error")
+            m = "error" if isinstance(err, str) and err else "empty_answer"
         methods[lang][m] = methods[lang].get(m, 0) + 1
     kinds: dict[str, dict[str, int]] = {}
     n: dict[str, int] = {}

@@ -155,6 +155,40 @@ def _counts(run: RunData) -> list[dict[str, Any]]:
     return out
 
 
+def _parsing(run: RunData) -> dict[str, Any]:
+    """How replies were read per task × method × language, and the >5 % warnings (``parsing.methods``).
+
+    Runs written before xlingmed 0.2 have no ``parsing`` block: it is counted from their task CSVs."""
+    from xlingmed.parsing.methods import kind_of, parse_counts, parse_key
+
+    langs = run.languages
+    rows: list[dict[str, Any]] = []
+    warnings: list[str] = []
+    for name, task in run.summary.get("tasks", {}).items():
+        block = task.get("parsing")
+        if block is None and name in run.tables:
+            records = [{str(k): v for k, v in r.items()} for r in run.tables[name].to_dict("records")]
+            key = parse_key(records)
+            block = parse_counts(records, langs, method_key=key) if key else None
+        if block is None:
+            continue
+        methods = sorted({m for lg in langs for m in block["methods"].get(lg, {})}, key=lambda m: (kind_of(m), m))
+        for m in methods:
+            cells = [block["methods"].get(lg, {}).get(m, 0) for lg in langs]
+            rows.append({"what": f"{name}: {m} ({kind_of(m)})", "cells": cells})
+        rows.append(
+            {
+                "what": f"{name}: share not read by a direct rule",
+                "cells": [
+                    "–" if block["not_read_share"].get(lg) is None else f"{100 * block['not_read_share'][lg]:.1f}%"
+                    for lg in langs
+                ],
+            }
+        )
+        warnings += [f"{name}: {w}" for w in block["warnings"]]
+    return {"rows": rows, "warnings": warnings}
+
+
 def _table(title: str, rows: list[dict[str, Any]], note: str = "") -> dict[str, Any]:
     columns = list(rows[0]) if rows else []
     return {
@@ -384,6 +418,7 @@ def _view(run: RunData, tables: dict[str, list[dict[str, Any]]], figs: dict[str,
         "gaps": gaps,
         "figures": {k: base64.b64encode(v).decode("ascii") for k, v in figs.items()},
         "counts": _counts(run),
+        "parsing": _parsing(run),
         "stat_tables": [t for t in stat_tables if t["rows"]],
         "consistency_mode": cons["settings"]["mode"] if cons else None,
         "manifest": json.dumps(run.manifest, indent=2, ensure_ascii=False),

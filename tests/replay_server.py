@@ -1,0 +1,136 @@
+"""A scripted OpenAI-compatible server that answers every multiple-choice item correctly, in one phrasing.
+
+Real models rarely answer with a bare letter: they write "The correct answer is (C).", answer in the question's
+language ("الإجابة الصحيحة هي: ب"), repeat the option's text, or name no option at all. ``ReplayPolicy`` finds
+which item a prompt asks about (the longest item text the prompt contains: the question cell, a bias variant, or
+the stem of a structured prompt) and replies with that item's gold option written the way ``PHRASINGS`` says,
+so a run's accuracy says what the parser made of correct answers (100 % is right) and of answers that name no
+option (``NO_OPTION``: 0 %, all invalid). Used by tests/test_replay.py and bench/parser_replay.py.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+import pandas as pd
+from fault_server import Reply, ok
+
+from xlingmed.languages import LANGUAGES
+from xlingmed.types import Item
+
+Phrasing = Callable[[str, str, str], str]  # (gold label in the item's script, Latin gold label, option text, lang)
+
+NATIVE_PHRASE = {
+    "en": "Answer: {label}",
+    "es": "La respuesta correcta es la {label}.",
+    "zh": "答案是{label}。",
+    "hi": "सही उत्तर है: {label}",
+    "ar": "الإجابة الصحيحة هي: {label}",
+}
+
+# name -> reply(label as printed in the item's script, Latin label, option text, language)
+PHRASINGS: dict[str, Callable[[str, str, str, str], str]] = {
+    "bare letter": lambda shown, latin, text, lang: latin,
+    "bare letter, item's script": lambda shown, latin, text, lang: shown,
+    "paper marker": lambda shown, latin, text, lang: f"The correct letter is: {latin}",
+    "answer phrase (en)": lambda shown, latin, text, lang: f"The correct answer is {latin}.",
+    "answer phrase (item's language)": lambda shown, latin, text, lang: NATIVE_PHRASE[lang].format(label=shown),
+    "parentheses": lambda shown, latin, text, lang: f"The correct answer is ({latin}).",
+    "bold": lambda shown, latin, text, lang: f"**{shown}**",
+    "sentence ending in the letter": lambda shown, latin, text, lang: f"After weighing every option I choose {latin}.",
+    "label and text, then reasoning": lambda shown, latin, text, lang: (
+        f"{shown}. {text}\n\nThe other options do not fit this presentation."
+    ),
+    "option text only": lambda shown, latin, text, lang: text,
+}
+NO_OPTION: dict[str, Callable[[str, str, str, str], str]] = {
+    "cannot choose (en)": lambda shown, latin, text, lang: "Doctors usually weigh every option; I cannot choose.",
+    "cannot choose (item's language)": lambda shown, latin, text, lang: {
+        "en": "I would need to examine the patient before choosing anything.",
+        "es": "No puedo elegir sin examinar al paciente.",
+        "zh": "没有检查病人，我无法选择。",
+        "hi": "मरीज़ की जाँच किए बिना मैं चुन नहीं सकता।",
+        "ar": "لا أستطيع اختيار إجابة واحدة دون فحص المريض.",
+    }[lang],
+}
+ALL_PHRASINGS = {**PHRASINGS, **NO_OPTION}
+
+
+def _texts(item: Item) -> list[str]:
+    texts = [item.question.strip(), str(item.meta.get("stem", "")).strip()]
+    texts += [v.strip() for v in item.meta.get("variants", {}).values()]
+    return [t for t in texts if t]
+
+
+class ReplayPolicy:
+    """``policy(prompt, attempt)`` for ``FaultServer``: the gold option of the prompt's item, in ``phrasing``."""
+
+    def __init__(self, items: Sequence[Item], phrasing: str) -> None:
+        self.reply = ALL_PHRASINGS[phrasing]
+        self.index = sorted(((t, it) for it in items for t in _texts(it)), key=lambda ti: -len(ti[0]))
+        self.unmatched = 0
+
+    def __call__(self, prompt: str, attempt: int) -> Reply:
+        item = next((it for t, it in self.index if t in prompt), None)
+        if item is None or item.gold_label is None:
+            self.unmatched += 1
+            return ok("?")
+        k = ord(item.gold_label) - ord("A")
+        shown = LANGUAGES[item.lang].option_letters[k]
+        text = next(c.text for c in item.choices if c.label == item.gold_label)
+        return ok(self.reply(shown, item.gold_label, text, item.lang))
+
+
+# Invented questions of a user's own mcq:FILE in every language the project knows: (stem, options), gold is
+# the letter at the same index of GOLD.
+MCQ_FILE_GOLD = ["A", "B", "C", "D"]
+MCQ_FILE = {
+    "en": [
+        ("Which drug lowers fever?", ["Paracetamol", "Insulin", "Warfarin", "Heparin"]),
+        ("Which organ makes insulin?", ["Liver", "Pancreas", "Kidney", "Spleen"]),
+        ("Which vitamin deficiency causes scurvy?", ["Vitamin A", "Vitamin D", "Vitamin C", "Vitamin K"]),
+        ("A child has a barking cough. Likely diagnosis?", ["Asthma", "Pneumonia", "Otitis", "Croup"]),
+    ],
+    "es": [
+        ("¿Qué fármaco baja la fiebre?", ["Paracetamol", "Insulina", "Warfarina", "Heparina"]),
+        ("¿Qué órgano produce insulina?", ["Hígado", "Páncreas", "Riñón", "Bazo"]),
+        ("¿Qué carencia vitamínica causa escorbuto?", ["Vitamina A", "Vitamina D", "Vitamina C", "Vitamina K"]),
+        ("Un niño tiene tos perruna. ¿Diagnóstico probable?", ["Asma", "Neumonía", "Otitis", "Crup"]),
+    ],
+    "zh": [
+        ("哪种药能退烧？", ["对乙酰氨基酚", "胰岛素", "华法林", "肝素"]),
+        ("哪个器官产生胰岛素？", ["肝脏", "胰腺", "肾脏", "脾脏"]),
+        ("缺乏哪种维生素会导致坏血病？", ["维生素A", "维生素D", "维生素C", "维生素K"]),
+        ("孩子有犬吠样咳嗽。最可能的诊断？", ["哮喘", "肺炎", "中耳炎", "哮吼"]),
+    ],
+    "hi": [
+        ("कौन सी दवा बुखार कम करती है?", ["पैरासिटामोल", "इंसुलिन", "वारफारिन", "हेपरिन"]),
+        ("कौन सा अंग इंसुलिन बनाता है?", ["यकृत", "अग्न्याशय", "गुर्दा", "प्लीहा"]),
+        ("किस विटामिन की कमी से स्कर्वी होता है?", ["विटामिन ए", "विटामिन डी", "विटामिन सी", "विटामिन के"]),
+        ("बच्चे को भौंकने वाली खांसी है। संभावित निदान?", ["दमा", "निमोनिया", "कान का संक्रमण", "क्रुप"]),
+    ],
+    "ar": [
+        ("أي دواء يخفض الحرارة؟", ["باراسيتامول", "إنسولين", "وارفارين", "هيبارين"]),
+        ("أي عضو يصنع الإنسولين؟", ["الكبد", "البنكرياس", "الكلية", "الطحال"]),
+        ("نقص أي فيتامين يسبب الإسقربوط؟", ["فيتامين أ", "فيتامين د", "فيتامين ج", "فيتامين ك"]),
+        ("طفل يعاني من سعال نباحي. ما التشخيص المرجح؟", ["الربو", "الالتهاب الرئوي", "التهاب الأذن", "الخانوق"]),
+    ],
+}
+
+
+def write_mcq_file(path: Path) -> Path:
+    """The questions above as a user's CSV (id, language, question, A–D, answer letter)."""
+    rows = [
+        {
+            "id": f"q{k}",
+            "language": lang,
+            "question": stem,
+            **dict(zip("ABCD", opts, strict=True)),
+            "answer": MCQ_FILE_GOLD[k],
+        }  # fmt: skip
+        for lang, questions in MCQ_FILE.items()
+        for k, (stem, opts) in enumerate(questions)
+    ]
+    pd.DataFrame(rows).to_csv(path, index=False)
+    return path

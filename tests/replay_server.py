@@ -128,7 +128,7 @@ def write_mcq_file(path: Path) -> Path:
             "question": stem,
             **dict(zip("ABCD", opts, strict=True)),
             "answer": MCQ_FILE_GOLD[k],
-        }  # fmt: skip
+        }
         for lang, questions in MCQ_FILE.items()
         for k, (stem, opts) in enumerate(questions)
     ]

@@ -54,7 +54,8 @@ def run_all(folder: Path, phrasing: str, out: Path, *extra: str) -> dict[str, di
         for name, (langs, limit) in BENCHMARKS.items():
             bench = f"mcq:{folder / 'mine.csv'}" if name == "mcq" else name
             args = ["run", "--benchmark", bench, "--languages", langs, "--model", "openai/m", "--base-url", server.url,
-                    "--out", str(out / name.replace("/", "_")), "--no-report", "--cache", str(out / "cache.sqlite"), *extra]  # fmt: skip
+                    "--out", str(out / name.replace("/", "_")), "--no-report", "--cache", str(out / "cache.sqlite"),
+                    *extra]  # fmt: skip
             if name.startswith("medarabiq"):
                 args += ["--data-dir", str(folder)]
             if limit:

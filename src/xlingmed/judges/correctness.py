@@ -61,11 +61,14 @@ def parse_judgement(text: str, parser: str = "paper") -> Parsed:
     the order 1 → 4 for case-sensitive containment; the first hit wins, else ``no_response``.
 
     ``paper+fallback``: when the paper rule finds nothing, take the option string that occurs *last* anywhere
-    in the reply (case-insensitive).
+    in the reply (case-insensitive; ``fallback_last_option``); else read the reply's last non-empty line, which
+    must name exactly one option, by its number ("Option 3", "3)") or in near paraphrase ("more comprehensive
+    and appropriate", "contradicts Answer 1", "neither contradictory nor similar"; ``fallback_last_line``).
+    A line that names two options, or none, stays ``unparsed`` (``no_response``).
 
     Returns:
-        ``Parsed(label, method)`` with method ``"empty"``, ``"paper_tail"``, ``"fallback_last_option"`` or
-        ``"unparsed"``.
+        ``Parsed(label, method)`` with method ``"empty"``, ``"paper_tail"``, ``"fallback_last_option"``,
+        ``"fallback_last_line"`` or ``"unparsed"``.
 
     Raises:
         ValueError: unknown ``parser``.
@@ -86,4 +89,34 @@ def parse_judgement(text: str, parser: str = "paper") -> Parsed:
                     best = (match.start(), label)
         if best is not None:
             return Parsed(best[1], "fallback_last_option")
+        label = _last_line_label(text)
+        if label is not None:
+            return Parsed(label, "fallback_last_line")
     return Parsed(NO_RESPONSE, "unparsed")
+
+
+_NUMBERED = re.compile(r"(?:\b(?:option|choice)\s*[:#]?\s*\(?([1-4])\b|^\(?([1-4])\s*[).:]?\s*$|^\(?([1-4])\s*[).:]\s)")
+# Near paraphrases of the four options, tested on the last line with "neither … nor …" removed first (it holds
+# the word "contradictory").
+_NEITHER = re.compile(r"neither\s+(?:contradictory|similar)\s+nor\s+(?:similar|contradictory)")
+_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("contradictory", re.compile(r"\bcontradict(?:s|ory|ion|ing)?\b")),
+    ("more", re.compile(r"\bmore\s+comprehensive\b")),
+    ("less", re.compile(r"\bless\s+comprehensive\b")),
+)
+
+
+def _last_line_label(text: str) -> str | None:
+    """The one option the reply's last non-empty line names, by number or near paraphrase; else None."""
+    lines = [ln.strip(" \t*_#>-`\"'") for ln in text.strip().splitlines()]
+    lines = [ln for ln in lines if ln]
+    if not lines:
+        return None
+    line = lines[-1].lower()
+    numbers = {g for m in _NUMBERED.finditer(line) for g in m.groups() if g}
+    named: set[str] = {OPTIONS[int(n) - 1][0] for n in numbers}
+    if _NEITHER.search(line):
+        named.add("neither")
+        line = _NEITHER.sub(" ", line)
+    named |= {label for label, cue in _CUES if cue.search(line)}
+    return named.pop() if len(named) == 1 else None

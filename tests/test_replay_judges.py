@@ -139,7 +139,9 @@ NO_YES_NO = {
 }
 
 
-def _verifiability(data_dir: Path, out: Path, replies: dict[str, tuple[str, str]] | None, parser: str) -> dict[str, Any]:
+def _verifiability(
+    data_dir: Path, out: Path, replies: dict[str, tuple[str, str]] | None, parser: str
+) -> dict[str, Any]:
     items = load_items("liveqa", data_dir, LANGS, limit=LIMIT)[0]
     index = sorted(((it.question.strip(), it) for it in items), key=lambda qi: -len(qi[0]))
 

@@ -1,0 +1,167 @@
+"""parsing.choice: the option a reply chose, or that it chose none, in every script; parse counts and warnings."""
+
+from __future__ import annotations
+
+import medarabiq_fixtures as fx
+import pytest
+import regex
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from xlingmed.benchmarks.medarabiq import load_items, parse_options
+from xlingmed.errors import ConfigError
+from xlingmed.languages import LANGUAGES, normalise_label
+from xlingmed.parsing.choice import METHODS, _fold, extract_choice
+from xlingmed.parsing.methods import WARN_SHARE, kind_of, parse_counts
+
+OPTS = {"A": "lipase", "B": "penicillinase", "C": "fibrinolysin", "D": "hyaluronidase", "E": "proteinase"}
+V = list("ABCDE")
+
+
+@pytest.mark.parametrize(
+    ("reply", "value", "method"),
+    [
+        ("Answer: C", "C", "phrase"),
+        ("الإجابة الصحيحة هي: ب", "B", "phrase"),
+        ("الجواب: ج", "C", "phrase"),
+        ("La respuesta correcta es la C.", "C", "phrase"),
+        ("答案是C。", "C", "phrase"),
+        ("正确答案：C", "C", "phrase"),
+        ("सही उत्तर है: C", "C", "phrase"),
+        ("The correct answer is (C).", "C", "phrase"),
+        ("Answer: **C. Fibrinolysin**", "C", "phrase"),
+        ("The correct answer is fibrinolysin.", "C", "phrase"),
+        ("I think the answer is fibrinolysin and not penicillinase", "C", "phrase"),
+        ("The correct letter is: C", "C", "marker"),
+        ("الحرف الصحيح هو: د", "D", "marker"),
+        ("C", "C", "standalone"),
+        ("(C)", "C", "standalone"),
+        ("**C**", "C", "standalone"),
+        ("c", "C", "standalone"),
+        ("ج.", "C", "standalone"),
+        ("هـ", "E", "standalone"),
+        ("ا", "A", "standalone"),
+        ("Option C", "C", "standalone"),
+        ("الخيار ج", "C", "standalone"),
+        ("选项C", "C", "standalone"),
+        ("٣", "C", "standalone"),  # Arabic-Indic three: the third option
+        ("३", "C", "standalone"),  # Devanagari three
+        ("C. Fibrinolysin", "C", "standalone"),
+        ("The best choice here is C.", "C", "standalone"),
+        ("Fibrinolysin (C) is correct.", "C", "standalone"),
+        ("The answer is not A; it is C.", "C", "standalone"),
+        ("fibrinolysin", "C", "option_text"),
+        ("ＦＩＢＲＩＮＯＬＹＳＩＮ。", "C", "option_text"),  # full-width letters fold
+        ("It must be fibrinolysin given the clot lysis.", "C", "option_text"),
+        ("fibrinolysn", "C", "option_match"),  # a typo: a clear best fuzzy match, counted as a fallback
+        # never a guess
+        ("Doctors usually weigh every option; I cannot choose.", None, "invalid"),
+        ("الإجابة تعتمد على الحالة", None, "invalid"),  # "ال" is the article, not option A
+        ("e.g. more tests", None, "invalid"),
+        ("A patient would need more tests", None, "invalid"),
+        ("", None, "invalid"),
+        ("F", None, "invalid"),  # not one of the item's options
+        ("A) lipase is wrong, C) is right", None, "ambiguous"),
+        ("Answer: B. Correct answer: C", None, "ambiguous"),
+        ("fibrinolysin or penicillinase", None, "ambiguous"),
+        ("Take 2 tablets of lipase-free formula", "A", "option_text"),  # "2" is no option number here
+    ],
+)
+def test_robust_extraction(reply: str, value: str | None, method: str) -> None:
+    parsed = extract_choice(reply, V, options=OPTS)
+    assert (parsed.value, parsed.method) == (value, method)
+
+
+def test_option_text_is_not_read_as_a_label_inside_it() -> None:
+    # MedArabiQ MCQ row 6 of the fixture: option D's text is "A+C"
+    options = {"A": "x", "B": "y", "C": "z", "D": "A+C"}
+    parsed = extract_choice("A+C", list("ABCD"), options=options)
+    assert (parsed.value, parsed.method) == ("D", "option_text")
+    # a reply that is one option's text and another option's label names two options
+    parsed = extract_choice("D", list("ABCD"), options={"A": "B12", "B": "C", "C": "D", "D": "E"})
+    assert (parsed.value, parsed.method) == (None, "ambiguous")
+
+
+def test_the_papers_rule_and_the_old_defaults_by_name() -> None:
+    def read(reply: str, parser: str) -> tuple[str | None, str]:
+        parsed = extract_choice(reply, V, parser=parser)
+        return parsed.value, parsed.method
+
+    assert read("الإجابة الصحيحة هي: ب", "first_char") == ("A", "first_char")
+    assert read("Doctors weigh it", "first_char") == ("D", "first_char")
+    assert read("Answer: C", "paper") == (None, "invalid")
+    assert read("The correct letter is: (C)", "paper") == ("C", "marker")
+    assert read("The answer is B", "regex") == ("B", "regex")
+    with pytest.raises(ConfigError, match="unknown multiple-choice parser"):
+        extract_choice("C", V, parser="lenient")
+
+
+def test_non_contiguous_labels_are_split_as_printed_and_flagged(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    parsed = parse_options("Stem?\nA. one\nB. two\nC. three\nE. five")
+    assert [c.label for c in parsed.choices] == ["A", "B", "C", "E"]
+    assert [c.text for c in parsed.choices] == ["one", "two", "three", "five"]
+    assert "non_contiguous_labels" in parsed.flags
+    fx.write_all(tmp_path)
+    items = load_items("fitb_choices", tmp_path, ("ar", "en"))[0]
+    row = [it for it in items if it.item_id == f"fitb_choices-{fx.FITB_NON_CONTIGUOUS:03d}"]
+    assert [c.label for c in row[0].choices] == [c.label for c in row[1].choices] == ["A", "B", "C", "E"]
+    assert all("non_contiguous_labels" in it.meta["flags"] for it in row)
+    others = [it for it in items if it not in row]
+    assert not any("non_contiguous_labels" in it.meta["flags"] for it in others)
+
+
+# ---- property: a label is read only where the reply shows it ---------------------------------------------------
+
+PROSE = st.lists(
+    st.sampled_from(list("abcdefgh ABCDEFGH.,;:()*-\n") + list("أبجدهوال ٣३") + ["الإجابة", "Answer:", " option "]),
+    max_size=30,
+).map("".join)
+
+
+def _shows(reply: str, label: str, options: dict[str, str]) -> bool:
+    """``label`` occurs in ``reply`` as a standalone label (any script), as its option number, or as its text."""
+    k = ord(label) - ord("A")
+    forms = {
+        label,
+        label.lower(),
+        LANGUAGES["ar"].option_letters[k],
+        str(k + 1),
+        "٠١٢٣٤٥٦٧٨٩"[k + 1],
+        "०१२३४५६७८९"[k + 1],
+    }
+    if label == "A":
+        forms |= {"ا", "إ", "آ"}
+    if label == "E":
+        forms |= {"ة"}
+    for m in regex.finditer(r"[\p{L}\p{N}]+", reply):
+        if m.group() in forms and normalise_label(m.group()) == label:
+            return True
+    return _fold(options[label]) in _fold(reply)
+
+
+@settings(max_examples=400, deadline=None)
+@given(PROSE, st.lists(st.sampled_from(["lipase", "insulin", "vitamin c", "الكبد", "肝脏"]), min_size=4, max_size=4,
+                       unique=True))  # fmt: skip
+def test_no_label_that_the_reply_does_not_show(reply: str, texts: list[str]) -> None:
+    options = dict(zip("ABCD", texts, strict=True))
+    parsed = extract_choice(reply, list("ABCD"), options=options)
+    assert parsed.method in METHODS
+    assert (parsed.value is None) == (parsed.method in ("invalid", "ambiguous"))
+    if parsed.value is not None:
+        assert _shows(reply, parsed.value, options), (reply, parsed)
+
+
+# ---- parse counts ------------------------------------------------------------------------------------------------
+
+
+def test_parse_counts_and_warnings() -> None:
+    rows = [{"lang": "en", "parse_method": "phrase"}] * 96 + [{"lang": "en", "parse_method": "invalid"}] * 4
+    rows += [{"lang": "ar", "parse_method": "standalone"}] * 90 + [{"lang": "ar", "parse_method": "first_char"}] * 10
+    rows += [{"lang": "ar", "parse_method": None, "error": "timeout"}] * 7
+    counts = parse_counts(rows, ["en", "ar"])
+    assert counts["methods"]["ar"] == {"standalone": 90, "first_char": 10, "error": 7}
+    assert counts["kinds"]["en"] == {"read": 96, "fallback": 0, "unread": 4, "refused": 0, "error": 0}
+    assert counts["n"] == {"en": 100, "ar": 100}  # failed requests are not the parser's
+    assert counts["not_read_share"] == {"en": 0.04, "ar": 0.10}
+    assert WARN_SHARE == 0.05 and len(counts["warnings"]) == 1 and counts["warnings"][0].startswith("ar: 10.0%")
+    assert kind_of("some_new_method") == "unread"  # never counted as read by default

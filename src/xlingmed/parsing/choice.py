@@ -104,6 +104,8 @@ def _label_at(text: str, pos: int, valid: Sequence[str], *, strict_case: bool = 
     m = _LABEL_AT.match(text, i)
     if not m:
         return None
+    if i > 0 and regex.match(r"\p{L}", text[i - 1]) and not _is_cjk(text[i - 1]):
+        return None  # glued to the word before it ("الإجابةa"); Chinese has no spaces ("答案是C")
     raw = m.group(1)
     after = text[m.end() : m.end() + 1]
     if strict_case and raw.islower() and raw.isascii() and after and after not in ".):]*,;،\n":

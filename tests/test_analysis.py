@@ -245,3 +245,26 @@ def test_analyse_run_reads_every_task_table(tmp_path) -> None:  # type: ignore[n
     assert sim["gap"] == pytest.approx(-0.1) and sim["n_items"] == 12
     assert {r["metric"] for r in tables["paper_anova"]} == {"sim_1gram"}  # paper tests: continuous metrics only
     assert all(r["test"] == "cochran_q" for r in tables["omnibus"] if r["criterion"] != "consistency")
+
+
+def test_the_papers_headline_numbers_from_its_table_1() -> None:
+    from xlingmed.analysis.paper import headline_numbers
+
+    labels = ("more", "less", "neither", "contradictory")
+    table1 = {  # XLingEval Table 1 (GPT-3.5), columns en, es, zh, hi
+        "healthqa": [(1013, 891, 878, 575), (98, 175, 185, 402), (20, 63, 57, 110), (3, 5, 14, 47)],
+        "liveqa": [(226, 213, 212, 142), (3, 12, 16, 59), (14, 20, 14, 32), (3, 1, 4, 13)],
+        "medicationqa": [(618, 547, 509, 407), (18, 50, 41, 125), (49, 70, 92, 107), (5, 23, 48, 51)],
+    }
+    counts = {
+        ds: {lang: {lab: rows[i][j] for i, lab in enumerate(labels)} for j, lang in enumerate(("en", "es", "zh", "hi"))}
+        for ds, rows in table1.items()
+    }
+    h = headline_numbers(counts)
+    assert round(h["fewer_comprehensive_pp"], 2) == 18.12
+    assert round(h["times_more_contradictory"], 2) == 5.82
+    per = h["per_dataset"]
+    assert [round(per[d]["fewer_comprehensive_pp"], 2) for d in table1] == [20.43, 15.04, 18.89]
+    assert [round(per[d]["times_more_contradictory"], 2) for d in table1] == [7.33, 2.0, 8.13]
+    print(f"headline: {h['fewer_comprehensive_pp']:.2f} % fewer comprehensive, "
+          f"{h['times_more_contradictory']:.2f}x more contradictory")  # fmt: skip

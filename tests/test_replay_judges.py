@@ -179,3 +179,16 @@ def test_a_reply_without_yes_or_no_is_unparsed(data_dir: Path, tmp_path: Path) -
         assert (s["n_unparsed"], s["n_scored"]) == (5 * LIMIT, 0), lang
         assert v["parsing"]["methods"][lang] == {"unparsed": 5 * LIMIT}
     assert len(v["parsing"]["warnings"]) == len(LANGS)
+
+
+def test_the_report_gives_the_papers_headline_numbers(
+    data_dir: Path, tmp_path: Path, expected: dict[str, Counter[str]]
+) -> None:
+    from xlingmed.analysis.paper import headline_numbers
+
+    _correctness(data_dir, tmp_path / "run", PAPER_JUDGE["option string on the last line"], "paper")
+    _cli(["report", str(tmp_path / "run"), "--resamples", "50"])
+    html = (tmp_path / "run" / "report" / "index.html").read_text(encoding="utf-8")
+    h = headline_numbers({"liveqa": {lang: dict(c) for lang, c in expected.items()}})
+    assert "The paper&#39;s headline numbers" in html or "The paper's headline numbers" in html
+    assert f"{h['fewer_comprehensive_pp']:.2f} %" in html

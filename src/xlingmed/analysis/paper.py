@@ -103,3 +103,44 @@ def unpaired_t(values: pd.DataFrame, languages: Sequence[str]) -> list[dict[str,
             }
         )
     return rows
+
+
+def headline_numbers(counts: dict[str, dict[str, dict[str, int]]], reference: str = "en") -> dict[str, Any]:
+    """The XLingEval abstract's two correctness numbers over one or more datasets (spec §2.3).
+
+    Args:
+        counts: dataset → language → judge label (``more``, ``contradictory``, …) → count, as in the paper's
+            Table 1 or a run's ``tasks.correctness.languages.<lang>.counts``.
+        reference: the language the others are compared with.
+
+    Returns:
+        ``fewer_comprehensive_pp``: the mean over datasets of (more[en] − mean over the other languages of
+        more) / N × 100, N = the reference language's labelled answers ("18.12 % fewer comprehensive answers");
+        ``times_more_contradictory``: the mean over datasets of mean(contradictory of the others) /
+        contradictory[en] ("5.82× more likely"); ``per_dataset`` with both values of each dataset (None where a
+        dataset has no other language, no reference answers, or no contradictory reference answer).
+    """
+    per: dict[str, dict[str, float | None]] = {}
+    for name, by_lang in counts.items():
+        ref = by_lang.get(reference)
+        others = [c for lang, c in by_lang.items() if lang != reference]
+        n = sum(ref.values()) if ref else 0
+        if not ref or not others or n == 0:
+            per[name] = {"fewer_comprehensive_pp": None, "times_more_contradictory": None}
+            continue
+        more = sum(c.get("more", 0) for c in others) / len(others)
+        contra = sum(c.get("contradictory", 0) for c in others) / len(others)
+        per[name] = {
+            "fewer_comprehensive_pp": 100.0 * (ref.get("more", 0) - more) / n,
+            "times_more_contradictory": contra / ref["contradictory"] if ref.get("contradictory") else None,
+        }
+
+    def mean(key: str) -> float | None:
+        vals = [x for v in per.values() if (x := v[key]) is not None]
+        return sum(vals) / len(vals) if vals else None
+
+    return {
+        "fewer_comprehensive_pp": mean("fewer_comprehensive_pp"),
+        "times_more_contradictory": mean("times_more_contradictory"),
+        "per_dataset": per,
+    }

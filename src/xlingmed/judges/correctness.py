@@ -89,9 +89,9 @@ def parse_judgement(text: str, parser: str = "paper") -> Parsed:
                     best = (match.start(), label)
         if best is not None:
             return Parsed(best[1], "fallback_last_option")
-        label = _last_line_label(text)
-        if label is not None:
-            return Parsed(label, "fallback_last_line")
+        last = _last_line_label(text)
+        if last is not None:
+            return Parsed(last, "fallback_last_line")
     return Parsed(NO_RESPONSE, "unparsed")
 
 

@@ -199,6 +199,41 @@ def _table(title: str, rows: list[dict[str, Any]], note: str = "") -> dict[str, 
     }
 
 
+def _headline(runs: list[RunData]) -> dict[str, Any] | None:
+    """XLingEval's two abstract numbers over the correctness runs with English (``analysis.paper``); one
+    dataset per benchmark (the last run of a benchmark counts when several models judged it)."""
+    from xlingmed.analysis.paper import headline_numbers
+
+    counts: dict[str, dict[str, dict[str, int]]] = {}
+    models: set[str] = set()
+    for run in runs:
+        corr = run.summary.get("tasks", {}).get("correctness")
+        if corr and "en" in corr["languages"] and len(corr["languages"]) > 1:
+            counts[str(run.summary.get("benchmark"))] = {lg: s["counts"] for lg, s in corr["languages"].items()}
+            models.add(str(run.summary.get("model")))
+    if not counts:
+        return None
+    h = headline_numbers(counts)
+
+    def fmt(v: float | None, unit: str) -> str:
+        return "–" if v is None else f"{v:.2f}{unit}"
+
+    return {
+        "fewer": fmt(h["fewer_comprehensive_pp"], " %"),
+        "times": fmt(h["times_more_contradictory"], "×"),
+        "datasets": ", ".join(counts),
+        "models": ", ".join(sorted(models)),
+        "per_dataset": [
+            {
+                "dataset": d,
+                "fewer": fmt(v["fewer_comprehensive_pp"], " pp"),
+                "times": fmt(v["times_more_contradictory"], "×"),
+            }
+            for d, v in h["per_dataset"].items()
+        ],
+    }
+
+
 def _comparison(runs: list[RunData]) -> dict[str, Any] | None:
     if len(runs) < 2:
         return None
@@ -265,6 +300,7 @@ def build_report(
         title=", ".join(r.label for r in runs),
         runs=views,
         comparison=_comparison(runs),
+        headline=_headline(runs),
         agreement=agreement["table"] if agreement is not None else None,
         built=datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
         version=_version(),

@@ -15,9 +15,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
-import medarabiq_fixtures as fx  # noqa: E402
-from replay_server import ALL_PHRASINGS, write_mcq_file  # noqa: E402
-from test_replay import BENCHMARKS, _cells, run_all  # noqa: E402
+import medarabiq_fixtures as fx
+from replay_server import ALL_PHRASINGS, write_mcq_file
+from test_replay import BENCHMARKS, _cells, run_all
 
 
 def main() -> None:

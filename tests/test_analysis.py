@@ -228,6 +228,7 @@ def test_analyse_run_reads_every_task_table(tmp_path) -> None:  # type: ignore[n
 
     found = {(m.criterion, m.metric, m.temperature) for m in metric_values(tmp_path)}
     assert found == {
+        ("correctness", "more_comprehensive", None),
         ("correctness", "contradictory", None),
         ("correctness", "less_comprehensive", None),
         ("verifiability", "correct", 0.0),

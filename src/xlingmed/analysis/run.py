@@ -2,8 +2,9 @@
 
 Per-item values come from the task CSVs:
 
-* ``correctness.csv``: binary outcomes per question, ``contradictory`` (the judge said the answer contradicts the
-  expert answer) and ``less_comprehensive``; lower is better.
+* ``correctness.csv``: binary outcomes per question: ``more_comprehensive`` (higher is better; the outcome behind
+  the paper's headline), ``contradictory`` (the judge said the answer contradicts the expert answer) and
+  ``less_comprehensive`` (lower is better).
 * ``verifiability.csv``: per claim (question × candidate answer) and temperature, ``correct`` = the parsed
   Yes/No equals the label; claims that were unparsed, refused or failed are excluded (as in the paper's metrics).
 * ``consistency.csv``: every per-question metric per temperature, and (temperature None) its mean over the
@@ -64,11 +65,16 @@ def metric_values(run_dir: Path) -> Iterator[MetricValues]:
     if path.is_file():
         df = _read(path)
         df = df[df["label"].notna()]
-        for metric, label in (("contradictory", "contradictory"), ("less_comprehensive", "less")):
+        # "more comprehensive" is the outcome behind the paper's headline (18.12 % fewer in non-English)
+        for metric, label, higher in (
+            ("more_comprehensive", "more", True),
+            ("contradictory", "contradictory", False),
+            ("less_comprehensive", "less", False),
+        ):
             values = pd.DataFrame(
                 {"item_id": df["item_id"], "lang": df["lang"], "value": (df["label"] == label).astype(float)}
             )
-            yield MetricValues("correctness", metric, None, "binary", False, values)
+            yield MetricValues("correctness", metric, None, "binary", higher, values)
     path = run_dir / "verifiability.csv"
     if path.is_file():
         df = _read(path)

@@ -2,7 +2,8 @@
 
 ``FaultServer(policy)`` runs a ``ThreadingHTTPServer`` in a thread. For every POST it calls
 ``policy(prompt, attempt)`` — the last user message and how many times that prompt was seen before (0 for the
-first) — which returns a ``Reply``: an HTTP status, headers and a body, or a delay (to trigger client timeouts).
+first); a policy with ``with_payload = True`` also gets the request's JSON — which returns a ``Reply``: an HTTP
+status, headers and a body, or a delay (to trigger client timeouts).
 The server records every request (arrival time, prompt, attempt) and the peak number in flight.
 """
 
@@ -89,7 +90,10 @@ class FaultServer:
                     outer.peak_in_flight = max(outer.peak_in_flight, outer.in_flight)
                     outer.headers_seen.append({k.lower(): v for k, v in self.headers.items()})
                 try:
-                    reply = outer.policy(prompt, attempt)
+                    if getattr(outer.policy, "with_payload", False):  # a policy that reads temperature, seed…
+                        reply = outer.policy(prompt, attempt, payload)  # type: ignore[call-arg]
+                    else:
+                        reply = outer.policy(prompt, attempt)
                     with outer.lock:
                         outer.log.append((time.monotonic(), prompt, attempt, reply.status))
                     if reply.delay_s:

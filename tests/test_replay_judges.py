@@ -192,3 +192,34 @@ def test_the_report_gives_the_papers_headline_numbers(
     h = headline_numbers({"liveqa": {lang: dict(c) for lang, c in expected.items()}})
     assert "The paper&#39;s headline numbers" in html or "The paper's headline numbers" in html
     assert f"{h['fewer_comprehensive_pp']:.2f} %" in html
+
+
+def test_table_a11_gives_mean_and_sd_over_temperatures_with_the_papers_auc(data_dir: Path, tmp_path: Path) -> None:
+    from xlingmed.metrics.classification import binary_metrics
+
+    items = load_items("liveqa", data_dir, LANGS, limit=LIMIT)[0]
+    index = sorted(((it.question.strip(), it) for it in items), key=lambda qi: -len(qi[0]))
+
+    def policy(prompt: str, attempt: int, payload: dict[str, Any]) -> Reply:  # right at τ=0; yes to all at τ=1
+        item = next(it for q, it in index if q in prompt)
+        return ok("Yes" if payload["temperature"] == 1 or item.reference.strip() in prompt else "No")
+
+    policy.with_payload = True  # type: ignore[attr-defined]
+
+    with FaultServer(policy) as server:
+        _cli(["run", "--benchmark", "xlinghealth/liveqa", "--data-dir", str(data_dir), "--languages", "en,es",
+              "--tasks", "verifiability", "--model", "openai/m", "--base-url", server.url, "--no-logprobs",
+              "--temperatures", "0,1", "--limit", str(LIMIT), "--out", str(tmp_path / "run"),
+              "--no-report"])  # fmt: skip
+    v = json.loads((tmp_path / "run" / "summary.json").read_text(encoding="utf-8"))["tasks"]["verifiability"]
+    for lang in ("en", "es"):
+        t0, t1 = (v["languages"][lang]["temperatures"][t] for t in ("0", "1"))
+        assert (t0["auc_hard_labels"], t1["auc_hard_labels"]) == (1.0, 0.5)  # = macro recall
+        assert t0["auc_hard_labels"] == t0["macro_recall"] and t0["auc_p_yes"] is None
+        assert v["languages"][lang]["sd_over_temperatures"]["auc_hard_labels"] == pytest.approx(0.35355, abs=1e-4)
+    row = next(r for r in v["table_a11"] if r["lang"] == "en")
+    assert row["AUC (hard labels, paper)"] == "0.750 ± 0.354" and row["n_temperatures"] == 2
+    csv_text = (tmp_path / "run" / "verifiability_table_a11.csv").read_text(encoding="utf-8")
+    assert "0.750 ± 0.354" in csv_text
+    m = binary_metrics([1, 0, 1, 0], [1, 0, 0, 0], [0.9, 0.2, 0.6, 0.4])
+    assert (m["auc_hard_labels"], m["auc_p_yes"], m["auc"], m["auc_source"]) == (0.75, 1.0, 1.0, "p_yes")

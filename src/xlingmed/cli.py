@@ -492,8 +492,8 @@ def _print_summary(summary: dict[str, Any]) -> None:
             "macro-R",
             "macro-F1",
             "accuracy",
-            "AUC",
-            "AUC from",
+            "AUC (paper)",
+            "AUC P(yes)",
         ):
             table.add_column(col, justify="right")
         for lang in langs:
@@ -510,8 +510,8 @@ def _print_summary(summary: dict[str, Any]) -> None:
                     _fmt(s["macro_recall"]),
                     _fmt(s["macro_f1"]),
                     _fmt(s["accuracy"]),
-                    _fmt(s["auc"]),
-                    s["auc_source"],
+                    _fmt(s["auc_hard_labels"]),
+                    _fmt(s["auc_p_yes"]),
                 )
         stdout.print(table)
     if "consistency" in tasks:

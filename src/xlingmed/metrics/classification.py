@@ -23,9 +23,11 @@ def binary_metrics(
 
     Returns:
         ``n, macro_precision, macro_recall, macro_f1, accuracy, auc, auc_source`` plus the positive-class
-        ``precision_pos, recall_pos, f1_pos``. Metrics are ``None`` when ``n`` is 0; ``auc`` is ``None`` when
-        ``y_true`` holds a single class. Precision of a class never predicted is 0 (sklearn
-        ``zero_division=0``).
+        ``precision_pos, recall_pos, f1_pos``, and both AUCs by name: ``auc_hard_labels`` (the paper's, from the
+        predicted labels: equals macro recall) and ``auc_p_yes`` (from ``scores``; ``None`` without them).
+        ``auc`` is the second when scores are given, else the first (``auc_source`` says which). Metrics are
+        ``None`` when ``n`` is 0; AUCs are ``None`` when ``y_true`` holds a single class. Precision of a class
+        never predicted is 0 (sklearn ``zero_division=0``).
 
     Raises:
         ValueError: lengths differ or a label is not 0/1.
@@ -37,7 +39,8 @@ def binary_metrics(
     if any(v not in (0, 1) for v in [*y_true, *y_pred]):
         raise ValueError("labels must be 0 or 1")
     out: dict[str, Any] = {"n": len(y_true), "auc_source": "p_yes" if scores is not None else "hard_labels"}
-    keys = ("macro_precision", "macro_recall", "macro_f1", "accuracy", "auc", "precision_pos", "recall_pos", "f1_pos")
+    keys = ("macro_precision", "macro_recall", "macro_f1", "accuracy", "auc", "auc_hard_labels", "auc_p_yes",
+            "precision_pos", "recall_pos", "f1_pos")  # fmt: skip
     if not y_true:
         return {**out, **dict.fromkeys(keys)}
     p, r, f, _ = precision_recall_fscore_support(y_true, y_pred, labels=[0, 1], average="macro", zero_division=0)
@@ -51,8 +54,8 @@ def binary_metrics(
         recall_pos=float(rp[0]),
         f1_pos=float(fp[0]),
     )
-    if len(set(y_true)) < 2:
-        out["auc"] = None
-    else:
-        out["auc"] = float(roc_auc_score(y_true, list(scores) if scores is not None else list(y_pred)))
+    two_classes = len(set(y_true)) == 2
+    out["auc_hard_labels"] = float(roc_auc_score(y_true, list(y_pred))) if two_classes else None
+    out["auc_p_yes"] = float(roc_auc_score(y_true, list(scores))) if two_classes and scores is not None else None
+    out["auc"] = out["auc_p_yes"] if scores is not None else out["auc_hard_labels"]
     return out

@@ -127,26 +127,32 @@ VERIFY_METRICS = (
     ("macro_recall", "macro-R"),
     ("macro_f1", "macro-F1"),
     ("accuracy", "accuracy"),
-    ("auc", "AUC"),
+    ("auc_hard_labels", "AUC (hard labels, paper)"),
 )
 
 
+def _verify_value(cell: Mapping[str, Any], key: str) -> float | None:
+    """A verifiability metric of one language × τ; runs before 0.2 have only ``auc`` with its source."""
+    if key in cell:
+        value: float | None = cell[key]
+        return value
+    if key.startswith("auc_"):
+        return cell.get("auc") if cell.get("auc_source") == key[4:] else None
+    return None
+
+
 def verifiability_heatmaps(verifiability: Mapping[str, Any], languages: Sequence[str], title: str) -> bytes:
-    """Temperature × language heatmaps of macro P/R/F1, accuracy and AUC, values printed in the cells
-    (paper Fig. 4, A3)."""
+    """Temperature × language heatmaps of macro P/R/F1, accuracy and the paper's AUC (from hard labels), values
+    printed in the cells (paper Fig. 4, A3); a sixth panel with the AUC from P(yes) when logprobs came back."""
     temps = list(verifiability["languages"][languages[0]]["temperatures"])
-    fig, axes = plt.subplots(
-        1, len(VERIFY_METRICS), figsize=(2.3 * len(VERIFY_METRICS), 0.6 + 0.45 * len(temps) + 0.8), squeeze=False
-    )
-    for ax, (key, label) in zip(axes.flat, VERIFY_METRICS, strict=True):
+    cells = {(lg, t): verifiability["languages"][lg]["temperatures"][t] for lg in languages for t in temps}
+    panels = list(VERIFY_METRICS)
+    if any(_verify_value(c, "auc_p_yes") is not None for c in cells.values()):
+        panels.append(("auc_p_yes", "AUC from P(yes)"))
+    fig, axes = plt.subplots(1, len(panels), figsize=(2.3 * len(panels), 0.6 + 0.45 * len(temps) + 0.8), squeeze=False)
+    for ax, (key, label) in zip(axes.flat, panels, strict=True):
         grid = np.array(
-            [
-                [
-                    np.nan if (v := verifiability["languages"][lg]["temperatures"][t][key]) is None else v
-                    for lg in languages
-                ]
-                for t in temps
-            ],
+            [[np.nan if (v := _verify_value(cells[(lg, t)], key)) is None else v for lg in languages] for t in temps],
             dtype=float,
         )
         ax.imshow(grid, vmin=0, vmax=1, cmap="viridis", aspect="auto")

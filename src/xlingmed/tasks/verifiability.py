@@ -12,7 +12,7 @@ import re
 import string
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from statistics import mean
+from statistics import mean, stdev
 from typing import Any, ClassVar
 
 from xlingmed.errors import ConfigError
@@ -159,6 +159,24 @@ def p_yes(logprobs: Sequence[TokenLogprob] | None, lang: str) -> float | None:
     return None
 
 
+# Paper Table A11: each metric's mean ± sd over the temperatures; its AUC is the one from hard labels.
+A11_METRICS = ("macro_precision", "macro_recall", "macro_f1", "accuracy", "auc_hard_labels")
+A11_NAMES = {
+    "macro_precision": "macro-P",
+    "macro_recall": "macro-R",
+    "macro_f1": "macro-F1",
+    "accuracy": "accuracy",
+    "auc_hard_labels": "AUC (hard labels, paper)",
+}
+
+
+def _mean_sd(m: float | None, sd: float | None) -> str | None:
+    """``"0.823 ± 0.012"`` (sd over temperatures, ddof=1); the mean alone with one temperature."""
+    if m is None:
+        return None
+    return f"{m:.3f}" if sd is None else f"{m:.3f} ± {sd:.3f}"
+
+
 @dataclass(frozen=True)
 class VerifiabilityTask:
     """Settings: ``temperatures`` swept (paper: 0, 0.25, 0.5, 0.75, 1), ``parser`` (``paper`` or ``strict``),
@@ -236,14 +254,16 @@ class VerifiabilityTask:
         }
 
     def score(self, records: Sequence[dict[str, Any]], languages: Sequence[str]) -> TaskResult:
-        """One row per sample; ``summarize`` for the summary."""
-        return TaskResult(rows=list(records), summary=self.summarize(records, languages))
+        """One row per sample; ``summarize`` for the summary; the paper's Table A11 layout as its own table."""
+        summary = self.summarize(records, languages)
+        return TaskResult(rows=list(records), summary=summary, tables={"verifiability_table_a11": summary["table_a11"]})
 
     def summarize(self, records: Sequence[dict[str, Any]], languages: Sequence[str]) -> dict[str, Any]:
         """Per language and temperature: the ``binary_metrics`` on rows with a 0/1 prediction, plus
         ``n_claims``, ``n_unparsed`` (−1), ``n_refused``, ``n_errors`` (failed requests) — all excluded from the
-        metrics, as in the paper — and ``accuracy_unparsed_as_wrong`` over all claims. ``mean_over_temperatures``
-        averages each metric over the temperatures (the paper's table: mean ± sd over 5 τ)."""
+        metrics, as in the paper — and ``accuracy_unparsed_as_wrong`` over all claims. ``mean_over_temperatures`` and
+        ``sd_over_temperatures`` (ddof=1) give each metric over the temperatures, and ``table_a11`` the paper's
+        Table A11 layout: "mean ± sd" per metric and language, with the paper's AUC (from hard labels)."""
         out: dict[str, Any] = {"parser": self.parser, "languages": {}}
         for lang in languages:
             per_t: dict[str, Any] = {}
@@ -269,10 +289,27 @@ class VerifiabilityTask:
                     accuracy_unparsed_as_wrong=correct / len(rows) if rows else None,
                 )
                 per_t[f"{t:g}"] = stats
-            metrics = ("macro_precision", "macro_recall", "macro_f1", "accuracy", "auc")
-            means = {}
-            for m in metrics:
+            means: dict[str, float | None] = {}
+            sds: dict[str, float | None] = {}
+            for m in (*A11_METRICS, "auc", "auc_p_yes"):
                 vals = [s[m] for s in per_t.values() if s[m] is not None]
                 means[m] = mean(vals) if vals else None
-            out["languages"][lang] = {"temperatures": per_t, "mean_over_temperatures": means}
+                sds[m] = stdev(vals) if len(vals) > 1 else None  # ddof=1, as the paper's ± over 5 τ
+            out["languages"][lang] = {
+                "temperatures": per_t,
+                "mean_over_temperatures": means,
+                "sd_over_temperatures": sds,
+            }
+        out["table_a11"] = [
+            {
+                "lang": lang,
+                **{
+                    A11_NAMES[m]: _mean_sd(out["languages"][lang]["mean_over_temperatures"][m],
+                                           out["languages"][lang]["sd_over_temperatures"][m])
+                    for m in A11_METRICS
+                },
+                "n_temperatures": len(self.temperatures),
+            }
+            for lang in languages
+        ]  # fmt: skip
         return out

@@ -126,6 +126,8 @@ def test_sigkill_then_resume_makes_exactly_the_missing_calls(data_dir: Path, tmp
         "4",
         "--n-ctx",
         "4096",
+        "--temperatures",
+        "0",
         "--quiet",
     ]
     # the uninterrupted reference run, with its own cache

@@ -98,6 +98,7 @@ def test_every_fault_ends_completed_or_failed_and_a_later_retry_completes_them(d
             tasks="verifiability",
             model="openai/m",
             base_url=server.url,
+            temperatures="0",
             max_retries=3,
             retry_cap_s=2,
             timeout_s=0.5,
@@ -154,7 +155,7 @@ def test_cached_permanent_failures_are_resent_only_with_retry_failed(data_dir: P
     with FaultServer(policy) as server:
         cfg = make_config(
             benchmark="xlinghealth/liveqa", data_dir=data_dir, languages="en", limit=1, tasks="verifiability",
-            model="openai/m", base_url=server.url, logprobs=False, out=tmp_path / "run",
+            model="openai/m", base_url=server.url, logprobs=False, temperatures="0", out=tmp_path / "run",
         )  # fmt: skip
         first = evaluate(cfg)
         assert (first.backend_calls, first.failed_requests, server.calls) == (5, 5, 5)  # 400 is never resent
@@ -247,7 +248,7 @@ def test_tokens_per_minute_holds_after_a_minute_worth_burst() -> None:
         # each request reserves ≈ 3 prompt tokens + 8 max_tokens = 11; 660 per minute = a burst of 60, then 1/s
         _generate(server.url, _requests(62), max_concurrency=8, tpm=660)
         times = sorted(t for t, *_ in server.log)
-        assert times[59] - times[0] < 1.0 and times[-1] - times[0] >= 1.5
+        assert times[59] - times[0] < 1.4 and times[-1] - times[0] >= 1.5
 
 
 def test_adaptive_concurrency_rules() -> None:
@@ -290,7 +291,8 @@ def test_retry_delays_have_jitter_a_cap_and_honour_retry_after() -> None:
 def _verif_cfg(data_dir: Path, tmp_path: Path, url: str, **extra: object) -> object:
     return make_config(
         benchmark="xlinghealth/liveqa", data_dir=data_dir, languages="en,es", limit=2, tasks="verifiability",
-        model="openai/m", base_url=url, logprobs=False, max_concurrency=1, out=tmp_path / "run", **extra,
+        model="openai/m", base_url=url, logprobs=False, max_concurrency=1, temperatures="0", out=tmp_path / "run",
+        **extra,
     )  # fmt: skip
 
 
@@ -328,7 +330,8 @@ def test_dry_run_counts_requests_tokens_and_cost_without_calling(data_dir: Path,
         cfg = make_config(
             benchmark="xlinghealth/medicationqa", data_dir=data_dir, languages="en,zh", limit=3,
             tasks="correctness,verifiability", model="openai/m", base_url=server.url, max_tokens=100,
-            judge_max_tokens=50, verify_max_tokens=4, logprobs=False, prices=["openai/m=1,2"], out=tmp_path / "run",
+            judge_max_tokens=50, verify_max_tokens=4, logprobs=False, prices=["openai/m=1,2"], temperatures="0",
+            out=tmp_path / "run",
         )  # fmt: skip
         rows = dry_run(cfg)
         assert server.calls == 0 and not (tmp_path / "run").exists()

@@ -27,7 +27,7 @@ def _cli(data_dir: Path, url: str, out: Path, cache: Path) -> list[str]:
         sys.executable, "-m", "xlingmed.cli", "run", "--benchmark", "xlinghealth/medicationqa",
         "--data-dir", str(data_dir), "--languages", "en,es,zh", "--limit", "4",
         "--tasks", "correctness,verifiability", "--model", "openai/m", "--base-url", url,
-        "--max-concurrency", str(CONCURRENCY), "--no-logprobs", "--quiet", "--no-report",
+        "--max-concurrency", str(CONCURRENCY), "--no-logprobs", "--quiet", "--no-report", "--temperatures", "0",
         "--out", str(out), "--cache", str(cache),
     ]  # fmt: skip
 

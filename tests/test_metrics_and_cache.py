@@ -130,3 +130,18 @@ def test_cache_writer_thread_commits_everything_and_surfaces_errors(tmp_path: Pa
     cache.put("late", "m", reqs[0], Completion(text="x"))
     with pytest.raises(sqlite3.OperationalError, match="no such table"):
         cache.close()  # the writer's failure is raised on the caller's thread, not lost
+
+
+def test_paper_mode_consistency_never_back_translates_with_the_model_under_test_by_default() -> None:
+
+    with pytest.raises(ConfigError, match="--translator provider/model, or use --consistency-mode native"):
+        make_config(benchmark="xlinghealth/liveqa", tasks="consistency", model="openai/m")
+    with pytest.raises(ConfigError, match="no translator was named"):
+        make_config(benchmark="xlinghealth/liveqa", tasks="consistency", model="openai/m", judge="openai/m")
+    judged = make_config(benchmark="xlinghealth/liveqa", tasks="consistency", model="openai/m", judge="openai/j")
+    assert judged.translator_model == "openai/j"
+    named = make_config(benchmark="xlinghealth/liveqa", tasks="consistency", model="openai/m", translator="openai/m")
+    assert named.translator_model == "openai/m"
+    native = make_config(benchmark="xlinghealth/liveqa", tasks="consistency", model="openai/m",
+                         consistency_mode="native")  # fmt: skip
+    assert native.consistency_mode == "native"

@@ -30,6 +30,7 @@ def test_run_through_real_llama_cpp_server(data_dir: Path, tmp_path: Path, llama
         limit=3,
         model="openai/smollm2",
         base_url=llama_server,
+        temperatures="0",
         max_tokens=24,
         judge_max_tokens=24,
         verify_max_tokens=4,
@@ -136,6 +137,7 @@ def _verify_config(data_dir: Path, tmp_path: Path, url: str, languages: str, ret
         tasks="verifiability",
         model="openai/m",
         base_url=url,
+        temperatures="0",
         max_retries=retries,
         out=tmp_path / "r",
     )

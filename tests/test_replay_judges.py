@@ -155,7 +155,8 @@ def _verifiability(
     with FaultServer(policy) as server:
         _cli(["run", "--benchmark", "xlinghealth/liveqa", "--data-dir", str(data_dir), "--languages", ",".join(LANGS),
               "--tasks", "verifiability", "--model", "openai/m", "--base-url", server.url, "--verify-parser", parser,
-              "--no-logprobs", "--limit", str(LIMIT), "--out", str(out), "--no-report"])  # fmt: skip
+              "--no-logprobs", "--temperatures", "0", "--limit", str(LIMIT), "--out", str(out),
+              "--no-report"])  # fmt: skip
     summary: dict[str, Any] = json.loads((out / "summary.json").read_text(encoding="utf-8"))
     return summary["tasks"]["verifiability"]
 

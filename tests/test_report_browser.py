@@ -50,6 +50,7 @@ def full_run(data_dir: Path, tmp_path_factory: pytest.TempPathFactory, minilm_pa
             "--bertscore-model", minilm_path,
             "--bertscore-layers", "6",
             "--embedding-model", minilm_path,
+            "--translator", "llamacpp/smollm2",  # named: the toy back-translates its own answers on purpose
             "--cache", str(tmp / "cache.sqlite"),
             "--out", str(out),
         ],

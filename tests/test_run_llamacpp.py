@@ -21,6 +21,7 @@ def _config(data_dir: Path, out: Path, **kw: object) -> RunConfig:
         languages=",".join(LANGS),
         limit=3,
         model="llamacpp/smollm2",
+        temperatures="0",
         max_tokens=24,
         judge_max_tokens=24,
         verify_max_tokens=4,

@@ -37,7 +37,7 @@ def test_a_planted_key_is_used_but_never_written(data_dir: Path, tmp_path: Path)
             sys.executable, "-m", "xlingmed.cli", "run", "--benchmark", "xlinghealth/liveqa", "--data-dir",
             str(data_dir), "--languages", "en,hi", "--limit", "2", "--tasks", "correctness,verifiability",
             "--model", "openai/m", "--base-url", server.url, "--api-key-env", ENV_NAME, "--max-retries", "1",
-            "--retry-cap", "0.1", "--no-logprobs", "--out", str(tmp_path / "run"),
+            "--retry-cap", "0.1", "--no-logprobs", "--temperatures", "0", "--out", str(tmp_path / "run"),
         ]  # fmt: skip
         outputs = []
         for extra in (["--dry-run"], ["--max-requests", "5"], [], ["--retry-failed"]):

@@ -60,13 +60,15 @@ class RunConfig(BaseModel):
         model / judge: ``provider/model``; the judge defaults to the model [--model, --judge]
         base_url / judge_base_url: OpenAI-compatible server of the model / judge [--base-url, --judge-base-url]
         translator / translator_base_url: back-translation model for consistency in paper mode; defaults to the
-            judge [--translator, --translator-base-url]
+            judge when a judge different from the model was named, else the run stops before any request (the
+            model under test never back-translates its own answers unless named here) [--translator,
+            --translator-base-url]
         api_key_env: environment variable that holds the API key [--api-key-env]
         limit: first N questions (same ones in every language) [--limit]
         include_defective: keep questions with empty cells (LiveQA 58, 67; MedicationQA 212) [--include-defective]
         seed: sent with every request (the paper set none) [--seed]
-        temperatures: temperatures swept by verifiability and consistency; default: verifiability 0, consistency
-            the paper's 0, 0.25, 0.5, 0.75, 1 [--temperatures]
+        temperatures: temperatures swept by verifiability and consistency; default the paper's 0, 0.25, 0.5, 0.75,
+            1 for consistency and for verifiability on XLingHealth (0 for a user's qa:FILE) [--temperatures]
         max_tokens / judge_max_tokens: answer and judge; default XLingEval 1000 (paper), MedArabiQ 16 for a
             letter, 64 for a FITB term, 512 for a Q&A answer (unstated in that paper) [--max-tokens,
             --judge-max-tokens]
@@ -241,6 +243,20 @@ class RunConfig(BaseModel):
             raise ValueError(f"{self.benchmark} does not have task(s) {wrong}; its tasks: {', '.join(supported)}")
         return self
 
+    @model_validator(mode="after")
+    def _translator_is_not_the_model_under_test(self) -> RunConfig:
+        # Paper mode scores es/zh/hi on English back-translations: a model that translates its own answers
+        # would grade itself, so the translator defaults to a judge only when one different from the model
+        # was named (spec xlingeval.md §3.2).
+        paper_mode = "consistency" in self.tasks and self.consistency_mode == "paper"
+        if paper_mode and self.translator is None and self.judge in (None, self.model):
+            raise ValueError(
+                "consistency in paper mode computes the metrics of es/zh/hi on English back-translations, and "
+                "no translator was named (the judge, which would default, is the model under test): pass "
+                "--translator provider/model, or use --consistency-mode native"
+            )
+        return self
+
     @field_validator("prices", mode="before")
     @classmethod
     def _prices(cls, v: Any) -> Any:
@@ -403,7 +419,9 @@ class RunConfig(BaseModel):
 
             dataset = self.benchmark.partition("/")[2]
             return (medarabiq.default_temperature(dataset, medarabiq.model_class(self.model, self.model_class)),)
-        return PAPER_TEMPERATURES if task == "consistency" else (0.0,)
+        if task == "consistency" or (task == "verifiability" and self.benchmark.startswith("xlinghealth/")):
+            return PAPER_TEMPERATURES  # the paper's sweep (§4, §5: Fig. 4 and Table A11 are mean ± sd over 5 τ)
+        return (0.0,)
 
     def task_max_tokens(self) -> int:
         """Answer length limit: ``--max-tokens`` if given, else the benchmark's default (see the class doc)."""

@@ -191,11 +191,24 @@ def test_sentence_splitter_golden_vector() -> None:
 
 
 def test_language_consistency_on_mixed_answers() -> None:
-    ident = LanguageIdentifier(["en", "es", "zh", "hi"])
+    ident = LanguageIdentifier(["en", "es", "zh", "hi"], scope="restricted")
     mixed = "Drink plenty of water every day. Esto es una respuesta en español sobre la fiebre. 请多喝水，好好休息。"
     assert [ident.classify(s) for s in split_sentences(mixed)] == ["en", "es", "zh"]
     assert ident.target_share(mixed, "en") == pytest.approx(1 / 3)
     assert ident.target_share(mixed, "zh") == pytest.approx(1 / 3)
+    # the paper's scope (the default): the full model calls this short Chinese sentence Japanese, so it is not
+    # counted (a known weakness of the paper's method for short Chinese sentences, kept for faithfulness)
+    paper = LanguageIdentifier(["en", "es", "zh", "hi"])
+    assert [paper.classify(s) for s in split_sentences(mixed)] == ["en", "es", "ja"]
+    assert paper.target_share(mixed, "en") == pytest.approx(1 / 2)
+    assert paper.target_share(mixed, "zh") == 0.0
+    # the paper (§3.6): langid over all its languages; a sentence in another language is not counted
+    french = "Drink plenty of water every day. Buvez beaucoup d'eau chaque jour et reposez-vous bien."
+    assert paper.classify(split_sentences(french)[1]) == "fr"
+    assert paper.target_share(french, "en") == 1.0
+    assert ident.classify(split_sentences(french)[1]) in ("en", "es", "zh", "hi")
+    with pytest.raises(ValueError, match="langid does not know"):
+        LanguageIdentifier(["en", "klingon"])
     english = "Drink plenty of water every day. Rest well and see a doctor."
     # per question: the mean over answers of the per-answer share; answers without a sentence are skipped
     assert ident.consistency([mixed, english, ""], "en") == pytest.approx((1 / 3 + 1) / 2)

@@ -145,6 +145,10 @@ def run(
     lda_topics: Annotated[str | None, typer.Option(help="LDA topic counts, e.g. 20,100.")] = None,
     topic_fit: Annotated[str | None, typer.Option(help="condition (per language × τ) | shared.")] = None,
     topic_seed: Annotated[int | None, typer.Option(help="LDA/HDP random_state (paper: 42).")] = None,
+    language_id: Annotated[
+        str | None,
+        typer.Option(help="Language consistency: paper (langid over all languages, others ignored) | restricted."),
+    ] = None,
     device: Annotated[str | None, typer.Option(help="Encoder device: auto | cpu | cuda.")] = None,
     judge_temperature: Annotated[float | None, typer.Option(help="MedArabiQ rubric judge temperature (0).")] = None,
     model_class: Annotated[
@@ -245,6 +249,7 @@ def run(
             lda_topics=lda_topics,
             topic_fit=topic_fit,
             topic_seed=topic_seed,
+            language_id=language_id,
             device=device,
             judge_temperature=judge_temperature,
             model_class=model_class,

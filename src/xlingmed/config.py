@@ -127,6 +127,8 @@ class RunConfig(BaseModel):
         lda_topics: LDA topic counts (paper Table A9: 20, 100) [--lda-topics]
         topic_fit: ``condition`` (one topic model per language × temperature, paper) | ``shared`` [--topic-fit]
         topic_seed: LDA/HDP random_state (paper: 42) [--topic-seed]
+        language_id: language consistency: ``paper`` (langid over all its languages, sentences in other languages
+            ignored) | ``restricted`` (langid chooses among the run's languages) [--language-id]
         device: torch device of the encoders, ``auto`` = CUDA when present [--device]
         cache: completion cache file; default ``$XLINGMED_CACHE`` or the user cache dir [--cache]
         out: run folder [--out]
@@ -193,6 +195,7 @@ class RunConfig(BaseModel):
     lda_topics: tuple[int, ...] = (20, 100)
     topic_fit: str = "condition"
     topic_seed: int = 42
+    language_id: Literal["paper", "restricted"] = "paper"
     device: str = "auto"
     cache: Path | None = None
     out: Path = Path("runs/latest")

@@ -262,7 +262,8 @@ def _consistency_task(config: RunConfig) -> ConsistencyTask:
         topic_seed=config.topic_seed,
         bertscore=bertscore,
         embedder=embedder,
-        translator=config.translator_model,
+        translator=config.translator_model if config.consistency_mode == "paper" else None,
+        language_id=config.language_id,
     )
 
 

@@ -1,9 +1,10 @@
 """Language consistency: the share of an answer's sentences written in the language it was asked in.
 
 XLingEval paper App. D.3; spec ``xlingeval.md`` §3.6. Sentences are split after ``. ! ? । 。 ！ ？`` (so
-"2.5 mg" splits, as the authors' regex did) and identified with ``langid``, restricted to the run's languages
-(the authors ran the full 97-language model and ignored other labels; restricting gives every sentence a label
-among the languages being compared). Always computed on the original, untranslated answers.
+"2.5 mg" splits, as the authors' regex did) and identified with ``langid``'s full 97-language model; only
+sentences labelled with one of the run's languages are counted, the others ignored, as the authors did
+(``scope="paper"``, the default). ``scope="restricted"`` limits langid to the run's languages instead, which
+gives every sentence a label among the languages compared. Always computed on the original answers.
 """
 
 from __future__ import annotations
@@ -20,34 +21,51 @@ def split_sentences(text: str) -> list[str]:
     return [s.strip() for s in _SPLIT.split(text) if s.strip()]
 
 
+SCOPES = ("paper", "restricted")
+
+
 class LanguageIdentifier:
-    """``langid`` with its shipped model, limited to ``languages`` (ISO 639-1 codes langid knows).
+    """``langid`` with its shipped model over ``languages`` (ISO 639-1 codes langid knows).
+
+    Args:
+        languages: the run's languages: the only labels that are counted.
+        scope: ``paper`` (all 97 languages; sentences labelled with another language are ignored) or
+            ``restricted`` (langid chooses among ``languages`` only).
 
     Raises:
-        ValueError: a code that langid does not know.
+        ValueError: a code that langid does not know, or an unknown scope.
     """
 
-    def __init__(self, languages: Sequence[str]) -> None:
+    def __init__(self, languages: Sequence[str], *, scope: str = "paper") -> None:
         from langid.langid import LanguageIdentifier as _LangId
         from langid.langid import model
 
+        if scope not in SCOPES:
+            raise ValueError(f"unknown language-ID scope {scope!r}; known: {', '.join(SCOPES)}")
         self._identifier: Any = _LangId.from_modelstring(model, norm_probs=True)
-        self._identifier.set_languages(list(languages))
+        known = set(self._identifier.nb_classes)
+        unknown = [code for code in languages if code not in known]
+        if unknown:
+            raise ValueError(f"langid does not know language(s) {unknown}")
+        if scope == "restricted":
+            self._identifier.set_languages(list(languages))
         self.languages = tuple(languages)
+        self.scope = scope
 
     def classify(self, text: str) -> str:
         label: str = self._identifier.classify(text)[0]
         return label
 
     def target_share(self, answer: str, target: str) -> float | None:
-        """Share of ``answer``'s sentences identified as ``target``; ``None`` when it has no sentence."""
-        sentences = split_sentences(answer)
-        if not sentences:
+        """Share of ``target`` among ``answer``'s sentences labelled with one of the run's languages (spec §3.6
+        steps 2–3); ``None`` when no sentence is."""
+        labels = [label for s in split_sentences(answer) if (label := self.classify(s)) in self.languages]
+        if not labels:
             return None
-        return sum(self.classify(s) == target for s in sentences) / len(sentences)
+        return sum(label == target for label in labels) / len(labels)
 
     def consistency(self, answers: Sequence[str], target: str) -> float:
-        """Spec §3.6 steps 3–4 for one question: the mean over answers (with at least one sentence) of the
-        share of sentences in ``target``; NaN when no answer has a sentence."""
+        """Spec §3.6 steps 3–4 for one question: the mean over answers (with at least one counted sentence) of
+        the share of sentences in ``target``; NaN when no answer has one."""
         shares = [s for a in answers if (s := self.target_share(a, target)) is not None]
         return sum(shares) / len(shares) if shares else float("nan")

@@ -155,6 +155,7 @@ class ConsistencyTask:
         bertscore: PairwiseBERTScore | None = None,
         embedder: SentenceSimilarity | None = None,
         translator: str | None = None,
+        language_id: str = "paper",
     ) -> None:
         if mode not in MODES:
             raise ConfigError(f"unknown consistency mode {mode!r}; known: {', '.join(MODES)}")
@@ -183,6 +184,7 @@ class ConsistencyTask:
         self.bertscore = bertscore
         self.embedder = embedder
         self.translator = translator
+        self.language_id = language_id
         self._langid: LanguageIdentifier | None = None
 
     # ---- generation -------------------------------------------------------------------------------------
@@ -259,7 +261,7 @@ class ConsistencyTask:
 
     def _identifier(self) -> LanguageIdentifier:
         if self._langid is None:
-            self._langid = LanguageIdentifier(self.languages)
+            self._langid = LanguageIdentifier(self.languages, scope=self.language_id)
         return self._langid
 
     def settings(self) -> dict[str, Any]:
@@ -277,6 +279,7 @@ class ConsistencyTask:
             "topic_fit": self.topic_fit,
             "topic_seed": self.topic_seed,
             "langid_languages": list(self.languages),
+            "langid_scope": self.language_id,
             "run_seed": self.seed,
             "sample_seeds": [sample_seed(self.seed, k) for k in range(self.samples_per_question)],
         }

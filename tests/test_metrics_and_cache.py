@@ -145,3 +145,35 @@ def test_paper_mode_consistency_never_back_translates_with_the_model_under_test_
     native = make_config(benchmark="xlinghealth/liveqa", tasks="consistency", model="openai/m",
                          consistency_mode="native")  # fmt: skip
     assert native.consistency_mode == "native"
+
+
+def test_encoder_settings_are_resolved_with_their_source() -> None:
+    from xlingmed.report import encoder_note
+
+    base = {"benchmark": "xlinghealth/liveqa", "tasks": "consistency", "model": "openai/m", "translator": "openai/t"}
+    paper = make_config(**base)
+    assert paper.bertscore_settings() == ("bert-base-uncased", 12)
+    src = paper.encoder_sources()["consistency_bertscore"]
+    assert (
+        src["model"] == "paper default" and src["layer"].startswith("paper default") and src["idf"] == "paper default"
+    )
+    # naming bert-base-uncased without a layer keeps the paper's layer 12, not bert-score's 9 for that model
+    named = make_config(**base, bertscore_model="/models/bert-base-uncased")
+    assert named.bertscore_settings() == ("/models/bert-base-uncased", 12)
+    assert named.encoder_sources()["consistency_bertscore"]["model"] == "user"
+    other = make_config(**base, bertscore_model="/models/all-MiniLM-L6-v2", bertscore_idf=True)
+    assert other.bertscore_settings() == ("/models/all-MiniLM-L6-v2", None)
+    src = other.encoder_sources()["consistency_bertscore"]
+    assert (src["layer"], src["idf"]) == ("bert-score default for this model", "user")
+    layered = make_config(**base, bertscore_model="/models/bert-base-uncased", bertscore_layers=9)
+    assert layered.bertscore_settings() == ("/models/bert-base-uncased", 9)
+    assert layered.encoder_sources()["consistency_bertscore"]["layer"] == "user"
+    resolved = paper.resolved()
+    assert resolved["temperatures"] == {"consistency": [0.0, 0.25, 0.5, 0.75, 1.0]}
+    assert resolved["temperatures_source"] == "paper default" and resolved["translator_source"] == "user"
+    assert (
+        resolved["bertscore"] == {"model": "bert-base-uncased", "layer": 12} and "samples" in resolved["defaults_taken"]
+    )
+    note = encoder_note({"model": "bert-base-uncased", "layer": 12, "idf": False, "rescale_with_baseline": False,
+                         "source": {"model": "paper default"}}, "BERTScore")  # fmt: skip
+    assert note == "BERTScore: bert-base-uncased, layer 12, no idf, no rescaling (model: paper default)"

@@ -446,12 +446,68 @@ class RunConfig(BaseModel):
         return "cuda" if torch.cuda.is_available() else "cpu"
 
     def bertscore_settings(self) -> tuple[str, int | None]:
-        """(model, layer) for BERTScore: the user's, else the benchmark's or mode's default (class docstring)."""
-        if self.bertscore_model is not None:
-            return self.bertscore_model, self.bertscore_layers
-        if self.consistency_mode == "paper":
-            return "bert-base-uncased", 12 if self.bertscore_layers is None else self.bertscore_layers
-        return "bert-base-multilingual-cased", self.bertscore_layers
+        """(model, layer) for BERTScore: the user's, else the benchmark's or mode's default (class docstring).
+
+        bert-base-uncased without a layer gets the paper's layer 12 (the authors' code used the last layer), not
+        bert-score's default for that model (9), whether it was named or is the default."""
+        if self.bertscore_layers is not None:
+            return self.bertscore_model or self._default_bertscore_model(), self.bertscore_layers
+        model = self.bertscore_model or self._default_bertscore_model()
+        return model, (PAPER_BERTSCORE_LAYER if _is_paper_bert(model) else None)
+
+    def _default_bertscore_model(self) -> str:
+        return "bert-base-uncased" if self.consistency_mode == "paper" else "bert-base-multilingual-cased"
+
+    def encoder_sources(self) -> dict[str, dict[str, str]]:
+        """Where each resolved encoder setting comes from: ``user``, ``paper default`` or the library's default
+        for that model. Recorded in the manifest and beside every BERTScore / sim_sent number."""
+        user = "user"
+        bs_model, _ = self.bertscore_settings()
+        if self.bertscore_layers is not None:
+            layer = user
+        elif _is_paper_bert(bs_model):
+            layer = f"paper default (XLingEval code: layer {PAPER_BERTSCORE_LAYER} of bert-base-uncased)"
+        else:
+            layer = "bert-score default for this model"
+        paper_model = "paper default" if self.consistency_mode == "paper" else "xlingmed default (native mode)"
+        flags = {
+            "idf": user if "bertscore_idf" in self.model_fields_set else "paper default",
+            "rescale": user if "bertscore_rescale" in self.model_fields_set else "paper default",
+        }
+        return {
+            "consistency_bertscore": {"model": user if self.bertscore_model else paper_model, "layer": layer, **flags},
+            "sim_sent": {"model": user if self.embedding_model else paper_model},
+            "open_qa_bertscore": {
+                "model": user if self.bertscore_model else "paper default (MedArabiQ §4.4: xlm-roberta-large)",
+                "layer": user
+                if self.bertscore_layers is not None
+                else "bert-score default for this model (xlm-roberta-large: 17, as the paper)",
+                **flags,
+            },
+        }
+
+    def resolved(self) -> dict[str, Any]:
+        """Every protocol choice as it was resolved for this run, and whether it was the default (manifest)."""
+        given = self.model_fields_set
+        return {
+            "temperatures": {t: list(self.task_temperatures(t)) for t in self.tasks},
+            "temperatures_source": "user" if "temperatures" in given else "paper default",
+            "max_tokens": self.task_max_tokens(),
+            "letter_parser": self.letter_parser,
+            "judge_parser": self.judge_parser,
+            "verify_parser": self.verify_parser,
+            "judge": self.judge_model,
+            "translator": self.translator_model
+            if ("consistency" in self.tasks and self.consistency_mode == "paper")
+            else None,
+            "translator_source": "user" if self.translator else "judge",
+            "language_id": self.language_id,
+            "bertscore": dict(zip(("model", "layer"), self.bertscore_settings(), strict=True)),
+            "open_qa_bertscore": dict(zip(("model", "layer"), self.open_qa_bertscore_settings(), strict=True)),
+            "embedding_model": self.embedding_settings(),
+            "encoder_sources": self.encoder_sources(),
+            "defaults_taken": sorted(set(type(self).model_fields) - set(given)),
+        }
 
     def open_qa_bertscore_settings(self) -> tuple[str, int | None]:
         """(model, layer) of the open-answer BERTScore: the user's, else MedArabiQ's xlm-roberta-large at
@@ -466,6 +522,14 @@ class RunConfig(BaseModel):
         if self.consistency_mode == "paper":
             return "bert-base-uncased"
         return "sentence-transformers/paraphrase-multilingual-MiniLM-L12-v2"
+
+
+PAPER_BERTSCORE_LAYER = 12  # XLingEval's code scored with the last layer of bert-base-uncased (spec §3.4 c)
+
+
+def _is_paper_bert(model: str) -> bool:
+    """bert-base-uncased by hub name or as a local folder of that name."""
+    return Path(model).name == "bert-base-uncased"
 
 
 def make_config(source: str | Path | None = None, **overrides: Any) -> RunConfig:

@@ -223,6 +223,7 @@ def _medarabiq_task(name: str, config: RunConfig) -> Task:
     return OpenQATask(
         template=template,
         bertscore=scorer,
+        bertscore_source=config.encoder_sources()["open_qa_bertscore"],
         temperatures=temperatures,
         max_tokens=config.task_max_tokens(),
         seed=config.seed,
@@ -263,6 +264,7 @@ def _consistency_task(config: RunConfig) -> ConsistencyTask:
         bertscore=bertscore,
         embedder=embedder,
         translator=config.translator_model if config.consistency_mode == "paper" else None,
+        encoder_sources=config.encoder_sources(),
         language_id=config.language_id,
     )
 
@@ -573,6 +575,7 @@ async def evaluate_async(config: RunConfig, progress: Progress | None = None) ->
     manifest = {
         "xlingmed_version": _package_versions()["xlingmed"],
         "config": config.model_dump(mode="json"),
+        "resolved": config.resolved(),
         "argv": sys.argv,
         "packages": _package_versions(),
         "python": sys.version.split()[0],

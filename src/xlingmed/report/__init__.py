@@ -189,6 +189,22 @@ def _parsing(run: RunData) -> dict[str, Any]:
     return {"rows": rows, "warnings": warnings}
 
 
+def encoder_note(settings: dict[str, Any] | None, what: str) -> str:
+    """``"BERTScore: bert-base-uncased, layer 12, idf off, no rescaling (model: paper default; layer: …)"``."""
+    if not settings:
+        return ""
+    parts = [f"{what}: {settings.get('model')}"]
+    if "layer" in settings:
+        parts.append(f"layer {settings['layer']}")
+    if "idf" in settings:
+        parts.append("idf" if settings["idf"] else "no idf")
+    if "rescale_with_baseline" in settings:
+        parts.append("rescaled with baseline" if settings["rescale_with_baseline"] else "no rescaling")
+    source = settings.get("source") or {}
+    where = "; ".join(f"{k}: {v}" for k, v in source.items())
+    return ", ".join(parts) + (f" ({where})" if where else "")
+
+
 def _table(title: str, rows: list[dict[str, Any]], note: str = "") -> dict[str, Any]:
     columns = list(rows[0]) if rows else []
     return {
@@ -361,7 +377,8 @@ def _task_tables(run: RunData) -> list[dict[str, Any]]:
                             )
             out.append(_table("Each condition against the unbiased question, same items (exact McNemar)", rows))
     if "open_qa" in tasks:
-        out.append(_table("BERTScore F1 × 100 (MedArabiQ Table 1 layout)", tasks["open_qa"]["table1"]))
+        note = encoder_note(tasks["open_qa"]["settings"].get("bertscore"), "BERTScore")
+        out.append(_table("BERTScore F1 × 100 (MedArabiQ Table 1 layout)", tasks["open_qa"]["table1"], note))
     if "rubric" in tasks:
         out.append(_table("LLM-as-judge rubric, 1–5 (MedArabiQ Table J1 layout)", tasks["rubric"]["table_j1"]))
     return out
@@ -457,5 +474,16 @@ def _view(run: RunData, tables: dict[str, list[dict[str, Any]]], figs: dict[str,
         "parsing": _parsing(run),
         "stat_tables": [t for t in stat_tables if t["rows"]],
         "consistency_mode": cons["settings"]["mode"] if cons else None,
+        "encoders": [
+            n
+            for n in (
+                encoder_note((cons or {}).get("settings", {}).get("bertscore"), "BERTScore"),
+                encoder_note((cons or {}).get("settings", {}).get("sim_sent"), "sim_sent"),
+                encoder_note(
+                    run.summary.get("tasks", {}).get("open_qa", {}).get("settings", {}).get("bertscore"), "BERTScore"
+                ),
+            )
+            if n
+        ],
         "manifest": json.dumps(run.manifest, indent=2, ensure_ascii=False),
     }

@@ -156,6 +156,7 @@ class ConsistencyTask:
         embedder: SentenceSimilarity | None = None,
         translator: str | None = None,
         language_id: str = "paper",
+        encoder_sources: Mapping[str, Mapping[str, str]] | None = None,
     ) -> None:
         if mode not in MODES:
             raise ConfigError(f"unknown consistency mode {mode!r}; known: {', '.join(MODES)}")
@@ -185,6 +186,7 @@ class ConsistencyTask:
         self.embedder = embedder
         self.translator = translator
         self.language_id = language_id
+        self.encoder_sources = {k: dict(v) for k, v in (encoder_sources or {}).items()}
         self._langid: LanguageIdentifier | None = None
 
     # ---- generation -------------------------------------------------------------------------------------
@@ -271,8 +273,12 @@ class ConsistencyTask:
             "temperatures": list(self.temperatures),
             "metrics": list(self.metrics),
             "translator": self.translator if self.mode == "paper" else None,
-            "bertscore": self.bertscore.settings() if self.bertscore and "bertscore" in self.metrics else None,
-            "sim_sent": self.embedder.settings() if self.embedder and "sim_sent" in self.metrics else None,
+            "bertscore": {**self.bertscore.settings(), "source": self.encoder_sources.get("consistency_bertscore", {})}
+            if self.bertscore and "bertscore" in self.metrics
+            else None,
+            "sim_sent": {**self.embedder.settings(), "source": self.encoder_sources.get("sim_sent", {})}
+            if self.embedder and "sim_sent" in self.metrics
+            else None,
             "ngram_tokenizer": "sklearn CountVectorizer" if self.mode == "paper" else "native (jieba for zh)",
             "length_tokenizer": length_tokenizer_name("paper" if self.mode == "paper" else "native"),
             "lda_topics": list(self.lda_topics),

@@ -67,9 +67,11 @@ class OpenQATask:
         temperatures: Sequence[float] = (0.4,),
         max_tokens: int = 512,
         seed: int | None = 42,
+        bertscore_source: Mapping[str, str] | None = None,
     ) -> None:
         self.template = dict(template)
         self.bertscore = bertscore
+        self.bertscore_source = dict(bertscore_source or {})
         self.temperatures = tuple(temperatures)
         self.max_tokens = max_tokens
         self.seed = seed
@@ -152,7 +154,12 @@ class OpenQATask:
             langs_out[lang] = per_t
         summary = {
             "settings": {
-                "bertscore": {**self.bertscore.settings(), "hash": self.bertscore.hash, "scale": "x100"},
+                "bertscore": {
+                    **self.bertscore.settings(),
+                    "hash": self.bertscore.hash,
+                    "scale": "x100",
+                    "source": self.bertscore_source,
+                },
                 "temperatures": list(self.temperatures),
                 "max_tokens": self.max_tokens,
             },

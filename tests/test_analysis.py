@@ -269,3 +269,25 @@ def test_the_papers_headline_numbers_from_its_table_1() -> None:
     assert [round(per[d]["times_more_contradictory"], 2) for d in table1] == [7.33, 2.0, 8.13]
     print(f"headline: {h['fewer_comprehensive_pp']:.2f} % fewer comprehensive, "
           f"{h['times_more_contradictory']:.2f}x more contradictory")  # fmt: skip
+
+
+def test_consistency_boxes_use_the_complete_item_set_of_the_tests() -> None:
+    from xlingmed.report.figures import box_data, consistency_boxes
+
+    rows = pd.DataFrame(
+        [
+            {
+                "item_id": f"q{i}",
+                "lang": lang,
+                "temperature": t,
+                "bertscore_f1": None if (i, lang, t) == (1, "hi", 0.0) else 0.5 + i / 10,
+            }
+            for i in range(4)
+            for lang in ("en", "hi")
+            for t in (0.0, 1.0)
+        ]
+    )
+    at0, at1 = box_data(rows, "bertscore_f1", ["en", "hi"], [0.0, 1.0])
+    # q1 has no Hindi value at τ=0: it leaves the English box too, as it leaves the paired tests
+    assert list(at0.index) == ["q0", "q2", "q3"] and list(at1.index) == ["q0", "q1", "q2", "q3"]
+    assert consistency_boxes(rows, {"bertscore_f1": "BERTScore"}, ["en", "hi"], "t").startswith(b"\x89PNG")

@@ -90,8 +90,25 @@ def consistency_lines(consistency: Mapping[str, Any], languages: Sequence[str], 
     return _png(fig)
 
 
+def box_data(rows: pd.DataFrame, col: str, languages: Sequence[str], temps: Sequence[float]) -> list[pd.DataFrame]:
+    """Per temperature, the item × language values of ``col`` for the questions complete in every language."""
+    from xlingmed.analysis.data import complete_items
+
+    out = []
+    for t in temps:
+        at = rows[rows["temperature"] == t]
+        values = pd.DataFrame({"item_id": at["item_id"].astype(str), "lang": at["lang"], "value": at[col]})
+        out.append(complete_items(values, languages)[0])
+    return out
+
+
 def consistency_boxes(rows: pd.DataFrame, metrics: Mapping[str, str], languages: Sequence[str], title: str) -> bytes:
-    """Box plots of the per-question values per language, grouped by temperature, one panel per metric."""
+    """Box plots of the per-question values per language, grouped by temperature, one panel per metric.
+
+    Each box holds the same questions as the tests it illustrates: per metric and temperature, only the
+    questions with a value in every language (listwise deletion, ``analysis.data.complete_items``, as the
+    authors' box plots and ANOVA); the number kept is printed under each temperature."""
+    rows = rows[rows["temperature"].notna()]
     temps = sorted(rows["temperature"].unique())
     n = len(metrics)
     ncols = min(4, n)
@@ -99,8 +116,9 @@ def consistency_boxes(rows: pd.DataFrame, metrics: Mapping[str, str], languages:
     fig, axes = plt.subplots(nrows, ncols, figsize=(3.4 * ncols, 2.7 * nrows), squeeze=False)
     width = 0.8 / max(1, len(languages))
     for ax, (col, label) in zip(axes.flat, metrics.items(), strict=False):
+        complete = box_data(rows, col, languages, temps)
         for j, lg in enumerate(languages):
-            data = [rows[(rows["lang"] == lg) & (rows["temperature"] == t)][col].dropna().to_numpy() for t in temps]
+            data = [wide[lg].to_numpy() for wide in complete]
             pos = [i + (j - (len(languages) - 1) / 2) * width for i in range(len(temps))]
             keep = [(p, d) for p, d in zip(pos, data, strict=True) if len(d)]
             if keep:
@@ -110,7 +128,8 @@ def consistency_boxes(rows: pd.DataFrame, metrics: Mapping[str, str], languages:
                 for patch in bp["boxes"]:
                     patch.set_facecolor(_color(lg))
                     patch.set_alpha(0.7)
-        ax.set_xticks(range(len(temps)), [f"τ={t:g}" for t in temps], fontsize=7)
+        ticks = [f"τ={t:g}\nn={len(wide)}" for t, wide in zip(temps, complete, strict=True)]
+        ax.set_xticks(range(len(temps)), ticks, fontsize=7)
         ax.set_title(label, fontsize=9)
         ax.tick_params(labelsize=7)
     for ax in list(axes.flat)[n:]:

@@ -108,6 +108,10 @@ def test_custom_qa_file_gets_paired_negatives(tmp_path: Path) -> None:
     # the same other questions in both languages, so verifiability stays paired
     assert [n.split()[-1] for n in en.negatives] == [n.split()[-1] for n in es.negatives]
     assert en.meta["negatives_from"] == es.meta["negatives_from"]
+    # drawn from the whole file before --limit: the first question's claims do not change with it
+    for limit in (1, 2, 5):
+        limited, _ = custom.load_items(f"qa:{path}", ("en", "es"), limit=limit)
+        assert limited[0].negatives == en.negatives and len(limited) == 2 * limit
 
 
 # ---- injection ---------------------------------------------------------------------------------------------------

@@ -294,7 +294,8 @@ def load_items(
         answer_format: multiple choice: ``auto`` (a letter, else the option's text), ``letter``, ``index0``,
             ``index1`` or ``text``.
         limit: the first ``limit`` question ids (the same ones in every language).
-        seed: picks verifiability negatives from other questions when the file has none.
+        seed: picks verifiability negatives from other questions of the whole file (before ``limit``) when the
+            file has none.
 
     Returns:
         (items ordered by question then language, provenance).
@@ -334,12 +335,15 @@ def load_items(
         seen.add((item_id, lang))
         rows.append((item_id, lang, rec, row))
     ids = list(dict.fromkeys(i for i, _, _, _ in rows))
+    all_ids = list(ids)
+    ref_col = cols["reference"] or ""
+    # every question's reference, before --limit: negatives are drawn from the whole file, so the claims a
+    # question is verified against do not change with --limit
+    references = {(i, lang): str(_cell(rec[ref_col])).strip() for i, lang, rec, _ in rows} if kind == "qa" else {}
     if limit is not None:
         keep = set(ids[:limit])
         rows = [r for r in rows if r[0] in keep]
         ids = ids[:limit]
-    ref_col = cols["reference"] or ""
-    references = {(i, lang): str(_cell(rec[ref_col])).strip() for i, lang, rec, _ in rows} if kind == "qa" else {}
     items: list[Item] = []
     for item_id, lang, rec, row in sorted(rows, key=lambda r: (ids.index(r[0]), languages.index(r[1]))):
         question = str(_cell(rec[cols["question"] or ""]))
@@ -365,7 +369,7 @@ def load_items(
                 )
             negatives = [n for n in parsed if n.strip()]
         else:  # other questions' answers in the same language; the same ids in every language (paired)
-            pool = [i for i in ids if i != item_id and (i, lang) in references]
+            pool = [i for i in all_ids if i != item_id and references.get((i, lang))]
             picked = random.Random(f"{seed}:{item_id}").sample(pool, min(N_NEGATIVES, len(pool)))
             negatives = [references[(i, lang)] for i in picked]
             meta["negatives_from"] = picked

@@ -120,3 +120,18 @@ def test_the_old_first_character_rule_stays_available_by_name(folder: Path, tmp_
     assert cell["n_correct"] == gold.count("D") and cell["n_invalid"] == 0
     assert none["medarabiq/mcq"]["settings"]["letter_parser"] == "first_char"
     assert set(none["medarabiq/mcq"]["parsing"]["methods"]["ar"]) == {"first_char"}
+
+
+def test_a_refusal_is_counted_as_refused_and_wrong(folder: Path, tmp_path: Path) -> None:
+    from fault_server import Reply, completion_body
+
+    with FaultServer(lambda p, a: Reply(200, completion_body(None, refusal="I can't help with that."))) as server:
+        res = CliRunner().invoke(app, ["run", "--benchmark", "medarabiq/mcq", "--data-dir", str(folder),
+                                       "--model", "openai/m", "--base-url", server.url, "--out", str(tmp_path / "r"),
+                                       "--no-report"], env={"COLUMNS": "250"})  # fmt: skip
+    assert res.exit_code == 0, res.output
+    mc = json.loads((tmp_path / "r" / "summary.json").read_text(encoding="utf-8"))["tasks"]["multiple_choice"]
+    cell = mc["languages"]["ar"]["0"]
+    assert (cell["n_correct"], cell["n_invalid"], cell["n"]) == (0, fx.MCQ_ROWS, fx.MCQ_ROWS)
+    assert mc["parsing"]["methods"]["ar"] == {"refused": fx.MCQ_ROWS}
+    assert mc["parsing"]["kinds"]["ar"]["refused"] == fx.MCQ_ROWS and mc["parsing"]["warnings"] == []

@@ -31,6 +31,9 @@ def test_describe_prints_table_a1(data_dir: Path) -> None:
     assert "41.76 ± 37.39" in res.stdout and "115.25 ± 112.75" in res.stdout
 
 
+TR = ["--translator", "llamacpp/smollm2"]  # paper-mode consistency needs a named translator (or a judge)
+
+
 @pytest.mark.parametrize(
     ("extra", "message"),
     [
@@ -42,12 +45,19 @@ def test_describe_prints_table_a1(data_dir: Path) -> None:
         (["--tasks", "consistency", "--consistency-mode", "mixed"], "consistency_mode: Value error, must be"),
         (["--tasks", "consistency", "--samples", "1"], "samples: Input should be greater than or equal to 2"),
         (["--tasks", "consistency", "--lda-topics", "20,x"], "topic counts must be integers"),
-        (["--tasks", "consistency", "--bertscore-model", "no/such-model-here"], "pass its layer (--bertscore-layers)"),
-        (["--tasks", "consistency", "--bertscore-model", "./no-such-dir", "--bertscore-layers", "6"], "no such folder"),
         (
-            ["--tasks", "consistency", "--consistency-metrics", "sim_sent", "--embedding-model", "/no/such/dir"],
+            ["--tasks", "consistency", *TR, "--bertscore-model", "no/such-model-here"],
+            "pass its layer (--bertscore-layers)",
+        ),
+        (
+            ["--tasks", "consistency", *TR, "--bertscore-model", "./no-such-dir", "--bertscore-layers", "6"],
+            "no such folder",
+        ),
+        (
+            ["--tasks", "consistency", *TR, "--consistency-metrics", "sim_sent", "--embedding-model", "/no/such/dir"],
             "sentence-embedding model '/no/such/dir': no such folder",
         ),
+        (["--tasks", "consistency"], "pass --translator provider/model, or use --consistency-mode native"),
     ],
 )
 def test_bad_input_exits_nonzero_without_output(data_dir: Path, tmp_path: Path, extra: list[str], message: str) -> None:

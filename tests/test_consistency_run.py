@@ -81,7 +81,9 @@ def test_consistency_end_to_end(data_dir: Path, tmp_path: Path, minilm_path: str
         "idf": False,
         "rescale_with_baseline": False,
         "baseline_lang": None,
+        "source": {"model": "user", "layer": "user", "idf": "paper default", "rescale": "paper default"},
     }
+    assert c["settings"]["sim_sent"]["source"] == {"model": "user"} and c["settings"]["langid_scope"] == "paper"
     for lang in LANGS:
         for t in ("0", "1"):
             cond = c["languages"][lang][t]

@@ -72,7 +72,10 @@ def test_end_to_end_and_cached_rerun(data_dir: Path, tmp_path: Path) -> None:
         "manifest.json",
         "correctness.csv",
         "verifiability.csv",
+        "verifiability_table_a11.csv",
     }
+    assert manifest["resolved"]["temperatures"] == {"correctness": [0.0], "verifiability": [0.0]}
+    assert manifest["resolved"]["temperatures_source"] == "user"
 
     second = evaluate(_config(data_dir, out))
     assert second.backend_calls == 0

@@ -371,18 +371,23 @@ def _print_plan(rows: list[dict[str, Any]]) -> None:
 
 def _print_parsing(summary: dict[str, Any]) -> None:
     """How every reply was read, per task and language (``parsing.methods``), and the >5 % warnings."""
-    from xlingmed.parsing.methods import KIND_ORDER
+    from xlingmed.parsing.methods import KIND_ORDER, kind_of
 
     parsed = {name: t["parsing"] for name, t in summary["tasks"].items() if "parsing" in t}
     if not parsed:
         return
     table = Table(title="How replies were read (read = a direct rule; fallback and unread can make a gap alone)")
-    for col in ("task", "lang", *KIND_ORDER, "methods"):
-        table.add_column(col, justify="left" if col in ("task", "lang", "methods") else "right")
+    for col in ("task", "lang", *KIND_ORDER):
+        table.add_column(col, justify="left" if col in ("task", "lang") else "right", no_wrap=True)
+    table.add_column("not read by a direct rule", overflow="fold")
     for name, p in parsed.items():
         for lang, kinds in p["kinds"].items():
-            methods = ", ".join(f"{m} {n}" for m, n in sorted(p["methods"][lang].items(), key=lambda mn: -mn[1]))
-            table.add_row(name, lang, *[str(kinds[k]) for k in KIND_ORDER], methods)
+            # the methods behind fallback / unread / refused; the read ones are in summary.json and the report
+            other = sorted(
+                ((m, n) for m, n in p["methods"][lang].items() if kind_of(m) in ("fallback", "unread", "refused")),
+                key=lambda mn: -mn[1],
+            )
+            table.add_row(name, lang, *[str(kinds[k]) for k in KIND_ORDER], ", ".join(f"{m} {n}" for m, n in other))
     stdout.print(table)
     for name, p in parsed.items():
         for warning in p["warnings"]:

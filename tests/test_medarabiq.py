@@ -103,7 +103,7 @@ def test_file_version_check(folder: Path, monkeypatch: pytest.MonkeyPatch) -> No
     actual = hashlib.sha256((folder / "patient-doctor-qa.csv").read_bytes()).hexdigest()
     assert prov["sha256"] == actual
     patched = dict(medarabiq.TASKS, qa=dataclasses.replace(medarabiq.TASKS["qa"], sha256=actual))
-    monkeypatch.setattr(medarabiq, "TASKS", patched)
+    monkeypatch.setattr(medarabiq.loader, "TASKS", patched)  # the loader reads the table of files
     assert load_items("qa", folder, ("ar",))[1]["version"] == "published version"
 
 

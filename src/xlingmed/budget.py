@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from xlingmed.errors import ConfigError
+from xlingmed.models.base import is_free
 from xlingmed.models.pacing import estimate_tokens
 from xlingmed.types import Completion, GenerateRequest
 
@@ -89,7 +90,7 @@ class Budget:
     def check_prices(self, model_ids: list[str]) -> None:
         if self.max_cost is None:
             return
-        missing = [m for m in model_ids if m not in self.prices and not m.startswith("llamacpp/")]
+        missing = [m for m in model_ids if m not in self.prices and not is_free(m)]
         if missing:
             raise ConfigError(
                 f"--max-cost needs a price for {', '.join(missing)}: add --price MODEL=IN,OUT "

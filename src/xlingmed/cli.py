@@ -551,22 +551,23 @@ def describe(
     data_dir: Annotated[Path | None, typer.Option(help="Folder with the benchmark files.")] = None,
 ) -> None:
     """Per-language question counts and word counts (mean ± sd), as in XLingEval Table A1."""
-    from xlingmed.benchmarks import describe_benchmark
+    from xlingmed.benchmarks import get_benchmark
 
     try:
-        rows = describe_benchmark(benchmark, data_dir)
+        spec = get_benchmark(benchmark)
+        rows = spec.describe(data_dir)
     except XlingmedError as exc:
         _fail(exc)
         return
-    if benchmark.startswith("medarabiq/"):
-        table = Table(title=f"{benchmark}: whitespace words of the stripped cells")
+    if rows and "q_words_mean" not in rows[0]:  # MedArabiQ and others: the columns as they come
+        table = Table(title=spec.describe_title())
         for col in rows[0] if rows else ():
             table.add_column(col, justify="right")
         for r in rows:
             table.add_row(*[_fmt(v, 2) for v in r.values()])
         stdout.print(table)
         return
-    table = Table(title=f"{benchmark}: words = whitespace tokens (jieba for zh), empty cell = 0, sd ddof=1")
+    table = Table(title=spec.describe_title())
     for col in (
         "lang",
         "questions",
@@ -597,12 +598,12 @@ def describe(
 @app.command("list")
 def list_() -> None:
     """Benchmarks, tasks, languages and embedded models this version knows."""
-    from xlingmed.benchmarks import BENCHMARKS
+    from xlingmed.benchmarks import benchmark_names
     from xlingmed.config import KNOWN_TASKS
     from xlingmed.languages import LANGUAGES
     from xlingmed.models.llamacpp import EMBEDDED
 
-    stdout.print("benchmarks: " + ", ".join(BENCHMARKS))
+    stdout.print("benchmarks: " + ", ".join(benchmark_names()))
     stdout.print("tasks:      " + ", ".join(KNOWN_TASKS))
     stdout.print("languages:  " + ", ".join(f"{c} ({lang.name})" for c, lang in LANGUAGES.items()))
     stdout.print(

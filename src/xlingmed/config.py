@@ -11,37 +11,26 @@ from typing import Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
+from xlingmed.benchmarks.base import PAPER_TEMPERATURES as PAPER_TEMPERATURES
+from xlingmed.benchmarks.base import XLINGEVAL_TASKS as XLINGEVAL_TASKS
+from xlingmed.benchmarks.base import Benchmark, get_benchmark
 from xlingmed.errors import ConfigError
 from xlingmed.languages import parse_languages
 from xlingmed.models.base import split_model_id
 
 KNOWN_TASKS = ("correctness", "verifiability", "consistency", "multiple_choice", "open_qa", "rubric")
-XLINGEVAL_TASKS = ("correctness", "verifiability", "consistency")
 CONSISTENCY_METRICS = ("ngram", "length", "bertscore", "sim_sent", "lda", "hdp", "lang_consistency")
-PAPER_TEMPERATURES = (0.0, 0.25, 0.5, 0.75, 1.0)
 BIAS_CONDITIONS = ("original", "biased", "education", "one_shot", "few_shot")
 
 
 def tasks_for(benchmark: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """(tasks a benchmark supports, its default tasks). XLingHealth: the XLingEval criteria; MedArabiQ:
-    ``multiple_choice`` for MCQ, bias and FITB with choices, ``open_qa`` (BERTScore) and ``rubric`` (LLM judge)
-    for FITB without choices and the Q&A sets.
+    """(tasks a benchmark supports, its default tasks): ``Benchmark.tasks`` and ``Benchmark.default_tasks``.
 
     Raises:
         ConfigError: unknown benchmark.
     """
-    from xlingmed.benchmarks import medarabiq, split_benchmark
-
-    family, dataset = split_benchmark(benchmark)
-    if family == "mcq":
-        return ("multiple_choice",), ("multiple_choice",)
-    if family == "qa":
-        return (*XLINGEVAL_TASKS, "open_qa", "rubric"), ("correctness", "verifiability")
-    if family == "xlinghealth":
-        return XLINGEVAL_TASKS, ("correctness", "verifiability")
-    if dataset in medarabiq.MC_TASKS:
-        return ("multiple_choice",), ("multiple_choice",)
-    return ("open_qa", "rubric"), ("open_qa",)
+    spec = get_benchmark(benchmark)
+    return spec.tasks, spec.default_tasks
 
 
 class RunConfig(BaseModel):
@@ -215,35 +204,31 @@ class RunConfig(BaseModel):
     def _benchmark_defaults(cls, data: Any) -> Any:
         # languages and tasks default to the benchmark's own (an unknown benchmark is reported by its field)
         if isinstance(data, dict) and isinstance(data.get("benchmark"), str):
-            from xlingmed.benchmarks import default_languages
-
             try:
-                langs = default_languages(data["benchmark"])
-                _, default_tasks = tasks_for(data["benchmark"])
+                spec = get_benchmark(data["benchmark"])
             except ConfigError:
                 return data
             data = dict(data)
-            data.setdefault("languages", langs)
-            data.setdefault("tasks", default_tasks)
+            if "languages" not in data:
+                data["languages"] = spec.default_languages
+            data.setdefault("tasks", spec.default_tasks)
         return data
 
     @field_validator("benchmark")
     @classmethod
     def _benchmark(cls, v: str) -> str:
-        from xlingmed.benchmarks import split_benchmark
-
         try:
-            split_benchmark(v)
+            get_benchmark(v)
         except ConfigError as exc:
             raise ValueError(str(exc)) from None
         return v
 
     @model_validator(mode="after")
     def _tasks_fit_benchmark(self) -> RunConfig:
-        supported, _ = tasks_for(self.benchmark)
-        wrong = [t for t in self.tasks if t not in supported]
-        if wrong:
-            raise ValueError(f"{self.benchmark} does not have task(s) {wrong}; its tasks: {', '.join(supported)}")
+        try:
+            self.spec.check_tasks(self.tasks)
+        except ConfigError as exc:
+            raise ValueError(str(exc)) from None
         return self
 
     @model_validator(mode="after")
@@ -405,6 +390,20 @@ class RunConfig(BaseModel):
         return v
 
     @property
+    def spec(self) -> Benchmark:
+        """The benchmark spec this run's ``benchmark`` names (parsed once here; nothing else reads the string)."""
+        return get_benchmark(self.benchmark)
+
+    def benchmark_options(self) -> dict[str, Any]:
+        """The benchmark's own settings, handed to ``Benchmark.load``."""
+        return {
+            "include_defective": self.include_defective,
+            "paper_compat": self.paper_compat,
+            "columns": dict(self.columns),
+            "answer_format": self.answer_format,
+        }
+
+    @property
     def judge_model(self) -> str:
         return self.judge or self.model
 
@@ -414,29 +413,17 @@ class RunConfig(BaseModel):
 
     def task_temperatures(self, task: str) -> tuple[float, ...]:
         """The temperatures ``task`` sweeps: ``--temperatures`` if given, else the task's default (MedArabiQ:
-        the paper's temperature for this model class and task, ``medarabiq.default_temperature``)."""
+        the paper's temperature for this model class and task, ``medarabiq.default_temperature``; XLingHealth:
+        the paper's five for verifiability and consistency)."""
         if self.temperatures is not None:
             return self.temperatures
-        if self.benchmark.startswith("medarabiq/"):
-            from xlingmed.benchmarks import medarabiq
-
-            dataset = self.benchmark.partition("/")[2]
-            return (medarabiq.default_temperature(dataset, medarabiq.model_class(self.model, self.model_class)),)
-        if task == "consistency" or (task == "verifiability" and self.benchmark.startswith("xlinghealth/")):
-            return PAPER_TEMPERATURES  # the paper's sweep (§4, §5: Fig. 4 and Table A11 are mean ± sd over 5 τ)
-        return (0.0,)
+        return self.spec.temperatures(task, self.model, self.model_class)
 
     def task_max_tokens(self) -> int:
         """Answer length limit: ``--max-tokens`` if given, else the benchmark's default (see the class doc)."""
         if self.max_tokens is not None:
             return self.max_tokens
-        if self.benchmark.startswith("medarabiq/"):
-            from xlingmed.benchmarks import medarabiq
-
-            return medarabiq.MAX_TOKENS[self.benchmark.partition("/")[2]]
-        if self.benchmark.startswith("mcq:"):
-            return 16  # one letter, as MedArabiQ's multiple choice
-        return 1000
+        return self.spec.max_tokens()
 
     def encoder_device(self) -> str:
         if self.device != "auto":

@@ -24,7 +24,7 @@ from xlingmed.benchmarks import load_benchmark
 from xlingmed.budget import Budget, parse_prices, request_tokens
 from xlingmed.config import RunConfig
 from xlingmed.errors import BudgetExhausted
-from xlingmed.models.base import ModelAPI, ModelOptions, get_model
+from xlingmed.models.base import ModelAPI, ModelOptions, get_model, is_free
 from xlingmed.parsing.methods import parse_counts, parse_key
 from xlingmed.store import CompletionCache, default_cache_path
 from xlingmed.tasks import (
@@ -186,11 +186,10 @@ def _medarabiq_task(name: str, config: RunConfig) -> Task:
     from xlingmed.prompts import load_templates
 
     templates = load_templates("medarabiq", config.prompt_templates)
-    dataset = config.benchmark.partition("/")[2] or config.benchmark.partition(":")[0]
     temperatures = config.task_temperatures(name)
     if name == "multiple_choice":
         return MultipleChoiceTask(
-            template=templates["multiple_choice"],
+            template=templates[config.spec.template(name)],
             form=config.mc_prompt,
             temperatures=temperatures,
             max_tokens=config.task_max_tokens(),
@@ -198,7 +197,7 @@ def _medarabiq_task(name: str, config: RunConfig) -> Task:
             conditions=config.bias_conditions,
             seed=config.seed,
         )
-    template = templates["fill_blank_open" if dataset == "fitb_open" else "qa"]
+    template = templates[config.spec.template(name)]
     if name == "rubric":
         return RubricTask(
             template=template,
@@ -329,15 +328,12 @@ def _make_plan(config: RunConfig) -> _Plan:
     """
     output.check_run_dir(Path(config.out))
     items, provenance = load_benchmark(
-        config.benchmark,
+        config.spec,
         config.data_dir,
         config.languages,
-        include_defective=config.include_defective,
         limit=config.limit,
-        paper_compat=config.paper_compat,
-        columns=config.columns,
-        answer_format=config.answer_format,
         seed=config.seed or 0,
+        **config.benchmark_options(),
     )
     if config.perturb is not None:
         from xlingmed.perturbations import BiasInjector, parse_perturb
@@ -415,7 +411,7 @@ def dry_run(config: RunConfig) -> list[dict[str, Any]]:
                 if backend is None:
                     continue
                 price = plan.budget.price(backend.model_id)
-                priced = backend.model_id in plan.budget.prices or backend.model_id.startswith("llamacpp/")
+                priced = backend.model_id in plan.budget.prices or is_free(backend.model_id)
                 for i, sample in enumerate(samples):
                     req = task.request(stage.name, sample, done[i])
                     if req is None:

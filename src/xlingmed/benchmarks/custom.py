@@ -25,15 +25,17 @@ import random
 import re
 import warnings
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
-from xlingmed.benchmarks.medarabiq import clean_mc_text, parse_options
+from xlingmed.benchmarks.base import XLINGEVAL_TASKS, Benchmark, LoadRequest, register_scheme
 from xlingmed.benchmarks.xlinghealth import sha256_file
 from xlingmed.errors import ConfigError, DataError, DataNotFoundError
 from xlingmed.languages import CANONICAL_LETTERS, get_language, normalise_label
+from xlingmed.parsing.options import clean_mc_text, parse_options
 from xlingmed.types import Choice, Item
 
 KINDS = ("mcq", "qa")
@@ -459,3 +461,45 @@ def _mcq_item(
 def default_languages(name: str) -> tuple[str, ...]:
     """The file's languages, else English."""
     return file_languages(name) or ("en",)
+
+
+# --------------------------------------------------------------------------------------------------------------
+# Registry
+
+
+@dataclass(frozen=True)
+class FileBenchmark(Benchmark):
+    """``mcq:FILE`` or ``qa:FILE``; its run languages are the file's (read when first asked)."""
+
+    kind: str = "qa"
+
+    @property
+    def default_languages(self) -> tuple[str, ...]:
+        return default_languages(self.name)
+
+    def max_tokens(self) -> int:
+        return 16 if self.kind == "mcq" else 1000  # one letter, as MedArabiQ's multiple choice
+
+    def load(self, request: LoadRequest) -> tuple[list[Item], dict[str, Any]]:
+        return load_items(
+            self.name,
+            request.languages,
+            columns=dict(request.options.get("columns") or {}),
+            answer_format=str(request.options.get("answer_format", "auto")),
+            limit=request.limit,
+            seed=request.seed,
+        )
+
+
+def file_benchmark(name: str) -> FileBenchmark:
+    """The spec of ``mcq:FILE`` / ``qa:FILE`` (the file is read when loaded, not here)."""
+    kind, _ = split_name(name)
+    if kind == "mcq":
+        return FileBenchmark(name, ("en",), ("multiple_choice",), ("multiple_choice",), kind=kind)
+    return FileBenchmark(
+        name, ("en",), (*XLINGEVAL_TASKS, "open_qa", "rubric"), ("correctness", "verifiability"), kind=kind
+    )
+
+
+register_scheme("mcq", file_benchmark, "mcq:FILE")
+register_scheme("qa", file_benchmark, "qa:FILE")

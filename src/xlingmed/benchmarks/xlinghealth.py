@@ -30,6 +30,7 @@ from typing import Any
 
 import pandas as pd
 
+from xlingmed.benchmarks.base import PAPER_TEMPERATURES, XLINGEVAL_TASKS, Benchmark, LoadRequest, register_benchmark
 from xlingmed.errors import DataError, DataNotFoundError
 from xlingmed.languages import LANGUAGES, get_language
 from xlingmed.types import Item
@@ -416,3 +417,46 @@ def describe(dataset: str, data_dir: str | os.PathLike[str] | None) -> list[dict
             }
         )
     return out
+
+
+# --------------------------------------------------------------------------------------------------------------
+# Registry
+
+
+@dataclass(frozen=True)
+class XLingHealthBenchmark(Benchmark):
+    """One XLingHealth set; verifiability sweeps the paper's five temperatures as consistency does (§4, §5)."""
+
+    dataset: str = ""
+
+    def temperatures(self, task: str, model: str, model_class: str = "auto") -> tuple[float, ...]:
+        return PAPER_TEMPERATURES if task in ("consistency", "verifiability") else (0.0,)
+
+    def load(self, request: LoadRequest) -> tuple[list[Item], dict[str, Any]]:
+        return load_items(
+            self.dataset,
+            request.data_dir,
+            request.languages,
+            include_defective=bool(request.options.get("include_defective", False)),
+            limit=request.limit,
+        )
+
+    def describe(self, data_dir: str | os.PathLike[str] | None) -> list[dict[str, Any]]:
+        return describe(self.dataset, data_dir)
+
+    def describe_title(self) -> str:
+        return f"{self.name}: words = whitespace tokens (jieba for zh), empty cell = 0, sd ddof=1"
+
+
+for _dataset in DATASETS:
+    register_benchmark(
+        XLingHealthBenchmark(
+            name=f"xlinghealth/{_dataset}",
+            languages=FILE_LANGUAGES,
+            tasks=XLINGEVAL_TASKS,
+            default_tasks=("correctness", "verifiability"),
+            licence="Apache-2.0",
+            description=f"XLingEval: {DATASETS[_dataset].removesuffix('.xlsx')} in en, es, zh, hi (machine-translated)",
+            dataset=_dataset,
+        )
+    )

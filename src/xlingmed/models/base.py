@@ -1,9 +1,17 @@
-"""The one protocol every backend implements, and the registry of ``provider/model`` names."""
+"""The one protocol every backend implements, and the registry of ``provider/model`` names.
+
+A backend is one module with one class; it is registered by one line in ``BUILTIN`` below (or, from a user's
+package, by an entry point in the ``xlingmed.models`` group, ``provider = "pkg.module:Class"``). Its properties
+(in process or remote, open weights, whether tokens cost money) live in that line, so nothing else in xlingmed
+tests a provider prefix, and reading them never imports the engine.
+"""
 
 from __future__ import annotations
 
+import importlib
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 from xlingmed.errors import ModelError
 from xlingmed.types import Completion, GenerateRequest
@@ -26,6 +34,8 @@ class ModelOptions:
         tpm: tokens-per-minute ceiling (prompt estimate + ``max_tokens``); ``None`` = none.
         n_ctx: context window for in-process GGUF models (tokens).
         n_threads: CPU threads for in-process models; ``None`` = all cores.
+        args: the backend's own options (``-M key=value``), as sorted ``(key, value)`` pairs; each backend
+            validates them with its ``Options`` model.
     """
 
     base_url: str | None = None
@@ -38,6 +48,7 @@ class ModelOptions:
     tpm: float | None = None
     n_ctx: int = 8192
     n_threads: int | None = None
+    args: tuple[tuple[str, Any], ...] = ()
 
 
 @runtime_checkable
@@ -45,7 +56,9 @@ class ModelAPI(Protocol):
     """An LLM behind ``provider/model``.
 
     ``generate`` never raises for a failed request: it returns a ``Completion`` whose ``error`` says why, so
-    one bad request never stops a run.
+    one bad request never stops a run. Engines that are faster given many requests at once may also define
+    ``async def generate_batch(requests) -> list[Completion]`` (same order); the generation loop then hands
+    them whole batches of cache misses.
     """
 
     model_id: str
@@ -57,7 +70,84 @@ class ModelAPI(Protocol):
     async def aclose(self) -> None: ...
 
 
-PROVIDERS = ("llamacpp", "openai")
+@dataclass(frozen=True)
+class Backend:
+    """A registered provider.
+
+    Attributes:
+        provider: the part of ``provider/model`` before the slash.
+        target: ``"package.module:Class"``; the class is imported only when a model is built. It is called
+            ``Class(name, options: ModelOptions)`` and may declare ``Options`` (a pydantic model) for its
+            ``-M`` arguments.
+        in_process: the weights run in this process (one request at a time; nothing is sent anywhere).
+        open_weights: ``True`` for engines that only run open checkpoints, ``None`` when it depends on the
+            model behind the name (an OpenAI-compatible server may serve either).
+        free: requests cost no money (no ``--price`` needed under ``--max-cost``).
+        description: one line for ``xlingmed list``.
+    """
+
+    provider: str
+    target: str
+    in_process: bool
+    open_weights: bool | None
+    free: bool
+    description: str = ""
+
+    def load(self) -> type:
+        """The backend class. Raises ModelError when its module cannot be imported (an extra not installed)."""
+        module, _, cls = self.target.partition(":")
+        try:
+            return getattr(importlib.import_module(module), cls)  # type: ignore[no-any-return]
+        except ImportError as exc:
+            raise ModelError(f"backend {self.provider!r} needs a package that is not installed: {exc}") from None
+
+
+# One line per built-in backend.
+BUILTIN: tuple[Backend, ...] = (
+    Backend("llamacpp", "xlingmed.models.llamacpp:LlamaCppModel", True, True, True,
+            "GGUF files in process (llama-cpp-python); embedded: smollm2, gemma3-270m"),
+    Backend("openai", "xlingmed.models.openai_api:OpenAIModel", False, None, False,
+            "any OpenAI-compatible chat server (--base-url), api.openai.com by default"),
+)  # fmt: skip
+
+_REGISTRY: dict[str, Backend] = {b.provider: b for b in BUILTIN}
+_PLUGINS_LOADED = False
+
+
+def register_backend(backend: Backend) -> None:
+    """Add (or replace) a provider; plugins usually use the ``xlingmed.models`` entry point group instead."""
+    _REGISTRY[backend.provider] = backend
+
+
+def backends() -> Mapping[str, Backend]:
+    """Every registered provider, plugins included."""
+    _load_plugins()
+    return dict(_REGISTRY)
+
+
+def _load_plugins() -> None:
+    # entry point value: "pkg.module:Class" (properties from the class's attributes) or a Backend object
+    global _PLUGINS_LOADED
+    if _PLUGINS_LOADED:
+        return
+    _PLUGINS_LOADED = True
+    from xlingmed.plugins import entry_points
+
+    for ep in entry_points("xlingmed.models"):
+        obj = ep.load()
+        if isinstance(obj, Backend):
+            register_backend(obj)
+        else:
+            register_backend(
+                Backend(
+                    provider=ep.name,
+                    target=ep.value,
+                    in_process=bool(getattr(obj, "in_process", False)),
+                    open_weights=getattr(obj, "open_weights", None),
+                    free=bool(getattr(obj, "free", False)),
+                    description=(obj.__doc__ or "").strip().splitlines()[0] if obj.__doc__ else "",
+                )
+            )
 
 
 def split_model_id(model_id: str) -> tuple[str, str]:
@@ -69,23 +159,56 @@ def split_model_id(model_id: str) -> tuple[str, str]:
     provider, sep, name = model_id.partition("/")
     if not sep or not name:
         raise ModelError(f"model {model_id!r} must be named provider/model, e.g. llamacpp/smollm2 or openai/gpt-4o")
-    if provider not in PROVIDERS:
-        raise ModelError(f"unknown model provider {provider!r} in {model_id!r}; known: {', '.join(PROVIDERS)}")
+    known = backends()
+    if provider not in known:
+        raise ModelError(f"unknown model provider {provider!r} in {model_id!r}; known: {', '.join(known)}")
     return provider, name
+
+
+def backend_of(model_id: str) -> Backend:
+    """The registered backend of ``provider/model``. Raises ModelError as ``split_model_id``."""
+    return backends()[split_model_id(model_id)[0]]
+
+
+def is_free(model_id: str) -> bool:
+    """Whether requests to ``model_id`` cost nothing (in-process engines); unknown names count as paid."""
+    try:
+        return backend_of(model_id).free
+    except ModelError:
+        return False
 
 
 def get_model(model_id: str, options: ModelOptions | None = None) -> ModelAPI:
     """Build the backend for ``model_id``; heavy resources (weights, clients) load on first use.
 
     Raises:
-        ModelError: unknown provider, unknown embedded model, missing file or API key.
+        ModelError: unknown provider, unknown embedded model, missing file or API key, a ``-M`` argument the
+            backend does not take.
     """
     provider, name = split_model_id(model_id)
     options = options or ModelOptions()
-    if provider == "llamacpp":
-        from xlingmed.models.llamacpp import LlamaCppModel
+    cls = backends()[provider].load()
+    check_args(provider, cls, dict(options.args))
+    return cls(name, options)  # type: ignore[no-any-return]
 
-        return LlamaCppModel(name, options)
-    from xlingmed.models.openai_api import OpenAIModel
 
-    return OpenAIModel(name, options)
+def check_args(provider: str, cls: type, args: Mapping[str, Any]) -> dict[str, Any]:
+    """``-M`` arguments validated by the backend's ``Options`` model (none allowed when it has none).
+
+    Raises:
+        ModelError: an unknown key or a bad value, naming the key and the backend's keys.
+    """
+    model = getattr(cls, "Options", None)
+    if model is None:
+        if args:
+            raise ModelError(f"backend {provider!r} takes no -M options (got {', '.join(args)})")
+        return {}
+    from pydantic import ValidationError
+
+    try:
+        return dict(model(**args).model_dump())
+    except ValidationError as exc:
+        problems = "; ".join(f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in exc.errors())
+        raise ModelError(
+            f"-M options of {provider!r}: {problems} (its options: {', '.join(model.model_fields)})"
+        ) from None

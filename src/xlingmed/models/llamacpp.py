@@ -20,6 +20,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from pydantic import BaseModel, ConfigDict, Field
+
 from xlingmed.errors import ModelError
 from xlingmed.models.base import ModelOptions
 from xlingmed.types import Completion, GenerateRequest, Message, TokenLogprob
@@ -98,11 +100,20 @@ class LlamaCppModel:
     supports_logprobs = True
     max_concurrency = 1
 
+    class Options(BaseModel):
+        """``-M`` options: ``n_ctx`` and ``n_threads`` (override ``--n-ctx`` and all cores), ``flash_attn``."""
+
+        model_config = ConfigDict(extra="forbid")
+        n_ctx: int | None = Field(default=None, ge=256)
+        n_threads: int | None = Field(default=None, ge=1)
+        flash_attn: bool = True
+
     def __init__(self, name: str, options: ModelOptions) -> None:
         self.name = name
         self.model_id = f"llamacpp/{name}"
         self.path, self.chat = resolve_gguf(name)
         self.options = options
+        self.args = self.Options(**dict(options.args))
         self._llm: Any = None
         self._run_lock = asyncio.Lock()
 
@@ -112,9 +123,9 @@ class LlamaCppModel:
 
             self._llm = Llama(
                 model_path=str(self.path),
-                n_ctx=self.options.n_ctx,
-                n_threads=self.options.n_threads or os.cpu_count() or 1,
-                flash_attn=True,  # about 30 % faster prompt processing on CPU
+                n_ctx=self.args.n_ctx or self.options.n_ctx,
+                n_threads=self.args.n_threads or self.options.n_threads or os.cpu_count() or 1,
+                flash_attn=self.args.flash_attn,  # on by default: about 30 % faster prompt processing on CPU
                 verbose=False,
             )
         return self._llm

@@ -1,0 +1,187 @@
+"""What a benchmark is, and the registry that turns a benchmark string into one.
+
+A ``Benchmark`` is a spec object (after lighteval's ``LightevalTaskConfig``): its name, the languages its files
+hold, the tasks it supports and runs by default, the protocol defaults of each task for a given model
+(temperatures, answer length, prompt template), ``load()`` and ``describe()``. The benchmark string of a run is
+parsed once, by ``get_benchmark``, into that object; nothing else looks inside the string.
+
+Names are either exact (``xlinghealth/liveqa``, ``medarabiq/mcq``) or a scheme and an argument
+(``mcq:FILE``, ``qa:FILE``, ``hf:ORG/NAME``): a scheme is a function from the whole name to a spec.
+
+Adding a benchmark is one module that calls ``register_benchmark`` (or ``register_scheme``) at import, plus its
+line in ``BUILTIN_MODULES``; a user's package does the same through the ``xlingmed.benchmarks`` entry point group
+(see ``docs/extending.md``).
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from xlingmed.errors import ConfigError
+from xlingmed.types import Item
+
+# XLingEval's temperature sweep (§4, §5: Fig. 4 and Table A11 are mean ± sd over these five τ; consistency at each).
+PAPER_TEMPERATURES: tuple[float, ...] = (0.0, 0.25, 0.5, 0.75, 1.0)
+# The XLingEval criteria, the tasks of every open-question benchmark.
+XLINGEVAL_TASKS: tuple[str, ...] = ("correctness", "verifiability", "consistency")
+
+
+@dataclass(frozen=True)
+class LoadRequest:
+    """What ``Benchmark.load`` is asked for.
+
+    Attributes:
+        data_dir: folder holding the benchmark's files; ``None`` = the benchmark's own default (an environment
+            variable, a download, the Hugging Face hub).
+        languages: ISO 639-1 codes, in the run's order.
+        limit: the first ``limit`` questions, the same in every language; ``None`` = all.
+        seed: for anything a loader draws at random (a user's file: verifiability negatives).
+        options: the benchmark's own settings from the run config (``include_defective``, ``paper_compat``,
+            ``columns``, ``answer_format``, ``hf_config``, ``hf_split``…); a loader reads the keys it knows.
+    """
+
+    data_dir: Path | None
+    languages: tuple[str, ...]
+    limit: int | None = None
+    seed: int = 0
+    options: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Benchmark:
+    """A benchmark spec. Subclasses implement ``load`` (and ``describe`` where it makes sense) and override the
+    protocol defaults that differ from XLingEval's.
+
+    Attributes:
+        name: the registry name, as the user types it.
+        languages: the languages its files hold.
+        tasks: the tasks it supports.
+        default_tasks: the tasks a run performs when ``--tasks`` is not given.
+        run_languages: the languages a run evaluates when ``--languages`` is not given (default: ``languages``).
+        parallel: the same ``item_id`` is the same question in every language (paired comparisons hold).
+        licence: the data's licence, as its publisher states it.
+        description: one line for ``xlingmed list``.
+    """
+
+    name: str
+    languages: tuple[str, ...]
+    tasks: tuple[str, ...]
+    default_tasks: tuple[str, ...]
+    run_languages: tuple[str, ...] = ()
+    parallel: bool = True
+    licence: str = ""
+    description: str = ""
+
+    @property
+    def default_languages(self) -> tuple[str, ...]:
+        return self.run_languages or self.languages
+
+    def check_tasks(self, tasks: Sequence[str]) -> None:
+        """Raises ConfigError naming the tasks this benchmark does not have."""
+        wrong = [t for t in tasks if t not in self.tasks]
+        if wrong:
+            raise ConfigError(f"{self.name} does not have task(s) {wrong}; its tasks: {', '.join(self.tasks)}")
+
+    def temperatures(self, task: str, model: str, model_class: str = "auto") -> tuple[float, ...]:
+        """The temperatures ``task`` sweeps when ``--temperatures`` is not given: XLingEval's five for
+        consistency, else greedy decoding."""
+        return PAPER_TEMPERATURES if task == "consistency" else (0.0,)
+
+    def max_tokens(self) -> int:
+        """The answer length limit when ``--max-tokens`` is not given (XLingEval: 1000)."""
+        return 1000
+
+    def template(self, task: str) -> str:
+        """The prompt template (a key of ``prompts/medarabiq.yaml``) a multiple-choice or open-answer task uses."""
+        return "multiple_choice" if task == "multiple_choice" else "qa"
+
+    def load(self, request: LoadRequest) -> tuple[list[Item], dict[str, Any]]:
+        """Items ordered by question then language, and a provenance dict (file, sha256, counts, quirks).
+
+        Raises:
+            ConfigError, DataError, DataNotFoundError: bad settings, bad or missing data (file, row, column).
+        """
+        raise NotImplementedError
+
+    def describe(self, data_dir: str | os.PathLike[str] | None) -> list[dict[str, Any]]:
+        """Per-language counts and word statistics; ConfigError where the benchmark has none."""
+        raise ConfigError(f"describe knows the published benchmarks; for {self.name}, read the file with pandas")
+
+    def describe_title(self) -> str:
+        return f"{self.name}: words = whitespace tokens"
+
+
+Scheme = Callable[[str], Benchmark]
+
+# One line per built-in benchmark module; each registers its specs when imported.
+BUILTIN_MODULES: tuple[str, ...] = (
+    "xlingmed.benchmarks.xlinghealth",
+    "xlingmed.benchmarks.medarabiq",
+    "xlingmed.benchmarks.custom",
+)
+
+_BENCHMARKS: dict[str, Benchmark] = {}
+_SCHEMES: dict[str, tuple[Scheme, str]] = {}
+_LOADED = False
+
+
+def register_benchmark(spec: Benchmark) -> Benchmark:
+    """Add (or replace) a benchmark under ``spec.name``; returns it."""
+    _BENCHMARKS[spec.name] = spec
+    return spec
+
+
+def register_scheme(prefix: str, make: Scheme, usage: str) -> None:
+    """Names ``prefix:ARG`` are built by ``make(name)``; ``usage`` (e.g. ``mcq:FILE``) is what ``list`` shows."""
+    _SCHEMES[prefix] = (make, usage)
+
+
+def _load() -> None:
+    global _LOADED
+    if _LOADED:
+        return
+    _LOADED = True
+    for module in BUILTIN_MODULES:
+        importlib.import_module(module)
+    from xlingmed.plugins import entry_points
+
+    for ep in entry_points("xlingmed.benchmarks"):
+        obj = ep.load()  # a module that registers itself, a Benchmark, or a scheme function
+        if isinstance(obj, Benchmark):
+            register_benchmark(obj)
+        elif callable(obj) and not isinstance(obj, type):
+            register_scheme(ep.name, obj, f"{ep.name}:…")
+
+
+def benchmark_names() -> list[str]:
+    """Every exact name, then every scheme's usage (``mcq:FILE``…)."""
+    _load()
+    return [*_BENCHMARKS, *(usage for _, usage in _SCHEMES.values())]
+
+
+def benchmarks() -> dict[str, Benchmark]:
+    """The registered benchmarks with an exact name."""
+    _load()
+    return dict(_BENCHMARKS)
+
+
+def get_benchmark(name: str | Benchmark) -> Benchmark:
+    """The spec of ``name`` (a spec is returned as it is).
+
+    Raises:
+        ConfigError: not a known benchmark (the message lists them), or a scheme's argument is bad.
+    """
+    if isinstance(name, Benchmark):
+        return name
+    _load()
+    if name in _BENCHMARKS:
+        return _BENCHMARKS[name]
+    prefix, sep, _ = name.partition(":")
+    if sep and prefix in _SCHEMES:
+        return _SCHEMES[prefix][0](name)
+    raise ConfigError(f"unknown benchmark {name!r}; known: {', '.join(benchmark_names())}")

@@ -7,11 +7,18 @@ import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
+# hf: benchmarks are read from local folders in the hub's layout; the tests never reach the hub
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("HF_DATASETS_OFFLINE", "1")
+# datasets reads its cache folder once, at import: one per test session, never the user's
+os.environ["HF_DATASETS_CACHE"] = tempfile.mkdtemp(prefix="xlingmed-hf-")
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED_DATA = REPO.parent / "shared" / "data" / "xlinghealth"

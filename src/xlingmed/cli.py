@@ -47,8 +47,9 @@ def _fail(exc: Exception) -> None:
     raise typer.Exit(code=2)
 
 
-@app.command()
+@app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
 def run(
+    ctx: typer.Context,
     benchmark: Annotated[
         str | None,
         typer.Option(
@@ -85,13 +86,6 @@ def run(
     max_tokens: Annotated[
         int | None, typer.Option(help="Answer max tokens (XLingEval: 1000; MedArabiQ: 16 letter, 64 FITB, 512 Q&A).")
     ] = None,
-    judge_max_tokens: Annotated[int | None, typer.Option(help="Judge max tokens (paper: 1000).")] = None,
-    verify_max_tokens: Annotated[int | None, typer.Option(help="Verifiability reply max tokens.")] = None,
-    judge_parser: Annotated[str | None, typer.Option(help="paper | paper+fallback")] = None,
-    verify_parser: Annotated[str | None, typer.Option(help="paper | strict")] = None,
-    logprobs: Annotated[
-        bool | None, typer.Option("--logprobs/--no-logprobs", help="Verifiability AUC from P(yes).")
-    ] = None,
     max_concurrency: Annotated[int | None, typer.Option(help="Requests in flight (OpenAI-compatible).")] = None,
     max_retries: Annotated[
         int | None, typer.Option(help="Retries on 429/5xx/timeouts before a request is recorded as failed.")
@@ -119,56 +113,16 @@ def run(
         bool, typer.Option("--dry-run", help="Print the requests and estimated tokens/cost; call no model.")
     ] = False,
     n_ctx: Annotated[int | None, typer.Option(help="Context window of in-process GGUF models.")] = None,
-    samples: Annotated[int | None, typer.Option(help="Consistency: answers per question and temperature.")] = None,
-    consistency_mode: Annotated[
-        str | None, typer.Option(help="paper (metrics on English back-translations) | native (original text).")
-    ] = None,
-    consistency_metrics: Annotated[
-        str | None, typer.Option(help="Subset of ngram,length,bertscore,sim_sent,lda,hdp,lang_consistency.")
-    ] = None,
     translator: Annotated[
         str | None, typer.Option(help="Back-translation model, provider/model (default: the judge).")
     ] = None,
     translator_base_url: Annotated[str | None, typer.Option(help="Server of --translator.")] = None,
-    translate_max_tokens: Annotated[int | None, typer.Option(help="Back-translation max tokens.")] = None,
-    bertscore_model: Annotated[
-        str | None, typer.Option(help="BERTScore encoder: HF id or local folder (paper: bert-base-uncased).")
-    ] = None,
-    bertscore_layers: Annotated[int | None, typer.Option(help="BERTScore layer (paper code: 12).")] = None,
-    bertscore_idf: Annotated[bool | None, typer.Option("--bertscore-idf/--no-bertscore-idf")] = None,
-    bertscore_rescale: Annotated[
-        bool | None, typer.Option("--bertscore-rescale/--no-bertscore-rescale", help="Baseline rescaling.")
-    ] = None,
-    embedding_model: Annotated[
-        str | None, typer.Option(help="sim_sent encoder (sentence-transformers id or folder).")
-    ] = None,
-    lda_topics: Annotated[str | None, typer.Option(help="LDA topic counts, e.g. 20,100.")] = None,
-    topic_fit: Annotated[str | None, typer.Option(help="condition (per language × τ) | shared.")] = None,
-    topic_seed: Annotated[int | None, typer.Option(help="LDA/HDP random_state (paper: 42).")] = None,
-    language_id: Annotated[
-        str | None,
-        typer.Option(help="Language consistency: paper (langid over all languages, others ignored) | restricted."),
-    ] = None,
     device: Annotated[str | None, typer.Option(help="Encoder device: auto | cpu | cuda.")] = None,
-    judge_temperature: Annotated[float | None, typer.Option(help="MedArabiQ rubric judge temperature (0).")] = None,
     model_class: Annotated[
         str | None, typer.Option(help="MedArabiQ default temperatures: auto | open (0 / Q&A 0.4) | closed (0.2).")
     ] = None,
     paper_compat: Annotated[
         bool | None, typer.Option("--paper-compat/--no-paper-compat", help="medarabiq/mcq_bias: rows 0-97 (Table 2).")
-    ] = None,
-    mc_prompt: Annotated[str | None, typer.Option(help="Multiple choice prompt: raw (paper) | structured.")] = None,
-    letter_parser: Annotated[
-        str | None,
-        typer.Option(
-            help="Multiple-choice replies: robust (never guesses) | paper (after the marker) | first_char | regex."
-        ),
-    ] = None,
-    letter_fallback: Annotated[
-        str | None, typer.Option(help="Old name of --letter-parser: first_char | regex | invalid (= paper).")
-    ] = None,
-    bias_conditions: Annotated[
-        str | None, typer.Option(help="medarabiq/mcq_bias: subset of original,biased,education,one_shot,few_shot.")
     ] = None,
     prompt_templates: Annotated[
         Path | None, typer.Option(help="YAML laid over the shipped MedArabiQ prompt templates.")
@@ -179,6 +133,10 @@ def run(
     answer_format: Annotated[
         str | None, typer.Option(help="mcq:FILE answers: auto | letter | index0 | index1 | text.")
     ] = None,
+    hf_config: Annotated[
+        str | None, typer.Option(help="hf:ORG/NAME: dataset config, or lang=CONFIG,… (one per language).")
+    ] = None,
+    hf_split: Annotated[str | None, typer.Option(help="hf:ORG/NAME: split (default test).")] = None,
     perturb: Annotated[
         str | None, typer.Option(help="bias:all or bias:recency,cultural… (multiple choice): inject cognitive biases.")
     ] = None,
@@ -190,6 +148,19 @@ def run(
         str | None, typer.Option(help="How it is named: letter_and_text | text_only | letter_only.")
     ] = None,
     bias_position: Annotated[str | None, typer.Option(help="auto | prepend | append | after_first_sentence.")] = None,
+    task_arg: Annotated[
+        list[str] | None,
+        typer.Option(
+            "-T",
+            "--task-arg",
+            help="A task option, key=value (repeatable); `xlingmed list` shows each task's. The options that "
+            "were flags before 0.2 are still accepted as --key value (e.g. --samples 5, --no-logprobs).",
+        ),
+    ] = None,
+    model_arg: Annotated[
+        list[str] | None,
+        typer.Option("-M", "--model-arg", help="A backend option of --model, key=value (repeatable)."),
+    ] = None,
     cache: Annotated[Path | None, typer.Option(help="Completion cache file (SQLite).")] = None,
     out: Annotated[Path | None, typer.Option(help="Run folder to write.")] = None,
     config: Annotated[Path | None, typer.Option(help="YAML file of RunConfig fields; flags override it.")] = None,
@@ -205,6 +176,8 @@ def run(
     try:
         cfg = make_config(
             config,
+            task_args={**_legacy_task_flags(ctx.args), **_key_values(task_arg, "-T")} or None,
+            model_args=_key_values(model_arg, "-M") or None,
             benchmark=benchmark,
             data_dir=data_dir,
             languages=languages,
@@ -219,11 +192,6 @@ def run(
             seed=seed,
             temperatures=temperatures,
             max_tokens=max_tokens,
-            judge_max_tokens=judge_max_tokens,
-            verify_max_tokens=verify_max_tokens,
-            judge_parser=judge_parser,
-            verify_parser=verify_parser,
-            logprobs=logprobs,
             max_concurrency=max_concurrency,
             max_retries=max_retries,
             timeout_s=timeout,
@@ -235,32 +203,16 @@ def run(
             prices=price or None,
             retry_failed=retry_failed,
             n_ctx=n_ctx,
-            samples=samples,
-            consistency_mode=consistency_mode,
-            consistency_metrics=consistency_metrics,
             translator=translator,
             translator_base_url=translator_base_url,
-            translate_max_tokens=translate_max_tokens,
-            bertscore_model=bertscore_model,
-            bertscore_layers=bertscore_layers,
-            bertscore_idf=bertscore_idf,
-            bertscore_rescale=bertscore_rescale,
-            embedding_model=embedding_model,
-            lda_topics=lda_topics,
-            topic_fit=topic_fit,
-            topic_seed=topic_seed,
-            language_id=language_id,
             device=device,
-            judge_temperature=judge_temperature,
             model_class=model_class,
             paper_compat=paper_compat,
-            mc_prompt=mc_prompt,
-            letter_parser=letter_parser,
-            letter_fallback=letter_fallback,
-            bias_conditions=bias_conditions,
             prompt_templates=prompt_templates,
             columns=columns,
             answer_format=answer_format,
+            hf_config=hf_config,
+            hf_split=hf_split,
             perturb=perturb,
             mitigations=mitigations,
             bias_target=bias_target,
@@ -332,6 +284,57 @@ def report_(
         _fail(exc)
         return
     stdout.print(f"wrote {index}", highlight=False)
+
+
+def _key_values(pairs: list[str] | None, flag: str) -> dict[str, str]:
+    """``["k=v", …]`` → ``{"k": "v"}``; the values are validated by the options model they reach.
+
+    Raises:
+        ConfigError: an entry without ``=``.
+    """
+    from xlingmed.errors import ConfigError
+
+    out: dict[str, str] = {}
+    for pair in pairs or ():
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip():
+            raise ConfigError(f"{flag} {pair!r}: expected key=value")
+        out[key.strip()] = value.strip()
+    return out
+
+
+def _legacy_task_flags(args: list[str]) -> dict[str, Any]:
+    """The task options given as ``--key value`` / ``--key=value`` / ``--flag`` / ``--no-flag`` (the flags
+    before 0.2), read against the task registry: every task option is accepted this way.
+
+    Raises:
+        ConfigError: an argument that is no task option, or one without its value.
+    """
+    from xlingmed.errors import ConfigError
+    from xlingmed.tasks.registry import task_specs
+
+    fields = {k: f for spec in task_specs().values() for k, f in spec.options.model_fields.items()}
+    out: dict[str, Any] = {}
+    it = iter(args)
+    for token in it:
+        name, eq, value = token.partition("=")
+        key = name.removeprefix("--").replace("-", "_")
+        negated = key.removeprefix("no_")
+        if not name.startswith("--"):
+            raise ConfigError(f"unexpected argument {token!r}")
+        if key in fields and fields[key].annotation is bool and not eq:
+            out[key] = True
+        elif negated in fields and fields[negated].annotation is bool and not eq and key != negated:
+            out[negated] = False
+        elif key in fields:
+            if not eq:
+                value = next(it, None)  # type: ignore[assignment]
+                if value is None:
+                    raise ConfigError(f"option {name} needs a value")
+            out[key] = value
+        else:
+            raise ConfigError(f"no such option: {name} (task options: -T key=value; see `xlingmed list`)")
+    return out
 
 
 def _print_plan(rows: list[dict[str, Any]]) -> None:
@@ -597,20 +600,33 @@ def describe(
 
 @app.command("list")
 def list_() -> None:
-    """Benchmarks, tasks, languages and embedded models this version knows."""
+    """Benchmarks, tasks (with their -T options), model backends (-M) and languages this version knows."""
     from xlingmed.benchmarks import benchmark_names
-    from xlingmed.config import KNOWN_TASKS
     from xlingmed.languages import LANGUAGES
+    from xlingmed.models.base import backends
     from xlingmed.models.llamacpp import EMBEDDED
+    from xlingmed.tasks.registry import task_specs
 
     stdout.print("benchmarks: " + ", ".join(benchmark_names()))
-    stdout.print("tasks:      " + ", ".join(KNOWN_TASKS))
+    stdout.print("tasks:      " + ", ".join(task_specs()))
+    for spec in task_specs().values():
+        opts = ", ".join(f"{k}={_fmt_default(f.default)}" for k, f in spec.options.model_fields.items())
+        stdout.print(f"  {spec.name}: {spec.description}; -T {opts or '(none)'}", highlight=False)
     stdout.print("languages:  " + ", ".join(f"{c} ({lang.name})" for c, lang in LANGUAGES.items()))
     stdout.print(
         "models:     "
         + ", ".join(f"llamacpp/{m}" for m in EMBEDDED)
         + ", llamacpp/<path.gguf>, openai/<model> (any OpenAI-compatible server via --base-url)"
     )
+    for backend in backends().values():
+        kind = "in process" if backend.in_process else "remote"
+        stdout.print(f"  {backend.provider}/…: {kind}; {backend.description}", highlight=False)
+
+
+def _fmt_default(value: Any) -> str:
+    if isinstance(value, tuple):
+        return ",".join(str(v) for v in value)
+    return str(value)
 
 
 def main() -> None:

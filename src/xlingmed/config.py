@@ -17,10 +17,7 @@ from xlingmed.benchmarks.base import Benchmark, get_benchmark
 from xlingmed.errors import ConfigError
 from xlingmed.languages import parse_languages
 from xlingmed.models.base import split_model_id
-
-KNOWN_TASKS = ("correctness", "verifiability", "consistency", "multiple_choice", "open_qa", "rubric")
-CONSISTENCY_METRICS = ("ngram", "length", "bertscore", "sim_sent", "lda", "hdp", "lang_consistency")
-BIAS_CONDITIONS = ("original", "biased", "education", "one_shot", "few_shot")
+from xlingmed.tasks.registry import TaskOptions, names_list
 
 
 def tasks_for(benchmark: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -58,22 +55,12 @@ class RunConfig(BaseModel):
         seed: sent with every request (the paper set none) [--seed]
         temperatures: temperatures swept by verifiability and consistency; default the paper's 0, 0.25, 0.5, 0.75,
             1 for consistency and for verifiability on XLingHealth (0 for a user's qa:FILE) [--temperatures]
-        max_tokens / judge_max_tokens: answer and judge; default XLingEval 1000 (paper), MedArabiQ 16 for a
-            letter, 64 for a FITB term, 512 for a Q&A answer (unstated in that paper) [--max-tokens,
-            --judge-max-tokens]
-        judge_temperature: temperature of the MedArabiQ rubric judge (unstated; 0) [--judge-temperature]
+        max_tokens: the answer's limit; default XLingEval 1000 (paper), MedArabiQ 16 for a letter, 64 for a FITB
+            term, 512 for a Q&A answer (unstated in that paper) [--max-tokens]
         model_class: ``auto`` | ``open`` | ``closed``: MedArabiQ's default temperatures depend on it (open 0.0
             for MCQ/FITB and 0.4 for Q&A, closed 0.2); ``auto`` = closed for GPT/Claude/Gemini/DeepSeek names
             [--model-class]
         paper_compat: ``medarabiq/mcq_bias``: only rows 0–97, the paper's 98-item Table 2 [--paper-compat]
-        mc_prompt: ``raw`` (options inside the question cell, paper) | ``structured`` [--mc-prompt]
-        letter_parser: how a multiple-choice reply is read (``parsing.choice``): ``robust`` (marker, answer
-            phrases, standalone labels, option text; never a guess) | ``paper`` (the character after the marker,
-            else invalid) | ``first_char`` (marker, else the first character: the default before 0.2) |
-            ``regex`` [--letter-parser]
-        letter_fallback: the old name: ``first_char`` | ``regex`` | ``invalid`` (= ``paper``) set
-            ``letter_parser`` [--letter-fallback]
-        bias_conditions: which of original, biased, education, one_shot, few_shot to ask [--bias-conditions]
         prompt_templates: YAML file laid over ``prompts/medarabiq.yaml`` [--prompt-templates]
         columns: a user's file (``mcq:FILE``, ``qa:FILE``): field → column name, e.g. ``{"question": "stem"}``
             [--columns question=stem,answer=gold]
@@ -85,10 +72,6 @@ class RunConfig(BaseModel):
         bias_target / bias_target_render / bias_position: target policy (random_incorrect | correct | random),
             how the target is named (letter_and_text | text_only | letter_only), where the sentence goes (auto |
             prepend | append | after_first_sentence) [--bias-target, --bias-target-render, --bias-position]
-        verify_max_tokens: verifiability reply; the paper set none, a yes/no needs few [--verify-max-tokens]
-        judge_parser: ``paper`` | ``paper+fallback`` [--judge-parser]
-        verify_parser: ``paper`` | ``strict`` [--verify-parser]
-        logprobs: ask for logprobs in verifiability, for AUC from P(yes) [--no-logprobs]
         max_concurrency, max_retries, timeout_s: request handling; the concurrency is a ceiling that halves on
             429/503 and grows back when healthy [--max-concurrency, --max-retries, --timeout]
         retry_cap_s: the longest wait before one resend, ``Retry-After`` included (seconds) [--retry-cap]
@@ -100,25 +83,14 @@ class RunConfig(BaseModel):
         retry_failed: resend requests whose failure is cached (HTTP 400/413/422; transient failures are never
             cached, so any re-run resends them) [--retry-failed]
         n_ctx: context window of in-process GGUF models [--n-ctx]
-        samples: consistency answers per question and temperature, K (paper: 10) [--samples]
-        consistency_mode: ``paper`` (metrics on English back-translations) | ``native`` [--consistency-mode]
-        consistency_metrics: which of ngram, length, bertscore, sim_sent, lda, hdp, lang_consistency
-            [--consistency-metrics]
-        translate_max_tokens: back-translation length limit [--translate-max-tokens]
-        bertscore_model / bertscore_layers: encoder and layer; default consistency paper mode bert-base-uncased
-            layer 12 (the authors' code), native mode bert-base-multilingual-cased at bert-score's layer;
-            MedArabiQ xlm-roberta-large at layer 17 (bert-score's default; spec §4.4) [--bertscore-model,
-            --bertscore-layers]
-        bertscore_idf / bertscore_rescale: idf weighting, baseline rescaling (paper: off) [--bertscore-idf,
-            --bertscore-rescale]
-        embedding_model: sim_sent encoder; default paper mode bert-base-uncased mean pooling (the authors'
-            code), native mode paraphrase-multilingual-MiniLM-L12-v2 [--embedding-model]
-        lda_topics: LDA topic counts (paper Table A9: 20, 100) [--lda-topics]
-        topic_fit: ``condition`` (one topic model per language × temperature, paper) | ``shared`` [--topic-fit]
-        topic_seed: LDA/HDP random_state (paper: 42) [--topic-seed]
-        language_id: language consistency: ``paper`` (langid over all its languages, sentences in other languages
-            ignored) | ``restricted`` (langid chooses among the run's languages) [--language-id]
         device: torch device of the encoders, ``auto`` = CUDA when present [--device]
+        task_args: each task's own options, ``key: value`` (``-T key=value``); each task's options model
+            (``tasks/<task>.py``) declares and validates them; a key shared by several tasks
+            (``judge_max_tokens``, ``bertscore_model``…) applies to each. The options that were fields before 0.2
+            (``samples``, ``judge_parser``, ``letter_parser``…) are still accepted as flat keys and flags.
+        hf_config / hf_split: ``hf:ORG/NAME``: the dataset config (``NAME``, or ``en=NAME_EN,es=NAME_ES`` for
+            one config per language) and split (``test``) [--hf-config, --hf-split]
+        model_args: the model backend's own options (``-M key=value``), validated by its ``Options`` model
         cache: completion cache file; default ``$XLINGMED_CACHE`` or the user cache dir [--cache]
         out: run folder [--out]
     """
@@ -139,26 +111,18 @@ class RunConfig(BaseModel):
     seed: int | None = 42
     temperatures: tuple[float, ...] | None = None
     max_tokens: int | None = Field(default=None, ge=1)
-    judge_max_tokens: int = Field(default=1000, ge=1)
-    judge_temperature: float = Field(default=0.0, ge=0, le=2)
     model_class: Literal["auto", "open", "closed"] = "auto"
     paper_compat: bool = False
-    mc_prompt: Literal["raw", "structured"] = "raw"
-    letter_parser: Literal["robust", "paper", "first_char", "regex"] = "robust"
-    letter_fallback: Literal["first_char", "regex", "invalid"] | None = None
-    bias_conditions: tuple[str, ...] = BIAS_CONDITIONS
     prompt_templates: Path | None = None
     columns: dict[str, str] = Field(default_factory=dict)
     answer_format: Literal["auto", "letter", "index0", "index1", "text"] = "auto"
+    hf_config: str | None = None
+    hf_split: str = "test"
     perturb: str | None = None
     mitigations: tuple[str, ...] = ()
     bias_target: Literal["random_incorrect", "correct", "random"] = "random_incorrect"
     bias_target_render: Literal["letter_and_text", "text_only", "letter_only"] = "letter_and_text"
     bias_position: Literal["auto", "prepend", "append", "after_first_sentence"] = "auto"
-    verify_max_tokens: int = Field(default=32, ge=1)
-    judge_parser: str = "paper"
-    verify_parser: str = "paper"
-    logprobs: bool = True
     max_concurrency: int = Field(default=8, ge=1)
     max_retries: int = Field(default=5, ge=0, le=20)
     timeout_s: float = Field(default=600.0, gt=0)
@@ -170,34 +134,30 @@ class RunConfig(BaseModel):
     prices: dict[str, tuple[float, float]] = Field(default_factory=dict)
     retry_failed: bool = False
     n_ctx: int = Field(default=8192, ge=256)
-    samples: int = Field(default=10, ge=2, le=1000)
-    consistency_mode: str = "paper"
-    consistency_metrics: tuple[str, ...] = CONSISTENCY_METRICS
     translator: str | None = None
     translator_base_url: str | None = None
-    translate_max_tokens: int = Field(default=1000, ge=1)
-    bertscore_model: str | None = None
-    bertscore_layers: int | None = Field(default=None, ge=0)
-    bertscore_idf: bool = False
-    bertscore_rescale: bool = False
-    embedding_model: str | None = None
-    lda_topics: tuple[int, ...] = (20, 100)
-    topic_fit: str = "condition"
-    topic_seed: int = 42
-    language_id: Literal["paper", "restricted"] = "paper"
     device: str = "auto"
+    task_args: dict[str, Any] = Field(default_factory=dict)
+    model_args: dict[str, Any] = Field(default_factory=dict)
     cache: Path | None = None
     out: Path = Path("runs/latest")
 
     @model_validator(mode="before")
     @classmethod
-    def _old_letter_fallback(cls, data: Any) -> Any:
-        # --letter-fallback (before 0.2) names a parser: invalid was the paper's rule
-        if isinstance(data, dict) and data.get("letter_fallback") and not data.get("letter_parser"):
-            old = data["letter_fallback"]
-            data = dict(data)
-            data["letter_parser"] = {"invalid": "paper"}.get(old, old)
-        return data
+    def _flat_task_options(cls, data: Any) -> Any:
+        # the task options that were RunConfig fields before 0.2 (samples, judge_parser…) are still accepted as
+        # flat keys: they move into task_args, where -T puts them
+        if not isinstance(data, dict):
+            return data
+        from xlingmed.tasks.registry import option_owners
+
+        owners = option_owners()
+        moved = {k: v for k, v in data.items() if k in owners and k not in cls.model_fields}
+        if not moved:
+            return data
+        rest = {k: v for k, v in data.items() if k not in moved}
+        rest["task_args"] = {**moved, **dict(rest.get("task_args") or {})}
+        return rest
 
     @model_validator(mode="before")
     @classmethod
@@ -210,7 +170,7 @@ class RunConfig(BaseModel):
                 return data
             data = dict(data)
             if "languages" not in data:
-                data["languages"] = spec.default_languages
+                data["languages"] = spec.languages_for(data)
             data.setdefault("tasks", spec.default_tasks)
         return data
 
@@ -231,12 +191,30 @@ class RunConfig(BaseModel):
             raise ValueError(str(exc)) from None
         return self
 
+    @field_validator("task_args", mode="after")
+    @classmethod
+    def _task_args(cls, v: dict[str, Any]) -> dict[str, Any]:
+        # every key belongs to some registered task, and is validated by each task that has it (whether or not
+        # it runs), so a typo or a bad value fails before anything is loaded
+        from xlingmed.tasks.registry import get_task, option_owners
+
+        owners = option_owners()
+        unknown = sorted(k for k in v if k not in owners)
+        if unknown:
+            raise ValueError(f"unknown task option(s) {unknown}; known: {', '.join(sorted(owners))}")
+        typed: dict[str, Any] = {}
+        for name in dict.fromkeys(t for k in v for t in owners[k]):
+            model = get_task(name).options
+            given = {k: x for k, x in v.items() if k in model.model_fields}
+            typed.update({k: x for k, x in model(**given).model_dump().items() if k in given})
+        return {k: typed[k] for k in v}  # "-T samples=5" is stored as 5
+
     @model_validator(mode="after")
     def _translator_is_not_the_model_under_test(self) -> RunConfig:
         # Paper mode scores es/zh/hi on English back-translations: a model that translates its own answers
         # would grade itself, so the translator defaults to a judge only when one different from the model
         # was named (spec xlingeval.md §3.2).
-        paper_mode = "consistency" in self.tasks and self.consistency_mode == "paper"
+        paper_mode = "consistency" in self.tasks and self.consistency_paper_mode
         if paper_mode and self.translator is None and self.judge in (None, self.model):
             raise ValueError(
                 "consistency in paper mode computes the metrics of es/zh/hi on English back-translations, and "
@@ -290,15 +268,6 @@ class RunConfig(BaseModel):
             raise ValueError("--mitigations needs --perturb bias:…")
         return self
 
-    @field_validator("bias_conditions", mode="before")
-    @classmethod
-    def _bias_conditions(cls, v: Any) -> tuple[str, ...]:
-        parts = [t.strip() for t in (v.split(",") if isinstance(v, str) else v) if str(t).strip()]
-        unknown = [t for t in parts if t not in BIAS_CONDITIONS]
-        if unknown or not parts:
-            raise ValueError(f"unknown condition(s) {unknown or parts}; known: {', '.join(BIAS_CONDITIONS)}")
-        return tuple(c for c in BIAS_CONDITIONS if c in parts)
-
     @field_validator("languages", mode="before")
     @classmethod
     def _languages(cls, v: Any) -> tuple[str, ...]:
@@ -310,11 +279,9 @@ class RunConfig(BaseModel):
     @field_validator("tasks", mode="before")
     @classmethod
     def _tasks(cls, v: Any) -> tuple[str, ...]:
-        parts = [t.strip() for t in (v.split(",") if isinstance(v, str) else v) if t.strip()]
-        unknown = [t for t in parts if t not in KNOWN_TASKS]
-        if unknown or not parts:
-            raise ValueError(f"unknown task(s) {unknown or parts}; known: {', '.join(KNOWN_TASKS)}")
-        return tuple(dict.fromkeys(parts))
+        from xlingmed.tasks.registry import task_specs
+
+        return names_list(v, tuple(task_specs()), "task")
 
     @field_validator("temperatures", mode="before")
     @classmethod
@@ -330,41 +297,6 @@ class RunConfig(BaseModel):
             raise ValueError(f"temperatures must be in [0, 2], got {v!r}")
         return tuple(dict.fromkeys(temps))
 
-    @field_validator("consistency_metrics", mode="before")
-    @classmethod
-    def _consistency_metrics(cls, v: Any) -> tuple[str, ...]:
-        parts = [t.strip() for t in (v.split(",") if isinstance(v, str) else v) if str(t).strip()]
-        unknown = [t for t in parts if t not in CONSISTENCY_METRICS]
-        if unknown or not parts:
-            raise ValueError(f"unknown metric(s) {unknown or parts}; known: {', '.join(CONSISTENCY_METRICS)}")
-        return tuple(dict.fromkeys(parts))
-
-    @field_validator("lda_topics", mode="before")
-    @classmethod
-    def _lda_topics(cls, v: Any) -> tuple[int, ...]:
-        parts = v.split(",") if isinstance(v, str) else v
-        try:
-            topics = tuple(int(t) for t in parts if str(t).strip())
-        except ValueError:
-            raise ValueError(f"topic counts must be integers, got {v!r}") from None
-        if not topics or any(t < 2 for t in topics):
-            raise ValueError(f"topic counts must be ≥ 2, got {v!r}")
-        return tuple(dict.fromkeys(topics))
-
-    @field_validator("consistency_mode")
-    @classmethod
-    def _consistency_mode(cls, v: str) -> str:
-        if v not in ("paper", "native"):
-            raise ValueError("must be 'paper' or 'native'")
-        return v
-
-    @field_validator("topic_fit")
-    @classmethod
-    def _topic_fit(cls, v: str) -> str:
-        if v not in ("condition", "shared"):
-            raise ValueError("must be 'condition' or 'shared'")
-        return v
-
     @field_validator("model", "judge", "translator")
     @classmethod
     def _model_id(cls, v: str | None) -> str | None:
@@ -373,20 +305,6 @@ class RunConfig(BaseModel):
                 split_model_id(v)
             except Exception as exc:
                 raise ValueError(str(exc)) from None
-        return v
-
-    @field_validator("judge_parser")
-    @classmethod
-    def _judge_parser(cls, v: str) -> str:
-        if v not in ("paper", "paper+fallback"):
-            raise ValueError("must be 'paper' or 'paper+fallback'")
-        return v
-
-    @field_validator("verify_parser")
-    @classmethod
-    def _verify_parser(cls, v: str) -> str:
-        if v not in ("paper", "strict"):
-            raise ValueError("must be 'paper' or 'strict'")
         return v
 
     @property
@@ -401,6 +319,8 @@ class RunConfig(BaseModel):
             "paper_compat": self.paper_compat,
             "columns": dict(self.columns),
             "answer_format": self.answer_format,
+            "hf_config": self.hf_config,
+            "hf_split": self.hf_split,
         }
 
     @property
@@ -432,91 +352,75 @@ class RunConfig(BaseModel):
 
         return "cuda" if torch.cuda.is_available() else "cpu"
 
+    def options(self, task: str) -> TaskOptions:
+        """Task ``task``'s options as resolved for this run (its defaults where ``task_args`` says nothing).
+
+        Raises:
+            ConfigError: unknown task.
+        """
+        from xlingmed.tasks.registry import options_for
+
+        return options_for(task, self.task_args)
+
+    def __getattr__(self, name: str) -> Any:
+        # the task options that were fields before 0.2 stay readable as attributes (config.samples…)
+        if not name.startswith("_"):
+            from xlingmed.tasks.registry import option_owners
+
+            owners = option_owners().get(name)
+            if owners:
+                task = next((t for t in owners if t in self.tasks), owners[0])
+                return getattr(self.options(task), name)
+        return super().__getattr__(name)  # type: ignore[misc]
+
+    @property
+    def consistency_paper_mode(self) -> bool:
+        """Consistency scores English back-translations (so a translator is needed)."""
+        return bool(self.options("consistency").consistency_mode == "paper")  # type: ignore[attr-defined]
+
     def bertscore_settings(self) -> tuple[str, int | None]:
-        """(model, layer) for BERTScore: the user's, else the benchmark's or mode's default (class docstring).
+        """Consistency's (BERTScore model, layer); see ``ConsistencyOptions.bertscore_settings``."""
+        return self.options("consistency").bertscore_settings()  # type: ignore[attr-defined, no-any-return]
 
-        bert-base-uncased without a layer gets the paper's layer 12 (the authors' code used the last layer), not
-        bert-score's default for that model (9), whether it was named or is the default."""
-        if self.bertscore_layers is not None:
-            return self.bertscore_model or self._default_bertscore_model(), self.bertscore_layers
-        model = self.bertscore_model or self._default_bertscore_model()
-        return model, (PAPER_BERTSCORE_LAYER if _is_paper_bert(model) else None)
+    def embedding_settings(self) -> str:
+        """Consistency's sim_sent encoder; see ``ConsistencyOptions.embedding_settings``."""
+        return self.options("consistency").embedding_settings()  # type: ignore[attr-defined, no-any-return]
 
-    def _default_bertscore_model(self) -> str:
-        return "bert-base-uncased" if self.consistency_mode == "paper" else "bert-base-multilingual-cased"
+    def open_qa_bertscore_settings(self) -> tuple[str, int | None]:
+        """open_qa's (BERTScore model, layer): the user's, else MedArabiQ's xlm-roberta-large (spec §4.4)."""
+        return self.options("open_qa").bertscore_settings()  # type: ignore[attr-defined, no-any-return]
 
     def encoder_sources(self) -> dict[str, dict[str, str]]:
-        """Where each resolved encoder setting comes from: ``user``, ``paper default`` or the library's default
-        for that model. Recorded in the manifest and beside every BERTScore / sim_sent number."""
-        user = "user"
-        bs_model, _ = self.bertscore_settings()
-        if self.bertscore_layers is not None:
-            layer = user
-        elif _is_paper_bert(bs_model):
-            layer = f"paper default (XLingEval code: layer {PAPER_BERTSCORE_LAYER} of bert-base-uncased)"
-        else:
-            layer = "bert-score default for this model"
-        paper_model = "paper default" if self.consistency_mode == "paper" else "xlingmed default (native mode)"
-        flags = {
-            "idf": user if "bertscore_idf" in self.model_fields_set else "paper default",
-            "rescale": user if "bertscore_rescale" in self.model_fields_set else "paper default",
-        }
-        return {
-            "consistency_bertscore": {"model": user if self.bertscore_model else paper_model, "layer": layer, **flags},
-            "sim_sent": {"model": user if self.embedding_model else paper_model},
-            "open_qa_bertscore": {
-                "model": user if self.bertscore_model else "paper default (MedArabiQ §4.4: xlm-roberta-large)",
-                "layer": user
-                if self.bertscore_layers is not None
-                else "bert-score default for this model (xlm-roberta-large: 17, as the paper)",
-                **flags,
-            },
-        }
+        """Where each resolved encoder setting comes from; see ``ConsistencyOptions.encoder_sources``."""
+        return self.options("consistency").encoder_sources()  # type: ignore[attr-defined, no-any-return]
 
     def resolved(self) -> dict[str, Any]:
         """Every protocol choice as it was resolved for this run, and whether it was the default (manifest)."""
-        given = self.model_fields_set
+        given = self.model_fields_set | set(self.task_args)
+        options = {t: self.options(t) for t in self.tasks}
+        option_fields = {f for o in options.values() for f in type(o).model_fields}
+        mc = self.options("multiple_choice")
         return {
             "temperatures": {t: list(self.task_temperatures(t)) for t in self.tasks},
             "temperatures_source": "user" if "temperatures" in given else "paper default",
             "max_tokens": self.task_max_tokens(),
-            "letter_parser": self.letter_parser,
-            "judge_parser": self.judge_parser,
-            "verify_parser": self.verify_parser,
+            "letter_parser": mc.letter_parser,  # type: ignore[attr-defined]
+            "judge_parser": self.options("correctness").judge_parser,  # type: ignore[attr-defined]
+            "verify_parser": self.options("verifiability").verify_parser,  # type: ignore[attr-defined]
             "judge": self.judge_model,
             "translator": self.translator_model
-            if ("consistency" in self.tasks and self.consistency_mode == "paper")
+            if ("consistency" in self.tasks and self.consistency_paper_mode)
             else None,
             "translator_source": "user" if self.translator else "judge",
-            "language_id": self.language_id,
+            "language_id": self.options("consistency").language_id,  # type: ignore[attr-defined]
             "bertscore": dict(zip(("model", "layer"), self.bertscore_settings(), strict=True)),
             "open_qa_bertscore": dict(zip(("model", "layer"), self.open_qa_bertscore_settings(), strict=True)),
             "embedding_model": self.embedding_settings(),
             "encoder_sources": self.encoder_sources(),
-            "defaults_taken": sorted(set(type(self).model_fields) - set(given)),
+            "task_options": {t: o.model_dump(mode="json") for t, o in options.items()},
+            "model_args": dict(self.model_args),
+            "defaults_taken": sorted((set(type(self).model_fields) | option_fields) - given - {"task_args"}),
         }
-
-    def open_qa_bertscore_settings(self) -> tuple[str, int | None]:
-        """(model, layer) of the open-answer BERTScore: the user's, else MedArabiQ's xlm-roberta-large at
-        bert-score's default layer for it, 17 (spec medarabiq.md §4.4)."""
-        if self.bertscore_model is not None:
-            return self.bertscore_model, self.bertscore_layers
-        return "xlm-roberta-large", self.bertscore_layers
-
-    def embedding_settings(self) -> str:
-        if self.embedding_model is not None:
-            return self.embedding_model
-        if self.consistency_mode == "paper":
-            return "bert-base-uncased"
-        return "sentence-transformers/paraphrase-multilingual-MiniLM-L12-v2"
-
-
-PAPER_BERTSCORE_LAYER = 12  # XLingEval's code scored with the last layer of bert-base-uncased (spec §3.4 c)
-
-
-def _is_paper_bert(model: str) -> bool:
-    """bert-base-uncased by hub name or as a local folder of that name."""
-    return Path(model).name == "bert-base-uncased"
 
 
 def make_config(source: str | Path | None = None, **overrides: Any) -> RunConfig:
@@ -536,7 +440,12 @@ def make_config(source: str | Path | None = None, **overrides: Any) -> RunConfig
         if not isinstance(loaded, dict):
             raise ConfigError(f"config file {source}: expected a mapping of field: value")
         data.update(loaded)
-    data.update({k: v for k, v in overrides.items() if v is not None})
+    for key, value in overrides.items():
+        if value is None:
+            continue
+        if key in ("task_args", "model_args") and isinstance(data.get(key), dict):
+            value = {**data[key], **value}  # flags add to (and override) the file's options
+        data[key] = value
     try:
         return RunConfig(**data)
     except ValidationError as exc:

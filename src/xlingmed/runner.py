@@ -27,15 +27,7 @@ from xlingmed.errors import BudgetExhausted
 from xlingmed.models.base import ModelAPI, ModelOptions, get_model, is_free
 from xlingmed.parsing.methods import parse_counts, parse_key
 from xlingmed.store import CompletionCache, default_cache_path
-from xlingmed.tasks import (
-    ConsistencyTask,
-    CorrectnessTask,
-    MultipleChoiceTask,
-    OpenQATask,
-    RubricTask,
-    Task,
-    VerifiabilityTask,
-)
+from xlingmed.tasks import Task, get_task
 from xlingmed.types import Completion, GenerateRequest, Sample
 
 
@@ -149,123 +141,13 @@ async def generate_all(
 
 
 def build_tasks(config: RunConfig) -> list[Task]:
-    """The configured tasks. Consistency loads its encoders here, so a bad model path fails before any request.
+    """The configured tasks, each built by its registered builder from its options (``tasks/registry.py``).
+    Tasks load their encoders here, so a bad model path fails before any request.
 
     Raises:
         ConfigError: an encoder that cannot be loaded, or an invalid task setting.
     """
-    tasks: list[Task] = []
-    for name in config.tasks:
-        if name == "correctness":
-            tasks.append(
-                CorrectnessTask(
-                    answer_max_tokens=config.task_max_tokens(),
-                    judge_max_tokens=config.judge_max_tokens,
-                    judge_parser=config.judge_parser,
-                    seed=config.seed,
-                )
-            )
-        elif name == "verifiability":
-            tasks.append(
-                VerifiabilityTask(
-                    temperatures=config.task_temperatures("verifiability"),
-                    parser=config.verify_parser,
-                    max_tokens=config.verify_max_tokens,
-                    logprobs=config.logprobs,
-                    seed=config.seed,
-                )
-            )
-        elif name == "consistency":
-            tasks.append(_consistency_task(config))
-        else:
-            tasks.append(_medarabiq_task(name, config))
-    return tasks
-
-
-def _medarabiq_task(name: str, config: RunConfig) -> Task:
-    from xlingmed.prompts import load_templates
-
-    templates = load_templates("medarabiq", config.prompt_templates)
-    temperatures = config.task_temperatures(name)
-    if name == "multiple_choice":
-        return MultipleChoiceTask(
-            template=templates[config.spec.template(name)],
-            form=config.mc_prompt,
-            temperatures=temperatures,
-            max_tokens=config.task_max_tokens(),
-            parser=config.letter_parser,
-            conditions=config.bias_conditions,
-            seed=config.seed,
-        )
-    template = templates[config.spec.template(name)]
-    if name == "rubric":
-        return RubricTask(
-            template=template,
-            judge_template=templates["rubric_judge"],
-            temperatures=temperatures,
-            max_tokens=config.task_max_tokens(),
-            judge_max_tokens=config.judge_max_tokens,
-            judge_temperature=config.judge_temperature,
-            seed=config.seed,
-        )
-    from xlingmed.metrics.bertscore import BERTScore
-
-    model, layers = config.open_qa_bertscore_settings()
-    scorer = BERTScore(
-        model,
-        layers,
-        idf=config.bertscore_idf,
-        rescale=config.bertscore_rescale,
-        lang="ar",
-        device=config.encoder_device(),
-    )
-    return OpenQATask(
-        template=template,
-        bertscore=scorer,
-        bertscore_source=config.encoder_sources()["open_qa_bertscore"],
-        temperatures=temperatures,
-        max_tokens=config.task_max_tokens(),
-        seed=config.seed,
-    )
-
-
-def _consistency_task(config: RunConfig) -> ConsistencyTask:
-    from xlingmed.metrics.bertscore import PairwiseBERTScore
-    from xlingmed.metrics.embedding import SentenceSimilarity
-
-    device = config.encoder_device()
-    bertscore = None
-    if "bertscore" in config.consistency_metrics:
-        bs_model, bs_layers = config.bertscore_settings()
-        bertscore = PairwiseBERTScore(
-            bs_model,
-            bs_layers,
-            idf=config.bertscore_idf,
-            rescale=config.bertscore_rescale,
-            lang="en" if config.consistency_mode == "paper" else "other",
-            device=device,
-        )
-    embedder = None
-    if "sim_sent" in config.consistency_metrics:
-        embedder = SentenceSimilarity(config.embedding_settings(), device=device)
-    return ConsistencyTask(
-        samples=config.samples,
-        temperatures=config.task_temperatures("consistency"),
-        mode=config.consistency_mode,
-        languages=config.languages,
-        seed=config.seed,
-        max_tokens=config.task_max_tokens(),
-        translate_max_tokens=config.translate_max_tokens,
-        metrics=config.consistency_metrics,
-        lda_topics=config.lda_topics,
-        topic_fit=config.topic_fit,
-        topic_seed=config.topic_seed,
-        bertscore=bertscore,
-        embedder=embedder,
-        translator=config.translator_model if config.consistency_mode == "paper" else None,
-        encoder_sources=config.encoder_sources(),
-        language_id=config.language_id,
-    )
+    return [get_task(name).build(config, config.options(name)) for name in config.tasks]
 
 
 def _package_versions() -> dict[str, str | None]:
@@ -369,15 +251,19 @@ def _make_plan(config: RunConfig) -> _Plan:
             backends[(model_id, opts)] = get_model(model_id, opts)
         return backends[(model_id, opts)]
 
-    roles: dict[str, ModelAPI] = {"model": backend_for(config.model, options)}
+    # -M options are the model under test's; a judge or translator that is the same model shares its instance
+    model_opts = replace(options, args=tuple(sorted(config.model_args.items())))
+    roles: dict[str, ModelAPI] = {"model": backend_for(config.model, model_opts)}
     if any(stage.role == "judge" for task in tasks for stage in task.stages):
+        judge_opts = model_opts if config.judge_model == config.model else options
         roles["judge"] = backend_for(
-            config.judge_model, replace(options, base_url=config.judge_base_url or config.base_url)
+            config.judge_model, replace(judge_opts, base_url=config.judge_base_url or config.base_url)
         )
-    if config.consistency_mode == "paper" and any(s.role == "translator" for task in tasks for s in task.stages):
+    if config.consistency_paper_mode and any(s.role == "translator" for task in tasks for s in task.stages):
+        tr_opts = model_opts if config.translator_model == config.model else options
         roles["translator"] = backend_for(
             config.translator_model,
-            replace(options, base_url=config.translator_base_url or config.judge_base_url or config.base_url),
+            replace(tr_opts, base_url=config.translator_base_url or config.judge_base_url or config.base_url),
         )
     budget = Budget(max_requests=config.max_requests, max_cost=config.max_cost, prices=parse_prices(config.prices))
     budget.check_prices(sorted({b.model_id for b in roles.values()}))
@@ -548,7 +434,7 @@ async def evaluate_async(config: RunConfig, progress: Progress | None = None) ->
         "model": config.model,
         "judge": config.judge_model if {"correctness", "rubric"} & set(config.tasks) else None,
         "translator": config.translator_model
-        if ("consistency" in config.tasks and config.consistency_mode == "paper")
+        if ("consistency" in config.tasks and config.consistency_paper_mode)
         else None,
         "languages": list(config.languages),
         "n_items_per_language": {lang: sum(1 for it in items if it.lang == lang) for lang in config.languages},

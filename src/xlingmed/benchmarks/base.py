@@ -81,6 +81,10 @@ class Benchmark:
     def default_languages(self) -> tuple[str, ...]:
         return self.run_languages or self.languages
 
+    def languages_for(self, options: Mapping[str, Any]) -> tuple[str, ...]:
+        """The run's default languages given the benchmark's own settings (``LoadRequest.options``)."""
+        return self.default_languages
+
     def check_tasks(self, tasks: Sequence[str]) -> None:
         """Raises ConfigError naming the tasks this benchmark does not have."""
         wrong = [t for t in tasks if t not in self.tasks]
@@ -123,6 +127,7 @@ BUILTIN_MODULES: tuple[str, ...] = (
     "xlingmed.benchmarks.xlinghealth",
     "xlingmed.benchmarks.medarabiq",
     "xlingmed.benchmarks.custom",
+    "xlingmed.benchmarks.hf",
 )
 
 _BENCHMARKS: dict[str, Benchmark] = {}

@@ -305,10 +305,49 @@ def load_items(
     Raises:
         ConfigError, DataError, DataNotFoundError: bad mapping, file, row or cell (file, row and column named).
     """
-    if answer_format not in ANSWER_FORMATS:
-        raise ConfigError(f"unknown answer format {answer_format!r}; known: {', '.join(ANSWER_FORMATS)}")
     kind, path = split_name(name)
     df = read_table(path)
+    return items_from_frame(
+        df,
+        name=name,
+        kind=kind,
+        path=path,
+        sha256=sha256_file(path),
+        languages=languages,
+        columns=columns,
+        answer_format=answer_format,
+        limit=limit,
+        seed=seed,
+    )
+
+
+def items_from_frame(
+    df: pd.DataFrame,
+    *,
+    name: str,
+    kind: str,
+    path: Path,
+    sha256: str,
+    languages: Sequence[str],
+    columns: dict[str, str] | None = None,
+    answer_format: str = "auto",
+    limit: int | None = None,
+    seed: int = 0,
+) -> tuple[list[Item], dict[str, Any]]:
+    """The rows of a table (a user's file, a Hugging Face split) as Items; see ``load_items`` for the fields.
+
+    Args:
+        df: one row per question and language.
+        name: the benchmark name recorded in each Item.
+        kind: ``mcq`` or ``qa``.
+        path: where the rows came from, named in every error and in the provenance.
+        sha256: the content hash recorded in the provenance.
+
+    Raises:
+        ConfigError, DataError: bad mapping, row or cell (source, row and column named).
+    """
+    if answer_format not in ANSWER_FORMATS:
+        raise ConfigError(f"unknown answer format {answer_format!r}; known: {', '.join(ANSWER_FORMATS)}")
     cols = resolve_columns(df, kind, dict(columns or {}), path)
     option_cols = _option_columns(df) if kind == "mcq" and cols["options"] is None else []
     default_lang = languages[0]
@@ -388,7 +427,7 @@ def load_items(
         )
     provenance = {
         "file": str(path),
-        "sha256": sha256_file(path),
+        "sha256": sha256,
         "kind": kind,
         "columns": {k: v for k, v in cols.items() if v is not None},
         "option_columns": [c for _, c in option_cols],

@@ -1,17 +1,16 @@
-"""Tasks: what is asked about each item and how the answers are scored."""
+"""Tasks: what is asked about each item and how the answers are scored. One module per task, each registering
+its ``TaskSpec`` (options model and builder) in ``registry.py``."""
 
 from xlingmed.tasks.base import Stage, Task, TaskResult
 from xlingmed.tasks.consistency import ConsistencyTask
 from xlingmed.tasks.correctness import CorrectnessTask
 from xlingmed.tasks.multiple_choice import MultipleChoiceTask
 from xlingmed.tasks.open_qa import OpenQATask
+from xlingmed.tasks.registry import TaskOptions, TaskSpec, get_task, register_task, task_specs
 from xlingmed.tasks.rubric import RubricTask
 from xlingmed.tasks.verifiability import VerifiabilityTask
 
-TASKS: tuple[str, ...] = ("correctness", "verifiability", "consistency", "multiple_choice", "open_qa", "rubric")
-
 __all__ = [
-    "TASKS",
     "ConsistencyTask",
     "CorrectnessTask",
     "MultipleChoiceTask",
@@ -19,6 +18,11 @@ __all__ = [
     "RubricTask",
     "Stage",
     "Task",
+    "TaskOptions",
     "TaskResult",
+    "TaskSpec",
     "VerifiabilityTask",
+    "get_task",
+    "register_task",
+    "task_specs",
 ]

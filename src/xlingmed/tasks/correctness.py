@@ -10,9 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from pydantic import Field, field_validator
 
 from xlingmed.judges.correctness import (
+    JUDGE_PARSERS,
     JUDGE_SYSTEM,
     JUDGE_TEMPLATE,
     LABEL_NAMES,
@@ -22,7 +25,11 @@ from xlingmed.judges.correctness import (
 )
 from xlingmed.languages import get_language
 from xlingmed.tasks.base import Stage, TaskResult, error_of
+from xlingmed.tasks.registry import TaskOptions, TaskSpec, one_of, register_task
 from xlingmed.types import Completion, GenerateRequest, Item, Message, Parsed, Sample
+
+if TYPE_CHECKING:
+    from xlingmed.config import RunConfig
 
 ANSWER_SYSTEM = (
     "You are Health GPT and You answer to health and medical related queries in {language}. Your answers "
@@ -143,3 +150,28 @@ class CorrectnessTask:
                 lab: (stats["counts"][lab] / en["counts"][lab] if en["counts"][lab] else None) for lab in LABELS
             }
         return out
+
+
+class CorrectnessOptions(TaskOptions):
+    """``-T`` options of correctness: ``judge_parser`` (``paper`` | ``paper+fallback``), ``judge_max_tokens``
+    (paper: 1000)."""
+
+    judge_parser: str = "paper"
+    judge_max_tokens: int = Field(default=1000, ge=1)
+
+    @field_validator("judge_parser")
+    @classmethod
+    def _judge_parser(cls, v: str) -> str:
+        return one_of(v, JUDGE_PARSERS)
+
+
+def build(config: RunConfig, options: CorrectnessOptions) -> CorrectnessTask:
+    return CorrectnessTask(
+        answer_max_tokens=config.task_max_tokens(),
+        judge_max_tokens=options.judge_max_tokens,
+        judge_parser=options.judge_parser,
+        seed=config.seed,
+    )
+
+
+register_task(TaskSpec("correctness", CorrectnessOptions, build, "XLingEval §3.1: an LLM judge labels each answer"))

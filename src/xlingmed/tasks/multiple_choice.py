@@ -14,16 +14,21 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 import numpy as np
+from pydantic import field_validator, model_validator
 
 from xlingmed.errors import ConfigError
 from xlingmed.languages import get_language
 from xlingmed.parsing.choice import FALLBACKS, MARKERS, PARSERS, extract_choice, extract_letter
 from xlingmed.prompts import render
 from xlingmed.tasks.base import Stage, TaskResult, error_of
+from xlingmed.tasks.registry import TaskOptions, TaskSpec, names_list, one_of, register_task
 from xlingmed.types import Completion, GenerateRequest, Item, Message, Parsed, Sample
+
+if TYPE_CHECKING:
+    from xlingmed.config import RunConfig
 
 CONDITIONS: tuple[str, ...] = ("original", "biased", "education", "one_shot", "few_shot")
 __all__ = ["CONDITIONS", "FALLBACKS", "MARKERS", "PARSERS", "MultipleChoiceTask", "extract_choice", "extract_letter"]
@@ -379,3 +384,62 @@ def _versus(original: Sequence[Mapping[str, Any]], rows: Sequence[Mapping[str, A
     elif len(d) >= 1:
         out["delta_ci95_pp"] = [100.0 * float(d[0]), 100.0 * float(d[0])]
     return out
+
+
+class MultipleChoiceOptions(TaskOptions):
+    """``-T`` options of multiple choice (MedArabiQ §3.2):
+
+    ``mc_prompt`` ``raw`` (options inside the question cell, paper) | ``structured``; ``letter_parser`` how a
+    reply is read (``parsing.choice``): ``robust`` (marker, answer phrases, standalone labels, option text; never
+    a guess) | ``paper`` (the character after the marker, else invalid) | ``first_char`` (marker, else the first
+    character: the default before 0.2) | ``regex``; ``letter_fallback`` the old name (``first_char`` | ``regex``
+    | ``invalid`` = ``paper``); ``bias_conditions`` which of original, biased, education, one_shot, few_shot to
+    ask (``medarabiq/mcq_bias``).
+    """
+
+    mc_prompt: Literal["raw", "structured"] = "raw"
+    letter_parser: str = "robust"
+    letter_fallback: str | None = None
+    bias_conditions: tuple[str, ...] = CONDITIONS
+
+    @model_validator(mode="before")
+    @classmethod
+    def _old_letter_fallback(cls, data: Any) -> Any:
+        # --letter-fallback (before 0.2) names a parser: invalid was the paper's rule
+        if isinstance(data, dict) and data.get("letter_fallback") and not data.get("letter_parser"):
+            old = data["letter_fallback"]
+            data = {**data, "letter_parser": {"invalid": "paper"}.get(old, old)}
+        return data
+
+    @field_validator("letter_parser")
+    @classmethod
+    def _letter_parser(cls, v: str) -> str:
+        return one_of(v, PARSERS)
+
+    @field_validator("letter_fallback")
+    @classmethod
+    def _letter_fallback(cls, v: str | None) -> str | None:
+        return None if v is None else one_of(v, FALLBACKS)
+
+    @field_validator("bias_conditions", mode="before")
+    @classmethod
+    def _conditions(cls, v: Any) -> tuple[str, ...]:
+        return names_list(v, CONDITIONS, "condition", order=True)
+
+
+def build(config: RunConfig, options: MultipleChoiceOptions) -> MultipleChoiceTask:
+    from xlingmed.prompts import load_templates
+
+    templates = load_templates("medarabiq", config.prompt_templates)
+    return MultipleChoiceTask(
+        template=templates[config.spec.template("multiple_choice")],
+        form=options.mc_prompt,
+        temperatures=config.task_temperatures("multiple_choice"),
+        max_tokens=config.task_max_tokens(),
+        parser=options.letter_parser,
+        conditions=options.bias_conditions,
+        seed=config.seed,
+    )
+
+
+register_task(TaskSpec("multiple_choice", MultipleChoiceOptions, build, "MedArabiQ §3: the chosen option, accuracy"))

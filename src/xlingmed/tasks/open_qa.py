@@ -16,9 +16,12 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from xlingmed.errors import ConfigError
 from xlingmed.prompts import render
 from xlingmed.tasks.base import Stage, TaskResult, error_of
+from xlingmed.tasks.encoders import EncoderOptions, open_qa_bertscore
+from xlingmed.tasks.registry import TaskSpec, register_task
 from xlingmed.types import Completion, GenerateRequest, Item, Message, Parsed, Sample
 
 if TYPE_CHECKING:
+    from xlingmed.config import RunConfig
     from xlingmed.metrics.bertscore import BERTScore
 
 
@@ -167,3 +170,38 @@ class OpenQATask:
             "table1": table1,
         }
         return TaskResult(rows=rows, summary=summary, tables={"open_qa_table1": table1})
+
+
+class OpenQAOptions(EncoderOptions):
+    """``-T`` options of open_qa: the BERTScore options of ``EncoderOptions`` (default MedArabiQ's
+    xlm-roberta-large at bert-score's layer for it, 17; no idf, no rescaling)."""
+
+    def bertscore_settings(self) -> tuple[str, int | None]:
+        return open_qa_bertscore(self)[0]
+
+
+def build(config: RunConfig, options: OpenQAOptions) -> OpenQATask:
+    """Loads the encoder here, so a bad model path fails before any request."""
+    from xlingmed.metrics.bertscore import BERTScore
+    from xlingmed.prompts import load_templates
+
+    (model, layers), sources = open_qa_bertscore(options)
+    scorer = BERTScore(
+        model,
+        layers,
+        idf=options.bertscore_idf,
+        rescale=options.bertscore_rescale,
+        lang="ar",
+        device=config.encoder_device(),
+    )
+    return OpenQATask(
+        template=load_templates("medarabiq", config.prompt_templates)[config.spec.template("open_qa")],
+        bertscore=scorer,
+        bertscore_source=sources,
+        temperatures=config.task_temperatures("open_qa"),
+        max_tokens=config.task_max_tokens(),
+        seed=config.seed,
+    )
+
+
+register_task(TaskSpec("open_qa", OpenQAOptions, build, "MedArabiQ §4.4: BERTScore of the answer against the gold"))

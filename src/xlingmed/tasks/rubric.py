@@ -10,13 +10,19 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from statistics import mean
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from pydantic import Field
 
 from xlingmed.judges.rubric import DIMENSIONS, parse_rubric
 from xlingmed.prompts import render
 from xlingmed.tasks.base import Stage, TaskResult, error_of
 from xlingmed.tasks.open_qa import answer_request, mean_sd
+from xlingmed.tasks.registry import TaskOptions, TaskSpec, register_task
 from xlingmed.types import Completion, GenerateRequest, Item, Message, Parsed, Sample
+
+if TYPE_CHECKING:
+    from xlingmed.config import RunConfig
 
 
 class RubricTask:
@@ -159,3 +165,28 @@ class RubricTask:
             "table_j1": table,
         }
         return TaskResult(rows=[dict(r) for r in records], summary=summary, tables={"rubric_table_j1": table})
+
+
+class RubricOptions(TaskOptions):
+    """``-T`` options of rubric: ``judge_max_tokens`` (1000), ``judge_temperature`` (unstated in the paper; 0)."""
+
+    judge_max_tokens: int = Field(default=1000, ge=1)
+    judge_temperature: float = Field(default=0.0, ge=0, le=2)
+
+
+def build(config: RunConfig, options: RubricOptions) -> RubricTask:
+    from xlingmed.prompts import load_templates
+
+    templates = load_templates("medarabiq", config.prompt_templates)
+    return RubricTask(
+        template=templates[config.spec.template("rubric")],
+        judge_template=templates["rubric_judge"],
+        temperatures=config.task_temperatures("rubric"),
+        max_tokens=config.task_max_tokens(),
+        judge_max_tokens=options.judge_max_tokens,
+        judge_temperature=options.judge_temperature,
+        seed=config.seed,
+    )
+
+
+register_task(TaskSpec("rubric", RubricOptions, build, "MedArabiQ App. J: an LLM judge scores four dimensions 1–5"))

@@ -13,13 +13,19 @@ import string
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from statistics import mean, stdev
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from pydantic import Field, field_validator
 
 from xlingmed.errors import ConfigError
 from xlingmed.languages import LANGUAGES
 from xlingmed.metrics.classification import binary_metrics
 from xlingmed.tasks.base import Stage, TaskResult, error_of
+from xlingmed.tasks.registry import TaskOptions, TaskSpec, one_of, register_task
 from xlingmed.types import Completion, GenerateRequest, Item, Message, Parsed, Sample, TokenLogprob
+
+if TYPE_CHECKING:
+    from xlingmed.config import RunConfig
 
 SYSTEM = "Assistant is a medical expert that answers health-related questions."
 
@@ -313,3 +319,32 @@ class VerifiabilityTask:
             for lang in languages
         ]  # fmt: skip
         return out
+
+
+class VerifiabilityOptions(TaskOptions):
+    """``-T`` options of verifiability: ``verify_parser`` (``paper`` | ``strict``), ``verify_max_tokens`` (the
+    paper set none; a yes/no needs few), ``logprobs`` (ask for them, for the AUC from P(yes))."""
+
+    verify_parser: str = "paper"
+    verify_max_tokens: int = Field(default=32, ge=1)
+    logprobs: bool = True
+
+    @field_validator("verify_parser")
+    @classmethod
+    def _verify_parser(cls, v: str) -> str:
+        return one_of(v, PARSERS)
+
+
+def build(config: RunConfig, options: VerifiabilityOptions) -> VerifiabilityTask:
+    return VerifiabilityTask(
+        temperatures=config.task_temperatures("verifiability"),
+        parser=options.verify_parser,
+        max_tokens=options.verify_max_tokens,
+        logprobs=options.logprobs,
+        seed=config.seed,
+    )
+
+
+register_task(
+    TaskSpec("verifiability", VerifiabilityOptions, build, "XLingEval §3.3: is this the answer to the question? yes/no")
+)

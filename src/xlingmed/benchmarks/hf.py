@@ -1,0 +1,147 @@
+"""Any Hugging Face dataset as a benchmark: ``hf:ORG/NAME`` (open questions) or ``hf:mcq:ORG/NAME`` (multiple
+choice), read through the ``datasets`` library.
+
+The rows become Items exactly as a user's own file does (``custom.items_from_frame``): ``--columns`` maps our
+fields (question, options, answer, reference, negatives, item_id, lang, category) to the dataset's columns, and
+each field has default column names. Languages come from a language column (``--columns lang=…`` or a default
+name), or from one config per language (``--hf-config en=med_en,es=med_es``); a single ``--hf-config NAME``
+without a language column puts every row in the run's first language. ``--hf-split`` picks the split (default
+``test``).
+
+Where the data is read from: ``--data-dir DIR`` holding ``DIR/ORG/NAME`` (a folder in the hub's layout: a
+``README.md`` whose ``configs:`` name the files of each config, or plain ``*.parquet``/``*.jsonl``/``*.csv``
+files) is read offline; otherwise the hub (users have internet; nothing is fetched at import). Gated datasets
+use the user's own token (``HF_TOKEN`` or ``huggingface-cli login``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from xlingmed.benchmarks.base import XLINGEVAL_TASKS, Benchmark, LoadRequest, register_scheme
+from xlingmed.errors import ConfigError, DataError, DataNotFoundError
+from xlingmed.types import Item
+
+
+@dataclass(frozen=True)
+class HFBenchmark(Benchmark):
+    """A dataset on the Hugging Face hub (or a local copy in its layout)."""
+
+    dataset: str = ""
+    kind: str = "qa"
+
+    def max_tokens(self) -> int:
+        return 16 if self.kind == "mcq" else 1000
+
+    def languages_for(self, options: Mapping[str, Any]) -> tuple[str, ...]:
+        """With one config per language (``--hf-config en=…,es=…``), those languages."""
+        langs = tuple(k for k in parse_configs(options.get("hf_config")) if k is not None)
+        return langs or self.default_languages
+
+    def load(self, request: LoadRequest) -> tuple[list[Item], dict[str, Any]]:
+        from xlingmed.benchmarks.custom import items_from_frame
+
+        opts = request.options
+        split = str(opts.get("hf_split") or "test")
+        configs = parse_configs(opts.get("hf_config"))
+        source = self._source(request.data_dir)
+        frames = []
+        for lang, config in configs.items():
+            df = _load_frame(source, config, split, self.name)
+            if lang is not None:
+                df = df.assign(lang=lang)
+            frames.append(df)
+        import pandas as pd
+
+        df = pd.concat(frames, ignore_index=True) if len(frames) > 1 else frames[0]
+        columns = dict(opts.get("columns") or {})
+        if any(lang is not None for lang in configs):
+            columns["lang"] = "lang"
+        label = Path(f"{self.name}[{','.join(str(c) for c in configs.values())}]/{split}")
+        fingerprint = hashlib.sha256(df.to_json(orient="records", force_ascii=False).encode("utf-8")).hexdigest()
+        items, provenance = items_from_frame(
+            df,
+            name=self.name,
+            kind=self.kind,
+            path=label,
+            sha256=fingerprint,
+            languages=request.languages,
+            columns=columns,
+            answer_format=str(opts.get("answer_format", "auto")),
+            limit=request.limit,
+            seed=request.seed,
+        )
+        provenance.update({"dataset": self.dataset, "source": str(source), "split": split, "configs": configs})
+        return items, provenance
+
+    def _source(self, data_dir: Path | None) -> str | Path:
+        if Path(self.dataset).is_dir():
+            return Path(self.dataset)
+        if data_dir is not None:
+            local = Path(data_dir) / self.dataset
+            if local.is_dir():
+                return local
+            raise DataNotFoundError(
+                f"{local} not found: --data-dir must hold the dataset in the hub's layout as {self.dataset}/ "
+                "(or leave --data-dir out to read it from the Hugging Face hub)"
+            )
+        return self.dataset
+
+
+def parse_configs(raw: Any) -> dict[str | None, str | None]:
+    """``--hf-config``: ``None`` → the default config; ``NAME``; or ``en=NAME_EN,es=NAME_ES`` (one per language).
+
+    Raises:
+        ConfigError: a malformed ``lang=config`` list.
+    """
+    if raw is None or raw == "":
+        return {None: None}
+    if isinstance(raw, dict):
+        return {str(k): str(v) for k, v in raw.items()}
+    text = str(raw)
+    if "=" not in text:
+        return {None: text}
+    pairs = [p.split("=", 1) for p in text.split(",") if p.strip()]
+    if any(len(p) != 2 or not p[0].strip() or not p[1].strip() for p in pairs):
+        raise ConfigError(f"--hf-config: expected NAME or lang=NAME[,lang=NAME…], got {text!r}")
+    return {k.strip(): v.strip() for k, v in pairs}
+
+
+def _load_frame(source: str | Path, config: str | None, split: str, name: str) -> Any:
+    """One config's split as a pandas DataFrame. Errors name the dataset, config and split."""
+    try:
+        import datasets
+    except ImportError:
+        raise ConfigError(f"{name} needs the datasets library: pip install datasets") from None
+    where = f"{name} (config {config or 'default'}, split {split})"
+    try:
+        ds = datasets.load_dataset(str(source), config, split=split)
+    except FileNotFoundError as exc:
+        raise DataNotFoundError(f"{where}: {exc}") from None
+    except ValueError as exc:  # unknown split or config: the message lists the available ones
+        raise ConfigError(f"{where}: {exc}") from None
+    except Exception as exc:  # gated, network, malformed files: one line, never a traceback
+        hint = " (a gated dataset: accept its terms and set HF_TOKEN)" if "gated" in str(exc).lower() else ""
+        raise DataError(f"{where}: {type(exc).__name__}: {str(exc)[:300]}{hint}") from None
+    return ds.to_pandas()
+
+
+def hf_benchmark(name: str) -> HFBenchmark:
+    """``hf:ORG/NAME`` (open questions) or ``hf:mcq:ORG/NAME`` (multiple choice)."""
+    rest = name.removeprefix("hf:")
+    kind = "qa"
+    if rest.startswith(("mcq:", "qa:")):
+        kind, _, rest = rest.partition(":")
+    if not rest:
+        raise ConfigError(f"{name!r}: expected hf:ORG/NAME or hf:mcq:ORG/NAME")
+    if kind == "mcq":
+        return HFBenchmark(name, ("en",), ("multiple_choice",), ("multiple_choice",), dataset=rest, kind=kind)
+    tasks = (*XLINGEVAL_TASKS, "open_qa", "rubric")
+    return HFBenchmark(name, ("en",), tasks, ("correctness", "verifiability"), dataset=rest, kind=kind)
+
+
+register_scheme("hf", hf_benchmark, "hf:ORG/NAME, hf:mcq:ORG/NAME")

@@ -1,0 +1,143 @@
+"""The registry of tasks: each task module registers a ``TaskSpec`` (its options model and how it is built).
+
+A task's options are one pydantic model (``TaskOptions``); the command line sets them with ``-T key=value`` (or,
+for the options that existed before 0.2, their old ``--flag``), a YAML config with ``task_args: {key: value}`` or
+the flat key. The model is where each option's type, range and allowed values are declared and validated — once.
+
+Adding a task is one module that calls ``register_task`` at import plus its line in ``BUILTIN_MODULES``; a user's
+package adds one through the ``xlingmed.tasks`` entry point group (see ``docs/extending.md``).
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from pydantic import BaseModel, ConfigDict
+
+from xlingmed.errors import ConfigError
+
+if TYPE_CHECKING:
+    from xlingmed.config import RunConfig
+    from xlingmed.tasks.base import Task
+
+
+class TaskOptions(BaseModel):
+    """Base of every task's options: unknown keys are refused, values are frozen once validated."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class NoOptions(TaskOptions):
+    """For a task without options of its own."""
+
+
+@dataclass(frozen=True)
+class TaskSpec:
+    """A registered task.
+
+    Attributes:
+        name: what ``--tasks`` names.
+        options: its options model (``-T key=value``).
+        build: ``build(config, options) -> Task``; loads what the task needs (encoders, templates) and raises
+            ConfigError on a bad setting, before any request is sent.
+        description: one line for ``xlingmed list``.
+    """
+
+    name: str
+    options: type[TaskOptions]
+    build: Callable[[RunConfig, Any], Task]
+    description: str = ""
+
+
+# One line per built-in task module; each registers its spec when imported.
+BUILTIN_MODULES: tuple[str, ...] = (
+    "xlingmed.tasks.correctness",
+    "xlingmed.tasks.verifiability",
+    "xlingmed.tasks.consistency",
+    "xlingmed.tasks.multiple_choice",
+    "xlingmed.tasks.open_qa",
+    "xlingmed.tasks.rubric",
+)
+
+_TASKS: dict[str, TaskSpec] = {}
+_LOADED = False
+
+
+def register_task(spec: TaskSpec) -> TaskSpec:
+    """Add (or replace) a task under ``spec.name``; returns it."""
+    _TASKS[spec.name] = spec
+    return spec
+
+
+def _load() -> None:
+    global _LOADED
+    if _LOADED:
+        return
+    _LOADED = True
+    for module in BUILTIN_MODULES:
+        importlib.import_module(module)
+    from xlingmed.plugins import entry_points
+
+    for ep in entry_points("xlingmed.tasks"):
+        obj = ep.load()  # a module that registers itself, or a TaskSpec
+        if isinstance(obj, TaskSpec):
+            register_task(obj)
+
+
+def task_specs() -> dict[str, TaskSpec]:
+    """Every registered task: the built-ins in the order of ``BUILTIN_MODULES``, then the others."""
+    _load()
+    builtin = [m.rsplit(".", 1)[1] for m in BUILTIN_MODULES]
+    order = sorted(_TASKS, key=lambda n: builtin.index(n) if n in builtin else len(builtin))
+    return {n: _TASKS[n] for n in order}
+
+
+def get_task(name: str) -> TaskSpec:
+    """Raises ConfigError naming the known tasks."""
+    specs = task_specs()
+    if name not in specs:
+        raise ConfigError(f"unknown task {name!r}; known: {', '.join(specs)}")
+    return specs[name]
+
+
+def option_owners() -> dict[str, list[str]]:
+    """Each task option key → the tasks that have it (``judge_max_tokens``: correctness and rubric)."""
+    out: dict[str, list[str]] = {}
+    for spec in task_specs().values():
+        for key in spec.options.model_fields:
+            out.setdefault(key, []).append(spec.name)
+    return out
+
+
+def options_for(name: str, args: Mapping[str, Any]) -> TaskOptions:
+    """Task ``name``'s options from the run's task arguments (the keys it does not have are ignored).
+
+    Raises:
+        pydantic.ValidationError: a bad value (the caller names the field).
+    """
+    model = get_task(name).options
+    return model(**{k: v for k, v in args.items() if k in model.model_fields})
+
+
+def one_of(value: str, allowed: tuple[str, ...]) -> str:
+    """``value`` if allowed, else ValueError("must be 'a' or 'b'") (for options' field validators)."""
+    if value not in allowed:
+        raise ValueError("must be " + " or ".join(f"'{a}'" for a in allowed))
+    return value
+
+
+def names_list(value: Any, allowed: tuple[str, ...], what: str, *, order: bool = False) -> tuple[str, ...]:
+    """A comma-separated string or a list of names, each in ``allowed``; duplicates dropped. ``order``: in the
+    order of ``allowed`` rather than as given.
+
+    Raises:
+        ValueError: an unknown name, or none (``what`` names the kind: ``metric``, ``condition``…).
+    """
+    parts = [str(t).strip() for t in (value.split(",") if isinstance(value, str) else value) if str(t).strip()]
+    unknown = [t for t in parts if t not in allowed]
+    if unknown or not parts:
+        raise ValueError(f"unknown {what}(s) {unknown or parts}; known: {', '.join(allowed)}")
+    return tuple(a for a in allowed if a in parts) if order else tuple(dict.fromkeys(parts))

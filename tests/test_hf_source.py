@@ -50,8 +50,9 @@ def _mcq_with_language_column(root: Path) -> Path:
     folder = root / "org" / "mcq-lang" / "data"
     folder.mkdir(parents=True)
     lines = []
+    options = {"en": ["Paracetamol", "Aspirin", "Codeine"], "es": ["Paracetamol", "Aspirina", "Codeína"]}
     for i in range(2):
-        for lang, opts in (("en", ["Paracetamol", "Aspirin", "Codeine"]), ("es", ["Paracetamol", "Aspirina", "Codeína"])):
+        for lang, opts in options.items():
             lines.append({"qid": f"m{i}", "language": lang, "question": QUESTIONS[lang][i], "options": opts,
                           "answer_idx": 0})  # fmt: skip
     (folder / "test.jsonl").write_text("\n".join(json.dumps(x, ensure_ascii=False) for x in lines), encoding="utf-8")

@@ -299,7 +299,7 @@ def _key_values(pairs: list[str] | None, flag: str) -> dict[str, str]:
         key, sep, value = pair.partition("=")
         if not sep or not key.strip():
             raise ConfigError(f"{flag} {pair!r}: expected key=value")
-        out[key.strip()] = value.strip()
+        out[key.strip()] = value  # kept as given: a value may start with a space
     return out
 
 
@@ -621,6 +621,9 @@ def list_() -> None:
     for backend in backends().values():
         kind = "in process" if backend.in_process else "remote"
         stdout.print(f"  {backend.provider}/…: {kind}; {backend.description}", highlight=False)
+    from xlingmed.metrics.registry import metric_specs
+
+    stdout.print("answer metrics (-T answer_metrics=…): " + ", ".join(metric_specs()), highlight=False)
 
 
 def _fmt_default(value: Any) -> str:

@@ -148,3 +148,25 @@ def write_csv(path: Path, rows: Sequence[dict[str, Any]]) -> None:
     for r in rows:
         writer.writerow({k: ("" if v is None else v) for k, v in r.items()})
     write_atomic(path, buf.getvalue())
+
+
+SCORE_COLUMNS = (
+    "item_id", "lang", "task", "metric", "value", "temperature", "condition", "unit", "kind", "higher_is_better",
+    "parse_method",
+)  # fmt: skip
+
+
+def write_scores(folder: Path, scores: Sequence[Any]) -> list[str]:
+    """``scores.parquet`` and ``scores.csv`` (the same records; ``types.Score``) in ``folder``; returns the names.
+
+    Parquet keeps the types (a missing value is null, temperatures are floats); the CSV is for eyes and
+    spreadsheets."""
+    import pandas as pd
+
+    df = pd.DataFrame([s.to_json() for s in scores], columns=list(SCORE_COLUMNS))
+    df = df.astype({"value": "float64", "temperature": "float64", "higher_is_better": "bool"})
+    buf = io.BytesIO()
+    df.to_parquet(buf, index=False)
+    write_atomic(folder / "scores.parquet", buf.getvalue())
+    write_csv(folder / "scores.csv", [s.to_json() for s in scores])
+    return ["scores.parquet", "scores.csv"]

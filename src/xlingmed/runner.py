@@ -28,7 +28,7 @@ from xlingmed.models.base import ModelAPI, ModelOptions, get_model, is_free
 from xlingmed.parsing.methods import parse_counts, parse_key
 from xlingmed.store import CompletionCache, default_cache_path
 from xlingmed.tasks import Task, get_task
-from xlingmed.types import Completion, GenerateRequest, Sample
+from xlingmed.types import Completion, GenerateRequest, Sample, Score
 
 
 class Progress(Protocol):
@@ -373,6 +373,7 @@ async def evaluate_async(config: RunConfig, progress: Progress | None = None) ->
     samples_log = output.JsonlSpool(Path(config.out))
     summaries: dict[str, Any] = {}
     task_rows: dict[str, list[dict[str, Any]]] = {}
+    scores: list[Score] = []
     try:
         for task, samples in plans:
             done: list[dict[str, Completion]] = [{} for _ in samples]
@@ -412,6 +413,9 @@ async def evaluate_async(config: RunConfig, progress: Progress | None = None) ->
             progress.advance()
             task_rows[task.name] = result.rows
             task_rows.update(result.tables)
+            score_rows = get_task(task.name).scores
+            if score_rows is not None:  # the spine every statistic reads (scores.parquet)
+                scores.extend(score_rows(result.rows))
             summaries[task.name] = result.summary
             key = parse_key(result.rows)
             if key is not None:  # every parse visible: per language × method, with the >5 % warnings
@@ -475,6 +479,7 @@ async def evaluate_async(config: RunConfig, progress: Progress | None = None) ->
             for name, rows in task_rows.items():
                 output.write_csv(staging / f"{name}.csv", rows)
                 names.append(f"{name}.csv")
+            names += output.write_scores(staging, scores)
             output.write_json(staging / names[1], summary)
             output.write_json(staging / names[2], manifest)
     finally:

@@ -174,3 +174,42 @@ class Parsed:
 
     value: Any
     method: str
+
+
+@dataclass(frozen=True)
+class Score:
+    """One scored outcome: the spine that statistics, the report and ``scores.parquet`` read.
+
+    One record per (item, language, task, metric, temperature, condition, unit): ``unit`` names the thing scored
+    inside an item when there are several (a verifiability claim ``c2``; ``""`` otherwise), and the same
+    ``(item_id, unit)`` in another language is the paired observation.
+
+    Attributes:
+        item_id: shared by the same question in every language.
+        lang: ISO 639-1 code.
+        task: the task that scored it (``correctness``…).
+        metric: what was measured (``more_comprehensive``, ``correct``, ``bertscore_f1``…).
+        value: the outcome; ``None`` when the reply could not be scored (failed request, unread reply): such a
+            record is kept so that losses are counted, and is excluded from every statistic.
+        temperature: the sampling temperature of the answer; ``None`` for a value over several temperatures.
+        condition: a prompt variant (a bias condition ``biased|recency``); ``None`` = the plain question.
+        unit: see above.
+        kind: ``binary`` (0/1) or ``continuous``.
+        higher_is_better: the direction of a better model.
+        parse_method: how the reply behind the value was read (``parsing.methods``), where one was parsed.
+    """
+
+    item_id: str
+    lang: str
+    task: str
+    metric: str
+    value: float | None
+    temperature: float | None = None
+    condition: str | None = None
+    unit: str = ""
+    kind: Literal["binary", "continuous"] = "continuous"
+    higher_is_better: bool = True
+    parse_method: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {f.name: getattr(self, f.name) for f in fields(self)}

@@ -1,18 +1,11 @@
-"""All disparity statistics of one run folder, from its stored tables (no model is called).
+"""All disparity statistics of one run folder, from its stored Scores (no model is called).
 
-Per-item values come from the task CSVs:
-
-* ``correctness.csv``: binary outcomes per question: ``more_comprehensive`` (higher is better; the outcome behind
-  the paper's headline), ``contradictory`` (the judge said the answer contradicts the expert answer) and
-  ``less_comprehensive`` (lower is better).
-* ``verifiability.csv``: per claim (question × candidate answer) and temperature, ``correct`` = the parsed
-  Yes/No equals the label; claims that were unparsed, refused or failed are excluded (as in the paper's metrics).
-* ``consistency.csv``: every per-question metric per temperature, and (temperature None) its mean over the
-  temperatures, the grain of the paper's Table A9 (continuous; higher is more consistent).
-* MedArabiQ: ``multiple_choice.csv`` (binary ``correct`` per item, temperature and bias condition; invalid
-  answers are wrong, failed requests excluded), ``open_qa.csv`` (BERTScore F1 × 100) and ``rubric.csv`` (each
-  judge dimension, 1–5). With ``--languages ar,en`` on the bilingual FITB files these give the Arabic-vs-English
-  gap on the same items.
+The per-item values are the run's Score records (``types.Score``): ``scores.parquet`` where the run wrote one,
+else the task CSVs of a run made before 0.2, turned into Scores by each task's registered ``scores`` function.
+One ``MetricValues`` per (task, metric, prompt condition, temperature); a Score without a value (failed request,
+unread reply) is excluded, and a unit inside an item (a verifiability claim) is paired as ``item_id#unit``.
+Tasks that sweep temperatures for a per-question metric (consistency) also get the mean over the temperatures
+(temperature ``None``), the grain of XLingEval's Table A9.
 
 For each (criterion, metric, temperature): the paper's tests for continuous metrics (ANOVA, Tukey HSD,
 unpaired t), paired tests of every language pair with Holm correction, the omnibus test across languages
@@ -48,90 +41,80 @@ class MetricValues:
     values: pd.DataFrame
 
 
-def _read(path: Path) -> pd.DataFrame:
-    try:
-        return pd.read_csv(path, dtype={"item_id": str, "lang": str})
-    except (OSError, pd.errors.ParserError) as exc:
-        raise DataError(f"cannot read {exc}", file=str(path)) from None
+def read_scores(run_dir: Path) -> pd.DataFrame:
+    """The run's Scores as a table (the columns of ``output.SCORE_COLUMNS``).
 
+    Raises:
+        DataError: a damaged ``scores.parquet`` or task CSV (the file named).
+    """
+    run_dir = Path(run_dir)
+    path = run_dir / "scores.parquet"
+    if path.is_file():
+        try:
+            return pd.read_parquet(path)
+        except Exception as exc:  # pyarrow raises several types for a damaged file
+            raise DataError(f"cannot read it: {exc}", file=str(path)) from None
+    from xlingmed.output import SCORE_COLUMNS
+    from xlingmed.tasks.registry import task_specs
 
-CONSISTENCY_SKIP = {"item_id", "lang", "temperature", "mode", "n_samples", "skipped", "topic_skipped"}
+    records = []
+    for name, spec in task_specs().items():
+        csv = run_dir / f"{name}.csv"
+        if spec.scores is None or not csv.is_file():
+            continue
+        try:
+            table = pd.read_csv(csv, dtype={"item_id": str, "lang": str})
+            rows = [{str(k): v for k, v in r.items()} for r in table.to_dict(orient="records")]
+        except (OSError, pd.errors.ParserError) as exc:
+            raise DataError(f"cannot read {exc}", file=str(csv)) from None
+        records += [s.to_json() for s in spec.scores(rows)]
+    return pd.DataFrame(records, columns=list(SCORE_COLUMNS))
 
 
 def metric_values(run_dir: Path) -> Iterator[MetricValues]:
-    """The per-item values of every metric the run folder holds, one ``MetricValues`` per metric × τ."""
-    run_dir = Path(run_dir)
-    path = run_dir / "correctness.csv"
-    if path.is_file():
-        df = _read(path)
-        df = df[df["label"].notna()]
-        # "more comprehensive" is the outcome behind the paper's headline (18.12 % fewer in non-English)
-        for metric, label, higher in (
-            ("more_comprehensive", "more", True),
-            ("contradictory", "contradictory", False),
-            ("less_comprehensive", "less", False),
-        ):
-            values = pd.DataFrame(
-                {"item_id": df["item_id"], "lang": df["lang"], "value": (df["label"] == label).astype(float)}
-            )
-            yield MetricValues("correctness", metric, None, "binary", higher, values)
-    path = run_dir / "verifiability.csv"
-    if path.is_file():
-        df = _read(path)
-        df = df[df["prediction"].isin([0, 1])]
-        for temp, sub in df.groupby("temperature", sort=True):
-            values = pd.DataFrame(
-                {
-                    "item_id": sub["item_id"] + "#c" + sub["candidate_index"].astype(str),
-                    "lang": sub["lang"],
-                    "value": (sub["prediction"] == sub["label"]).astype(float),
-                }
-            )
-            yield MetricValues("verifiability", "correct", float(str(temp)), "binary", True, values)
-    path = run_dir / "consistency.csv"
-    if path.is_file():
-        df = _read(path)
-        metrics = [c for c in df.columns if c not in CONSISTENCY_SKIP and not c.endswith("_sd")]
-        for temp, sub in df.groupby("temperature", sort=True):
+    """The per-item values of every metric the run folder holds, one ``MetricValues`` per metric × τ, tasks in
+    the registry's order."""
+    from xlingmed.tasks.registry import task_specs
+
+    df = read_scores(run_dir)
+    if df.empty:
+        return
+    df = df.assign(
+        unit_id=[i if not u or u != u else f"{i}#{u}" for i, u in zip(df["item_id"], df["unit"], strict=True)],
+        variant=df["condition"].where(df["condition"].notna(), None),
+        temp_key=df["temperature"].fillna(-1.0),
+    )
+    for task in task_specs():
+        sub = df[df["task"] == task]
+        if sub.empty:
+            continue
+        metrics = list(dict.fromkeys(sub["metric"]))
+        groups = sub.groupby(["temp_key", sub["variant"].fillna("original")], sort=True)
+        for (temp_key, variant), g in groups:
+            temperature = None if temp_key == -1.0 else float(str(temp_key))
             for metric in metrics:
-                vals = sub[["item_id", "lang", metric]].rename(columns={metric: "value"}).dropna()
-                yield MetricValues("consistency", metric, float(str(temp)), "continuous", True, vals)
-        if df["temperature"].nunique() > 1:
-            # temperature None: each question's mean over the temperatures it has a value at (Table A9's grain)
-            for metric in metrics:
-                means = df.groupby(["item_id", "lang"], as_index=False)[[metric]].mean()
-                vals = means.rename(columns={metric: "value"}).dropna()
-                yield MetricValues("consistency", metric, None, "continuous", True, vals)
-    yield from _medarabiq_values(run_dir)
+                m = g[g["metric"] == metric]
+                if m.empty:
+                    continue
+                yield _values(task, metric, str(variant), temperature, m)
+        for metric in metrics:
+            m = sub[(sub["metric"] == metric) & (sub["kind"] == "continuous") & sub["variant"].isna()]
+            if task_specs()[task].mean_over_temperatures and m["temperature"].nunique() > 1:
+                # each question's mean over the temperatures it has a value at (Table A9's grain)
+                means = m.dropna(subset=["value"]).groupby(["unit_id", "lang"], as_index=False)["value"].mean()
+                yield MetricValues(task, metric, None, "continuous", bool(m["higher_is_better"].iloc[0]),
+                                   means.rename(columns={"unit_id": "item_id"}))  # fmt: skip
 
 
-def _medarabiq_values(run_dir: Path) -> Iterator[MetricValues]:
-    path = run_dir / "multiple_choice.csv"
-    if path.is_file():
-        df = _read(path)
-        df = df[df["correct"].notna()]
-        bias = df["bias"].fillna("") if "bias" in df.columns else pd.Series("", index=df.index)
-        df = df.assign(variant=[c if not b else f"{c}|{b}" for c, b in zip(df["condition"], bias, strict=True)])
-        # one metric per variant (condition and bias): an item is asked once per variant and language
-        for (temp, variant), sub in df.groupby(["temperature", "variant"], sort=True):
-            values = pd.DataFrame(
-                {"item_id": sub["item_id"], "lang": sub["lang"], "value": sub["correct"].astype(str).eq("True")}
-            ).astype({"value": float})
-            metric = "correct" if variant == "original" else f"correct[{variant}]"
-            yield MetricValues("multiple_choice", metric, float(str(temp)), "binary", True, values)
-    path = run_dir / "open_qa.csv"
-    if path.is_file():
-        df = _read(path)
-        for temp, sub in df.groupby("temperature", sort=True):
-            vals = sub[["item_id", "lang", "bertscore_f1"]].rename(columns={"bertscore_f1": "value"}).dropna()
-            yield MetricValues("open_qa", "bertscore_f1", float(str(temp)), "continuous", True, vals)
-    path = run_dir / "rubric.csv"
-    if path.is_file():
-        df = _read(path)
-        for temp, sub in df.groupby("temperature", sort=True):
-            for dim in ("similarity", "relevance", "factuality", "safety", "average"):
-                vals = sub[["item_id", "lang", dim]].rename(columns={dim: "value"}).dropna()
-                yield MetricValues("rubric", dim, float(str(temp)), "continuous", True, vals)
+def _values(task: str, metric: str, variant: str, temperature: float | None, m: pd.DataFrame) -> MetricValues:
+    name = metric if variant == "original" else f"{metric}[{variant}]"
+    kind: Literal["continuous", "binary"] = "binary" if m["kind"].iloc[0] == "binary" else "continuous"
+    scored = m.dropna(subset=["value"])
+    values = pd.DataFrame(
+        {"item_id": scored["unit_id"].to_numpy(), "lang": scored["lang"].to_numpy(),
+         "value": scored["value"].astype(float).to_numpy()}
+    )  # fmt: skip
+    return MetricValues(task, name, temperature, kind, bool(m["higher_is_better"].iloc[0]), values)
 
 
 def analyse_run(

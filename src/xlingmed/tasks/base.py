@@ -9,6 +9,7 @@ similarity metrics run).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal, Protocol
@@ -40,6 +41,9 @@ class TaskResult:
 
 
 class Task(Protocol):
+    """A task (see the module docstring). Its module also defines ``scores(rows) -> list[Score]``, registered with
+    the task, which turns the task's rows into the Score records every statistic reads."""
+
     name: ClassVar[str]
     stages: ClassVar[tuple[Stage, ...]]
 
@@ -70,3 +74,31 @@ def error_of(completions: Mapping[str, Completion]) -> str | None:
         if comp.error:
             return f"{stage}: {comp.error}"
     return None
+
+
+def cell(value: Any) -> Any:
+    """A table cell as Python: ``None`` for a missing value (``None``, NaN, ``""``), else the value. Rows come
+    live from a task or back from its CSV, so the same score functions read both."""
+    if value is None or (isinstance(value, float) and math.isnan(value)) or value == "":
+        return None
+    return value
+
+
+def number(value: Any) -> float | None:
+    """A cell as a float (``True``/``"True"`` → 1.0), ``None`` when missing or not a number."""
+    v = cell(value)
+    if v is None:
+        return None
+    if isinstance(v, str):
+        if v in ("True", "False"):
+            return 1.0 if v == "True" else 0.0
+        try:
+            return float(v)
+        except ValueError:
+            return None
+    return float(v)
+
+
+def temperature_of(row: Mapping[str, Any]) -> float | None:
+    t = number(row.get("temperature"))
+    return None if t is None else float(t)

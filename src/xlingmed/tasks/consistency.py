@@ -39,11 +39,11 @@ from xlingmed.metrics.lexical import (
     pairwise_ngram_jaccard,
 )
 from xlingmed.metrics.topics import hdp_similarity, lda_similarity, only_stopwords
-from xlingmed.tasks.base import Stage, TaskResult, error_of
+from xlingmed.tasks.base import Stage, TaskResult, error_of, number, temperature_of
 from xlingmed.tasks.encoders import PAPER_BERTSCORE_LAYER, USER, EncoderOptions, is_paper_bert, open_qa_bertscore
 from xlingmed.tasks.registry import TaskSpec, names_list, one_of, register_task
 from xlingmed.translate import clean_translation, translation_request
-from xlingmed.types import Completion, GenerateRequest, Item, Message, Parsed, Sample
+from xlingmed.types import Completion, GenerateRequest, Item, Message, Parsed, Sample, Score
 
 if TYPE_CHECKING:
     from xlingmed.config import RunConfig
@@ -631,4 +631,34 @@ def build(config: RunConfig, options: ConsistencyOptions) -> ConsistencyTask:
     )
 
 
-register_task(TaskSpec("consistency", ConsistencyOptions, build, "XLingEval §3.2: K answers per τ, how alike they are"))
+# Columns of consistency.csv that are not metrics.
+NOT_METRICS = {"item_id", "lang", "temperature", "mode", "n_samples", "skipped", "topic_skipped"}
+
+
+def scores(rows: Sequence[Mapping[str, Any]]) -> list[Score]:
+    """Per question and temperature: every similarity metric (continuous, higher = more consistent); the sd
+    columns are descriptive and not scored."""
+    out = []
+    for r in rows:
+        for metric, raw in r.items():
+            if metric in NOT_METRICS or metric.endswith("_sd"):
+                continue
+            out.append(
+                Score(
+                    item_id=str(r["item_id"]), lang=str(r["lang"]), task="consistency", metric=metric,
+                    value=number(raw), temperature=temperature_of(r),
+                )
+            )  # fmt: skip
+    return out
+
+
+register_task(
+    TaskSpec(
+        "consistency",
+        ConsistencyOptions,
+        build,
+        "XLingEval §3.2: K answers per τ, how alike they are",
+        scores,
+        mean_over_temperatures=True,
+    )
+)

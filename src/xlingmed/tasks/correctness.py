@@ -24,9 +24,10 @@ from xlingmed.judges.correctness import (
     parse_judgement,
 )
 from xlingmed.languages import get_language
-from xlingmed.tasks.base import Stage, TaskResult, error_of
+from xlingmed.metrics.registry import add_answer_metrics, answer_metric_means, answer_metric_scores, check_names
+from xlingmed.tasks.base import Stage, TaskResult, cell, error_of, temperature_of
 from xlingmed.tasks.registry import TaskOptions, TaskSpec, one_of, register_task
-from xlingmed.types import Completion, GenerateRequest, Item, Message, Parsed, Sample
+from xlingmed.types import Completion, GenerateRequest, Item, Message, Parsed, Sample, Score
 
 if TYPE_CHECKING:
     from xlingmed.config import RunConfig
@@ -41,13 +42,15 @@ ANSWER_SYSTEM = (
 class CorrectnessTask:
     """Settings: ``answer_max_tokens`` / ``judge_max_tokens`` (paper: 1000 each), ``judge_parser``
     (``paper`` or ``paper+fallback``), ``seed`` sent with every request, ``temperature`` of the answer
-    (paper: 0; the judge always uses 0)."""
+    (paper: 0; the judge always uses 0), ``answer_metrics`` registered answer metrics computed against the
+    expert answer (``metrics/registry.py``)."""
 
     answer_max_tokens: int = 1000
     judge_max_tokens: int = 1000
     judge_parser: str = "paper"
     temperature: float = 0.0
     seed: int | None = None
+    answer_metrics: tuple[str, ...] = ()
 
     name: ClassVar[str] = "correctness"
     stages: ClassVar[tuple[Stage, ...]] = (Stage("answer", "model"), Stage("judge", "judge"))
@@ -112,8 +115,14 @@ class CorrectnessTask:
         }
 
     def score(self, records: Sequence[dict[str, Any]], languages: Sequence[str]) -> TaskResult:
-        """One row per sample; ``summarize`` for the summary."""
-        return TaskResult(rows=list(records), summary=self.summarize(records, languages))
+        """One row per sample (plus a column per answer metric); ``summarize`` for the summary."""
+        rows = [dict(r) for r in records]
+        if not self.answer_metrics:
+            return TaskResult(rows=rows, summary=self.summarize(rows, languages))
+        add_answer_metrics(rows, self.answer_metrics, answer="answer")
+        summary = self.summarize(rows, languages)
+        summary["answer_metrics"] = answer_metric_means(rows, self.answer_metrics, languages)
+        return TaskResult(rows=rows, summary=summary)
 
     def summarize(self, records: Sequence[dict[str, Any]], languages: Sequence[str]) -> dict[str, Any]:
         """Per language: ``n`` (judged or no-response items), ``counts`` per label, ``proportions``,
@@ -154,10 +163,16 @@ class CorrectnessTask:
 
 class CorrectnessOptions(TaskOptions):
     """``-T`` options of correctness: ``judge_parser`` (``paper`` | ``paper+fallback``), ``judge_max_tokens``
-    (paper: 1000)."""
+    (paper: 1000), ``answer_metrics`` (registered answer metrics against the expert answer, e.g. token_f1)."""
 
     judge_parser: str = "paper"
     judge_max_tokens: int = Field(default=1000, ge=1)
+    answer_metrics: tuple[str, ...] = ()
+
+    @field_validator("answer_metrics", mode="before")
+    @classmethod
+    def _answer_metrics(cls, v: Any) -> tuple[str, ...]:
+        return check_names(v)
 
     @field_validator("judge_parser")
     @classmethod
@@ -171,7 +186,36 @@ def build(config: RunConfig, options: CorrectnessOptions) -> CorrectnessTask:
         judge_max_tokens=options.judge_max_tokens,
         judge_parser=options.judge_parser,
         seed=config.seed,
+        answer_metrics=options.answer_metrics,
     )
 
 
-register_task(TaskSpec("correctness", CorrectnessOptions, build, "XLingEval §3.1: an LLM judge labels each answer"))
+# The binary outcomes of a judge label; "more comprehensive" is the outcome behind the paper's headline (18.12 %
+# fewer in non-English languages), the others are lower-is-better.
+OUTCOMES: tuple[tuple[str, str, bool], ...] = (
+    ("more_comprehensive", "more", True),
+    ("contradictory", "contradictory", False),
+    ("less_comprehensive", "less", False),
+)
+
+
+def scores(rows: Sequence[Mapping[str, Any]]) -> list[Score]:
+    """Per question: one binary Score per outcome of ``OUTCOMES``; ``None`` where there is no label."""
+    out = []
+    for r in rows:
+        label = cell(r.get("label"))
+        for metric, wanted, higher in OUTCOMES:
+            out.append(
+                Score(
+                    item_id=str(r["item_id"]), lang=str(r["lang"]), task="correctness", metric=metric,
+                    value=None if label is None else float(label == wanted), temperature=temperature_of(r),
+                    kind="binary", higher_is_better=higher, parse_method=cell(r.get("parse_method")),
+                )
+            )  # fmt: skip
+        out += answer_metric_scores(r, "correctness", temperature_of(r))
+    return out
+
+
+register_task(
+    TaskSpec("correctness", CorrectnessOptions, build, "XLingEval §3.1: an LLM judge labels each answer", scores)
+)

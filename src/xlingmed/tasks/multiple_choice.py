@@ -23,9 +23,9 @@ from xlingmed.errors import ConfigError
 from xlingmed.languages import get_language
 from xlingmed.parsing.choice import FALLBACKS, MARKERS, PARSERS, extract_choice, extract_letter
 from xlingmed.prompts import render
-from xlingmed.tasks.base import Stage, TaskResult, error_of
+from xlingmed.tasks.base import Stage, TaskResult, cell, error_of, number, temperature_of
 from xlingmed.tasks.registry import TaskOptions, TaskSpec, names_list, one_of, register_task
-from xlingmed.types import Completion, GenerateRequest, Item, Message, Parsed, Sample
+from xlingmed.types import Completion, GenerateRequest, Item, Message, Parsed, Sample, Score
 
 if TYPE_CHECKING:
     from xlingmed.config import RunConfig
@@ -442,4 +442,30 @@ def build(config: RunConfig, options: MultipleChoiceOptions) -> MultipleChoiceTa
     )
 
 
-register_task(TaskSpec("multiple_choice", MultipleChoiceOptions, build, "MedArabiQ §3: the chosen option, accuracy"))
+def scores(rows: Sequence[Mapping[str, Any]]) -> list[Score]:
+    """Per item, temperature and prompt variant (``condition``: ``biased|recency``…; ``None`` = the original
+    question): ``correct`` (invalid answers are wrong; failed requests ``None``)."""
+    out = []
+    for r in rows:
+        condition, bias = cell(r.get("condition")) or "original", cell(r.get("bias"))
+        variant = condition if not bias else f"{condition}|{bias}"
+        out.append(
+            Score(
+                item_id=str(r["item_id"]), lang=str(r["lang"]), task="multiple_choice", metric="correct",
+                value=number(r.get("correct")), temperature=temperature_of(r),
+                condition=None if variant == "original" else variant, kind="binary",
+                parse_method=cell(r.get("parse_method")),
+            )
+        )  # fmt: skip
+    return out
+
+
+register_task(
+    TaskSpec(
+        "multiple_choice",
+        MultipleChoiceOptions,
+        build,
+        "MedArabiQ §3: the chosen option, accuracy",
+        scores,
+    )
+)

@@ -13,12 +13,15 @@ from collections.abc import Mapping, Sequence
 from statistics import mean, stdev
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from pydantic import field_validator
+
 from xlingmed.errors import ConfigError
+from xlingmed.metrics.registry import add_answer_metrics, answer_metric_means, answer_metric_scores, check_names
 from xlingmed.prompts import render
-from xlingmed.tasks.base import Stage, TaskResult, error_of
+from xlingmed.tasks.base import Stage, TaskResult, error_of, number, temperature_of
 from xlingmed.tasks.encoders import EncoderOptions, open_qa_bertscore
 from xlingmed.tasks.registry import TaskSpec, register_task
-from xlingmed.types import Completion, GenerateRequest, Item, Message, Parsed, Sample
+from xlingmed.types import Completion, GenerateRequest, Item, Message, Parsed, Sample, Score
 
 if TYPE_CHECKING:
     from xlingmed.config import RunConfig
@@ -71,7 +74,9 @@ class OpenQATask:
         max_tokens: int = 512,
         seed: int | None = 42,
         bertscore_source: Mapping[str, str] | None = None,
+        answer_metrics: Sequence[str] = (),
     ) -> None:
+        self.answer_metrics = tuple(answer_metrics)
         self.template = dict(template)
         self.bertscore = bertscore
         self.bertscore_source = dict(bertscore_source or {})
@@ -123,6 +128,7 @@ class OpenQATask:
             r.setdefault("bertscore_p", None)
             r.setdefault("bertscore_r", None)
             r.setdefault("bertscore_f1", None)
+        add_answer_metrics(rows, self.answer_metrics, answer="response")
         groups: dict[tuple[str, float], list[dict[str, Any]]] = defaultdict(list)
         for r in rows:
             groups[(r["lang"], r["temperature"])].append(r)
@@ -169,12 +175,22 @@ class OpenQATask:
             "languages": langs_out,
             "table1": table1,
         }
+        if self.answer_metrics:
+            summary["answer_metrics"] = answer_metric_means(rows, self.answer_metrics, languages)
         return TaskResult(rows=rows, summary=summary, tables={"open_qa_table1": table1})
 
 
 class OpenQAOptions(EncoderOptions):
     """``-T`` options of open_qa: the BERTScore options of ``EncoderOptions`` (default MedArabiQ's
-    xlm-roberta-large at bert-score's layer for it, 17; no idf, no rescaling)."""
+    xlm-roberta-large at bert-score's layer for it, 17; no idf, no rescaling); ``answer_metrics`` (registered
+    answer metrics against the gold answer, e.g. token_f1)."""
+
+    answer_metrics: tuple[str, ...] = ()
+
+    @field_validator("answer_metrics", mode="before")
+    @classmethod
+    def _answer_metrics(cls, v: Any) -> tuple[str, ...]:
+        return check_names(v)
 
     def bertscore_settings(self) -> tuple[str, int | None]:
         return open_qa_bertscore(self)[0]
@@ -201,7 +217,27 @@ def build(config: RunConfig, options: OpenQAOptions) -> OpenQATask:
         temperatures=config.task_temperatures("open_qa"),
         max_tokens=config.task_max_tokens(),
         seed=config.seed,
+        answer_metrics=options.answer_metrics,
     )
 
 
-register_task(TaskSpec("open_qa", OpenQAOptions, build, "MedArabiQ §4.4: BERTScore of the answer against the gold"))
+def scores(rows: Sequence[Mapping[str, Any]]) -> list[Score]:
+    """Per item and temperature: BERTScore F1 × 100 against the gold answer."""
+    return [
+        Score(
+            item_id=str(r["item_id"]), lang=str(r["lang"]), task="open_qa", metric="bertscore_f1",
+            value=number(r.get("bertscore_f1")), temperature=temperature_of(r),
+        )
+        for r in rows
+    ] + [s for r in rows for s in answer_metric_scores(r, "open_qa", temperature_of(r))]  # fmt: skip
+
+
+register_task(
+    TaskSpec(
+        "open_qa",
+        OpenQAOptions,
+        build,
+        "MedArabiQ §4.4: BERTScore of the answer against the gold",
+        scores,
+    )
+)

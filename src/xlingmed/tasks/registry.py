@@ -11,13 +11,14 @@ package adds one through the ``xlingmed.tasks`` entry point group (see ``docs/ex
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict
 
 from xlingmed.errors import ConfigError
+from xlingmed.types import Score
 
 if TYPE_CHECKING:
     from xlingmed.config import RunConfig
@@ -44,12 +45,18 @@ class TaskSpec:
         build: ``build(config, options) -> Task``; loads what the task needs (encoders, templates) and raises
             ConfigError on a bad setting, before any request is sent.
         description: one line for ``xlingmed list``.
+        scores: ``scores(rows) -> list[Score]``: the task's rows (live, or read back from its CSV) as the Score
+            records that statistics and ``scores.parquet`` hold; ``None`` for a task that scores nothing itself.
+        mean_over_temperatures: statistics also compare each question's mean over the temperatures (consistency:
+            XLingEval Table A9 is at that grain).
     """
 
     name: str
     options: type[TaskOptions]
     build: Callable[[RunConfig, Any], Task]
     description: str = ""
+    scores: Callable[[Sequence[Mapping[str, Any]]], list[Score]] | None = None
+    mean_over_temperatures: bool = False
 
 
 # One line per built-in task module; each registers its spec when imported.

@@ -16,10 +16,10 @@ from pydantic import Field
 
 from xlingmed.judges.rubric import DIMENSIONS, parse_rubric
 from xlingmed.prompts import render
-from xlingmed.tasks.base import Stage, TaskResult, error_of
+from xlingmed.tasks.base import Stage, TaskResult, cell, error_of, number, temperature_of
 from xlingmed.tasks.open_qa import answer_request, mean_sd
 from xlingmed.tasks.registry import TaskOptions, TaskSpec, register_task
-from xlingmed.types import Completion, GenerateRequest, Item, Message, Parsed, Sample
+from xlingmed.types import Completion, GenerateRequest, Item, Message, Parsed, Sample, Score
 
 if TYPE_CHECKING:
     from xlingmed.config import RunConfig
@@ -189,4 +189,24 @@ def build(config: RunConfig, options: RubricOptions) -> RubricTask:
     )
 
 
-register_task(TaskSpec("rubric", RubricOptions, build, "MedArabiQ App. J: an LLM judge scores four dimensions 1–5"))
+def scores(rows: Sequence[Mapping[str, Any]]) -> list[Score]:
+    """Per item and temperature: each judge dimension and their average (1–5, continuous)."""
+    return [
+        Score(
+            item_id=str(r["item_id"]), lang=str(r["lang"]), task="rubric", metric=dim, value=number(r.get(dim)),
+            temperature=temperature_of(r), parse_method=cell(r.get("parse_method")),
+        )
+        for r in rows
+        for dim in (*DIMENSIONS, "average")
+    ]  # fmt: skip
+
+
+register_task(
+    TaskSpec(
+        "rubric",
+        RubricOptions,
+        build,
+        "MedArabiQ App. J: an LLM judge scores four dimensions 1–5",
+        scores,
+    )
+)

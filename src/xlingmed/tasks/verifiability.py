@@ -20,9 +20,9 @@ from pydantic import Field, field_validator
 from xlingmed.errors import ConfigError
 from xlingmed.languages import LANGUAGES
 from xlingmed.metrics.classification import binary_metrics
-from xlingmed.tasks.base import Stage, TaskResult, error_of
+from xlingmed.tasks.base import Stage, TaskResult, cell, error_of, number, temperature_of
 from xlingmed.tasks.registry import TaskOptions, TaskSpec, one_of, register_task
-from xlingmed.types import Completion, GenerateRequest, Item, Message, Parsed, Sample, TokenLogprob
+from xlingmed.types import Completion, GenerateRequest, Item, Message, Parsed, Sample, Score, TokenLogprob
 
 if TYPE_CHECKING:
     from xlingmed.config import RunConfig
@@ -345,6 +345,26 @@ def build(config: RunConfig, options: VerifiabilityOptions) -> VerifiabilityTask
     )
 
 
+def scores(rows: Sequence[Mapping[str, Any]]) -> list[Score]:
+    """Per claim (question × candidate answer, ``unit`` ``c<k>``) and temperature: ``correct`` = the Yes/No read
+    equals the label; ``None`` for claims unparsed, refused or failed (excluded, as from the paper's metrics)."""
+    out = []
+    for r in rows:
+        pred, label = number(r.get("prediction")), number(r.get("label"))
+        value = float(pred == label) if pred in (0.0, 1.0) and label is not None else None
+        out.append(
+            Score(
+                item_id=str(r["item_id"]), lang=str(r["lang"]), task="verifiability", metric="correct", value=value,
+                temperature=temperature_of(r), unit=f"c{int(float(r['candidate_index']))}", kind="binary",
+                parse_method=cell(r.get("parse_method")),
+            )
+        )  # fmt: skip
+    return out
+
+
 register_task(
-    TaskSpec("verifiability", VerifiabilityOptions, build, "XLingEval §3.3: is this the answer to the question? yes/no")
-)
+    TaskSpec(
+        "verifiability", VerifiabilityOptions, build, "XLingEval §3.3: is this the answer to the question? yes/no",
+        scores,
+    )
+)  # fmt: skip

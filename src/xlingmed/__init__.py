@@ -8,7 +8,7 @@ Python API mirroring the CLI::
 """
 
 from xlingmed.config import RunConfig, make_config
-from xlingmed.runner import RunResult, evaluate
+from xlingmed.engine import RunResult, evaluate
 from xlingmed.types import Completion, GenerateRequest, Item, Message, Sample
 
 __version__ = "0.1.0"

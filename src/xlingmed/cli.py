@@ -170,8 +170,8 @@ def run(
     """Evaluate a model on a benchmark and write RUN_DIR (manifest, samples, summary, CSVs)."""
     from xlingmed.config import make_config
     from xlingmed.errors import BudgetExhausted
-    from xlingmed.runner import dry_run as plan_only
-    from xlingmed.runner import evaluate
+    from xlingmed.engine import dry_run as plan_only
+    from xlingmed.engine import evaluate
 
     try:
         cfg = make_config(

@@ -1,0 +1,95 @@
+"""``--dry-run``: what a run would send, from the same stage walk, without calling any model or writing."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from typing import Any
+
+from xlingmed.budget import request_tokens
+from xlingmed.config import RunConfig
+from xlingmed.engine.plan import make_plan
+from xlingmed.engine.walk import walk
+from xlingmed.models.base import ModelAPI, is_free
+from xlingmed.store import CompletionCache, default_cache_path
+from xlingmed.tasks import Stage, Task
+from xlingmed.types import Completion, GenerateRequest, Sample
+
+
+def dry_run(config: RunConfig) -> list[dict[str, Any]]:
+    """What ``evaluate(config)`` would send, without calling any model or writing anything.
+
+    One row per task × stage × model × language × temperature: ``requests`` (distinct), ``cached`` (answered
+    from the cache), ``to_send``, ``prompt_tokens`` (estimated, ≈ 4 characters per token), ``max_completion_tokens``
+    (the upper bound sent as ``max_tokens``) and ``cost_usd`` (worst case, when the model has a price).
+    Later stages (judge, translation) are built from the cached answers where there are some; where an answer is
+    not known yet, the prompt holds a stand-in of full ``max_tokens`` length and ``upper_bound`` is true.
+
+    Raises:
+        ConfigError, DataError, DataNotFoundError, ModelError: as ``evaluate``.
+    """
+    plan = make_plan(config)
+    asyncio.run(plan.aclose())
+    cache = CompletionCache.open_readonly(config.cache or default_cache_path())
+    rows: dict[tuple[str, str, str, str, float], dict[str, Any]] = {}
+    seen: set[str] = set()
+    guessed: set[tuple[str, int]] = set()  # (task, sample) whose earlier stage is not cached: estimates only
+
+    async def answer(
+        task: Task,
+        stage: Stage,
+        backend: ModelAPI,
+        indices: Sequence[int],
+        samples: Sequence[Sample],
+        requests: Sequence[GenerateRequest],
+    ) -> list[Completion]:
+        price = plan.budget.price(backend.model_id)
+        priced = backend.model_id in plan.budget.prices or is_free(backend.model_id)
+        out = []
+        for i, sample, req in zip(indices, samples, requests, strict=True):
+            key = req.cache_key(backend.model_id)
+            hit = cache.get(key) if cache is not None else None
+            usable = hit is not None and not (config.retry_failed and not hit.ok)
+            # later stages see the cached answer when there is one, else one of full max_tokens length
+            out.append(hit if hit is not None and usable else Completion(_placeholder(req.max_tokens)))
+            if key in seen:
+                continue
+            seen.add(key)
+            row = rows.setdefault(
+                (task.name, stage.name, backend.model_id, sample.item.lang, req.temperature),
+                {
+                    "task": task.name, "stage": stage.name, "model": backend.model_id, "lang": sample.item.lang,
+                    "temperature": req.temperature, "requests": 0, "cached": 0, "to_send": 0, "prompt_tokens": 0,
+                    "max_completion_tokens": 0, "cost_usd": 0.0 if priced else None, "upper_bound": False,
+                },
+            )  # fmt: skip
+            row["requests"] += 1
+            row["upper_bound"] = row["upper_bound"] or (task.name, i) in guessed
+            if usable:
+                row["cached"] += 1
+                continue
+            guessed.add((task.name, i))
+            tokens = request_tokens(req)
+            row["to_send"] += 1
+            row["prompt_tokens"] += tokens
+            row["max_completion_tokens"] += req.max_tokens
+            if row["cost_usd"] is not None:
+                row["cost_usd"] += price.cost(tokens, req.max_tokens)
+        return out
+
+    async def run() -> None:
+        async for _ in walk(plan, answer):
+            pass
+
+    try:
+        asyncio.run(run())
+    finally:
+        if cache is not None:
+            cache.close()
+    return list(rows.values())
+
+
+def _placeholder(max_tokens: int) -> str:
+    """An answer of about ``max_tokens`` tokens, standing in for one not generated yet (dry runs)."""
+    words = "the patient should ask a doctor about this medicine "
+    return (words * (4 * max_tokens // len(words) + 1))[: 4 * max_tokens]

@@ -1,0 +1,95 @@
+"""What a run folder says about itself: ``summary.json`` (results per task) and ``manifest.json`` (how)."""
+
+from __future__ import annotations
+
+import platform
+import sys
+from collections.abc import Mapping
+from datetime import datetime
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+from xlingmed.budget import Budget
+from xlingmed.config import RunConfig
+from xlingmed.types import Item
+
+PACKAGES = (
+    "xlingmed", "llama-cpp-python", "openai", "pandas", "openpyxl", "scikit-learn", "numpy", "torch", "transformers",
+    "bert-score", "sentence-transformers", "gensim", "langid", "nltk", "datasets",
+)  # fmt: skip
+
+
+def package_versions() -> dict[str, str | None]:
+    out: dict[str, str | None] = {}
+    for name in PACKAGES:
+        try:
+            out[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            out[name] = None
+    return out
+
+
+def build_summary(
+    config: RunConfig,
+    items: list[Item],
+    provenance: Mapping[str, Any],
+    summaries: dict[str, Any],
+    counters: Any,
+    failures: dict[str, dict[str, int]],
+    budget: Budget,
+    wall: float,
+) -> dict[str, Any]:
+    """``summary.json``: the run's identity, every task's summary, parse warnings, counts and cost."""
+    n_failed = sum(n for kinds in failures.values() for n in kinds.values())
+    return {
+        "benchmark": config.benchmark,
+        "model": config.model,
+        "judge": config.judge_model if {"correctness", "rubric"} & set(config.tasks) else None,
+        "translator": config.translator_model
+        if ("consistency" in config.tasks and config.consistency_paper_mode)
+        else None,
+        "languages": list(config.languages),
+        "n_items_per_language": {lang: sum(1 for it in items if it.lang == lang) for lang in config.languages},
+        "dataset": {
+            k: provenance[k]
+            for k in ("file", "sha256", "version", "rows_used", "quirks", "flagged_items", "perturbation")
+            if k in provenance
+        },
+        "tasks": summaries,
+        "parse_warnings": {
+            name: s["parsing"]["warnings"] for name, s in summaries.items() if s.get("parsing", {}).get("warnings")
+        },
+        "backend_calls": counters.backend_calls,
+        "cache_hits": counters.cache_hits,
+        "failed_requests": n_failed,
+        "failures": {lang: kinds for lang, kinds in failures.items() if kinds},
+        "cost_usd": round(budget.spent, 6) if budget.prices else None,
+        "wall_s": round(wall, 3),
+    }
+
+
+def build_manifest(
+    config: RunConfig,
+    provenance: Mapping[str, Any],
+    cache_path: Path,
+    started: datetime,
+    finished: datetime,
+    wall: float,
+) -> dict[str, Any]:
+    """``manifest.json``: config as given and as resolved, versions, platform, data provenance, times."""
+    versions = package_versions()
+    return {
+        "xlingmed_version": versions["xlingmed"],
+        "config": config.model_dump(mode="json"),
+        "resolved": config.resolved(),
+        "argv": sys.argv,
+        "packages": versions,
+        "python": sys.version.split()[0],
+        "platform": platform.platform(),
+        "dataset": dict(provenance),
+        "cache": str(cache_path),
+        "started_at": started.isoformat(),
+        "finished_at": finished.isoformat(),
+        "wall_s": round(wall, 3),
+    }

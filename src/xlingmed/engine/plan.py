@@ -1,0 +1,113 @@
+"""plan: everything decided before the first request — items, tasks with their samples, a backend per role.
+
+Everything that can fail on bad input (config, data, encoders, model names, API keys, prices) fails here,
+before anything is sent or written.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from xlingmed import output
+from xlingmed.benchmarks import load_benchmark
+from xlingmed.budget import Budget, parse_prices
+from xlingmed.config import RunConfig
+from xlingmed.models.base import ModelAPI, ModelOptions, get_model
+from xlingmed.tasks import Task, get_task
+from xlingmed.types import Item, Sample
+
+
+@dataclass
+class Plan:
+    """Items, each task with its samples, and a backend per role (``model``, ``judge``, ``translator``)."""
+
+    items: list[Item]
+    provenance: dict[str, Any]
+    plans: list[tuple[Task, list[Sample]]]
+    roles: dict[str, ModelAPI]
+    backends: list[ModelAPI]
+    budget: Budget
+
+    async def aclose(self) -> None:
+        for backend in self.backends:
+            await backend.aclose()
+
+
+def build_tasks(config: RunConfig) -> list[Task]:
+    """The configured tasks, each built by its registered builder from its options (``tasks/registry.py``).
+    Tasks load their encoders here, so a bad model path fails before any request.
+
+    Raises:
+        ConfigError: an encoder that cannot be loaded, or an invalid task setting.
+    """
+    return [get_task(name).build(config, config.options(name)) for name in config.tasks]
+
+
+def make_plan(config: RunConfig) -> Plan:
+    """Load and check everything that can fail on bad input.
+
+    Raises:
+        ConfigError, DataError, DataNotFoundError, ModelError: see their docstrings.
+    """
+    output.check_run_dir(Path(config.out))
+    items, provenance = load_benchmark(
+        config.spec,
+        config.data_dir,
+        config.languages,
+        limit=config.limit,
+        seed=config.seed or 0,
+        **config.benchmark_options(),
+    )
+    if config.perturb is not None:
+        from xlingmed.perturbations import BiasInjector, parse_perturb
+
+        injector = BiasInjector(
+            biases=parse_perturb(config.perturb),
+            mitigations=config.mitigations,
+            target_policy=config.bias_target,
+            target_render=config.bias_target_render,
+            position=config.bias_position,
+            seed=config.seed or 0,
+        )
+        items = injector.apply(items)
+        provenance["perturbation"] = injector.settings()
+    tasks = build_tasks(config)
+    plans: list[tuple[Task, list[Sample]]] = [(task, task.samples(items)) for task in tasks]
+    options = ModelOptions(
+        base_url=config.base_url,
+        api_key_env=config.api_key_env,
+        max_concurrency=config.max_concurrency,
+        max_retries=config.max_retries,
+        timeout_s=config.timeout_s,
+        retry_cap_s=config.retry_cap_s,
+        rpm=config.rpm,
+        tpm=config.tpm,
+        n_ctx=config.n_ctx,
+    )
+    # one backend per distinct (model, server): a judge or translator that is the model shares its instance
+    backends: dict[tuple[str, ModelOptions], ModelAPI] = {}
+
+    def backend_for(model_id: str, opts: ModelOptions) -> ModelAPI:
+        if (model_id, opts) not in backends:
+            backends[(model_id, opts)] = get_model(model_id, opts)
+        return backends[(model_id, opts)]
+
+    # -M options are the model under test's; a judge or translator that is the same model shares its instance
+    model_opts = replace(options, args=tuple(sorted(config.model_args.items())))
+    roles: dict[str, ModelAPI] = {"model": backend_for(config.model, model_opts)}
+    if any(stage.role == "judge" for task in tasks for stage in task.stages):
+        judge_opts = model_opts if config.judge_model == config.model else options
+        roles["judge"] = backend_for(
+            config.judge_model, replace(judge_opts, base_url=config.judge_base_url or config.base_url)
+        )
+    if config.consistency_paper_mode and any(s.role == "translator" for task in tasks for s in task.stages):
+        tr_opts = model_opts if config.translator_model == config.model else options
+        roles["translator"] = backend_for(
+            config.translator_model,
+            replace(tr_opts, base_url=config.translator_base_url or config.judge_base_url or config.base_url),
+        )
+    budget = Budget(max_requests=config.max_requests, max_cost=config.max_cost, prices=parse_prices(config.prices))
+    budget.check_prices(sorted({b.model_id for b in roles.values()}))
+    return Plan(items, provenance, plans, roles, list(backends.values()), budget)

@@ -1,0 +1,185 @@
+"""A run: plan → walk the stages through the cache → score → write the run folder.
+
+``evaluate(config)`` loads the items, lets each task build its samples, sends every stage's requests through
+the completion cache (only misses reach the backend), parses the completions, turns each task's rows into its
+summary and its Scores, and writes the run folder in one step (a staged folder renamed into place).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from xlingmed import output
+from xlingmed.config import RunConfig
+from xlingmed.engine.generate import CachedBackend, Counters, NoProgress, Progress
+from xlingmed.engine.manifest import build_manifest, build_summary
+from xlingmed.engine.plan import make_plan
+from xlingmed.engine.walk import walk
+from xlingmed.models.base import ModelAPI
+from xlingmed.parsing.methods import parse_counts, parse_key
+from xlingmed.store import CompletionCache, default_cache_path
+from xlingmed.tasks import Stage, Task, get_task
+from xlingmed.types import Completion, GenerateRequest, Sample, Score
+
+
+@dataclass
+class RunResult:
+    """What ``evaluate`` returns: the run folder, the summary written to ``summary.json``, and the counters."""
+
+    out_dir: Path
+    summary: dict[str, Any]
+    backend_calls: int
+    cache_hits: int
+    failed_requests: int
+    wall_s: float
+    files: list[Path] = field(default_factory=list)
+
+
+def evaluate(config: RunConfig, progress: Progress | None = None) -> RunResult:
+    """Run ``config`` end to end and write its run folder.
+
+    Bad input (config, data, model name, API key) raises before anything is written or sent.
+
+    Raises:
+        ConfigError, DataError, DataNotFoundError, ModelError: see their docstrings.
+        BudgetExhausted: ``max_requests`` / ``max_cost`` reached (nothing written; the same call resumes).
+    """
+    return asyncio.run(evaluate_async(config, progress))
+
+
+async def evaluate_async(config: RunConfig, progress: Progress | None = None) -> RunResult:
+    """``evaluate`` for callers that already run an event loop (notebooks, servers)."""
+    progress = progress or NoProgress()
+    started = datetime.now(UTC)
+    t0 = time.perf_counter()
+    plan = make_plan(config)  # everything that can fail on bad input happens before the first request
+    cache_path = config.cache or default_cache_path()
+    cache = CompletionCache(cache_path)
+    counters = Counters()
+    failures: dict[str, dict[str, int]] = {lang: {} for lang in config.languages}
+    wrapped: dict[int, CachedBackend] = {}
+    # samples.jsonl is spooled to disk as completions arrive (memory stays flat)
+    samples_log = output.JsonlSpool(Path(config.out))
+
+    async def answer(
+        task: Task,
+        stage: Stage,
+        backend: ModelAPI,
+        indices: Sequence[int],
+        samples: Sequence[Sample],
+        requests: Sequence[GenerateRequest],
+    ) -> list[Completion]:
+        cached = wrapped.setdefault(
+            id(backend), CachedBackend(backend, cache, counters, plan.budget, config.retry_failed)
+        )
+        progress.start(f"{task.name}: {stage.name} ({backend.model_id})", len(requests))
+        answers = await cached.answer(requests, progress)
+        for sample, req, (comp, from_cache) in zip(samples, requests, answers, strict=True):
+            if not comp.ok:
+                kinds = failures.setdefault(sample.item.lang, {})
+                kinds[failure_kind(comp.error)] = kinds.get(failure_kind(comp.error), 0) + 1
+            parsed = task.parse(stage.name, sample, comp)
+            value, method = (parsed.value, parsed.method) if parsed else (None, None)
+            samples_log.write(
+                _log_line(task.name, stage.name, backend.model_id, sample, req, comp, from_cache, value, method)
+            )
+        return [comp for comp, _ in answers]
+
+    summaries: dict[str, Any] = {}
+    task_rows: dict[str, list[dict[str, Any]]] = {}
+    scores: list[Score] = []
+    try:
+        async for task, samples, done in walk(plan, answer):
+            records = [task.record(s, done[i]) for i, s in enumerate(samples)]
+            progress.start(f"{task.name}: scoring", 1)
+            result = task.score(records, config.languages)
+            progress.advance()
+            task_rows[task.name] = result.rows
+            task_rows.update(result.tables)
+            summaries[task.name] = result.summary
+            key = parse_key(result.rows)
+            if key is not None:  # every parse visible: per language × method, with the >5 % warnings
+                summaries[task.name]["parsing"] = parse_counts(result.rows, config.languages, method_key=key)
+            to_scores = get_task(task.name).scores
+            if to_scores is not None:  # the spine every statistic reads (scores.parquet)
+                scores.extend(to_scores(result.rows))
+    except BaseException:
+        samples_log.discard()
+        raise
+    finally:
+        cache.close()
+        await plan.aclose()
+
+    # write: failed completions this run uses, sent now or cached earlier (permanent failures are cached)
+    wall = time.perf_counter() - t0
+    out_dir = Path(config.out)
+    summary = build_summary(config, plan.items, plan.provenance, summaries, counters, failures, plan.budget, wall)
+    manifest = build_manifest(config, plan.provenance, cache_path, started, datetime.now(UTC), wall)
+    names = ["samples.jsonl", "summary.json", "manifest.json"]
+    try:
+        with output.staged_dir(out_dir) as staging:
+            samples_log.move_to(staging / names[0])
+            for name, rows in task_rows.items():
+                output.write_csv(staging / f"{name}.csv", rows)
+                names.append(f"{name}.csv")
+            names += output.write_scores(staging, scores)
+            output.write_json(staging / names[1], summary)
+            output.write_json(staging / names[2], manifest)
+    finally:
+        samples_log.discard()
+    return RunResult(
+        out_dir=out_dir,
+        summary=summary,
+        backend_calls=counters.backend_calls,
+        cache_hits=counters.cache_hits,
+        failed_requests=summary["failed_requests"],
+        wall_s=wall,
+        files=[out_dir / name for name in names],
+    )
+
+
+def failure_kind(error: str | None) -> str:
+    """The reason of a failed request without its details: ``"RateLimitError (429)"``, ``"timeout"``…"""
+    head = re.sub(r" after \d+ attempts$", "", (error or "unknown").split(":", 1)[0].strip())
+    return head or "unknown"
+
+
+def _log_line(
+    task: str,
+    stage: str,
+    model_id: str,
+    sample: Sample,
+    req: GenerateRequest,
+    comp: Completion,
+    cached: bool,
+    parsed: Any,
+    method: str | None,
+) -> dict[str, Any]:
+    return {
+        "item_id": sample.item.item_id,
+        "lang": sample.item.lang,
+        "task": task,
+        "sample": sample.key,
+        "stage": stage,
+        "model": model_id,
+        "temperature": req.temperature,
+        "seed": req.seed,
+        "prompt": [{"role": m.role, "content": m.content} for m in req.messages],
+        "response": comp.text,
+        "finish_reason": comp.finish_reason,
+        "parsed": parsed,
+        "parse_method": method,
+        "error": comp.error,
+        "refusal": comp.refusal,
+        "cached": cached,
+        "latency_s": round(comp.latency_s, 4),
+        "prompt_tokens": comp.prompt_tokens,
+        "completion_tokens": comp.completion_tokens,
+    }

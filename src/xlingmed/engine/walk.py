@@ -1,0 +1,51 @@
+"""The one stage walk, shared by a run and by ``--dry-run``.
+
+For each task, each stage in order: build the requests of every sample from the completions of its earlier
+stages, have them answered (``StageAnswerer``: through the cache and the backend for a run, from the cache or a
+stand-in for a dry run) and hand the completions to the next stage.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Sequence
+from typing import Protocol
+
+from xlingmed.engine.plan import Plan
+from xlingmed.models.base import ModelAPI
+from xlingmed.tasks import Stage, Task
+from xlingmed.types import Completion, GenerateRequest, Sample
+
+
+class StageAnswerer(Protocol):
+    """Answers one stage's requests: ``indices`` are the samples' positions in the task's sample list."""
+
+    async def __call__(
+        self,
+        task: Task,
+        stage: Stage,
+        backend: ModelAPI,
+        indices: Sequence[int],
+        samples: Sequence[Sample],
+        requests: Sequence[GenerateRequest],
+    ) -> list[Completion]: ...
+
+
+async def walk(
+    plan: Plan, answer: StageAnswerer
+) -> AsyncIterator[tuple[Task, list[Sample], list[dict[str, Completion]]]]:
+    """Yields, per task, its samples and each sample's completions by stage name (stages without a backend,
+    such as a translator in native mode, are skipped)."""
+    for task, samples in plan.plans:
+        done: list[dict[str, Completion]] = [{} for _ in samples]
+        for stage in task.stages:
+            backend = plan.roles.get(stage.role)
+            if backend is None:
+                continue
+            pending = [
+                (i, req) for i, s in enumerate(samples) if (req := task.request(stage.name, s, done[i])) is not None
+            ]
+            indices = [i for i, _ in pending]
+            comps = await answer(task, stage, backend, indices, [samples[i] for i in indices], [r for _, r in pending])
+            for i, comp in zip(indices, comps, strict=True):
+                done[i][stage.name] = comp
+        yield task, samples, done

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import base64
 import json
-import math
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from importlib import metadata
@@ -23,22 +22,14 @@ from xlingmed import output
 from xlingmed.analysis.run import analyse_run
 from xlingmed.report import figures
 from xlingmed.report.load import RunData, load_run
+from xlingmed.views.base import REPORT, cell, losses_of, tables_of, tau
+from xlingmed.views.open_qa import encoder_note
 
 TOY_MODELS = ("llamacpp/smollm2", "llamacpp/gemma3-270m")
 
 
-def _fmt(v: Any, digits: int = 4) -> str:
-    if v is None or (isinstance(v, float) and math.isnan(v)):
-        return "–"
-    if isinstance(v, bool):
-        return "yes" if v else "no"
-    if isinstance(v, float):
-        return f"{v:.2e}" if (v != 0 and abs(v) < 1e-3) else f"{v:.{digits}f}"
-    return str(v)
-
-
-def _tau(t: Any) -> str:
-    return "mean over τ" if t is None or (isinstance(t, float) and math.isnan(t)) else f"{float(t):g}"
+_fmt = cell  # the report's cell format, shared with the task views
+_tau = tau
 
 
 def _p_holm(paired: list[dict[str, Any]], g: dict[str, Any]) -> float | None:
@@ -93,66 +84,8 @@ def _forest_rows(run: RunData, gaps: list[dict[str, Any]], paired: list[dict[str
 
 
 def _counts(run: RunData) -> list[dict[str, Any]]:
-    langs = run.languages
-    tasks = run.summary.get("tasks", {})
-    out = []
-    if "correctness" in tasks:
-        c = tasks["correctness"]["languages"]
-        out.append({"what": "correctness: failed requests", "cells": [c[lg]["n_errors"] for lg in langs]})
-        out.append(
-            {"what": "correctness: judge named no option", "cells": [c[lg]["counts"]["no_response"] for lg in langs]}
-        )
-    if "verifiability" in tasks:
-        v = tasks["verifiability"]["languages"]
-        for key, what in (("n_unparsed", "unparsed"), ("n_refused", "refused"), ("n_errors", "failed requests")):
-            out.append(
-                {
-                    "what": f"verifiability: {what} (all τ)",
-                    "cells": [sum(t[key] for t in v[lg]["temperatures"].values()) for lg in langs],
-                }
-            )
-    if "multiple_choice" in tasks:
-        m = tasks["multiple_choice"]["languages"]
-
-        def total(lg: str, key: str) -> int:
-            cells = [c for t in m[lg].values() for c in (t["conditions"].values() if "conditions" in t else [t])]
-            return sum(int(c[key]) for c in cells)
-
-        out.append(
-            {
-                "what": "multiple choice: invalid answers (counted wrong)",
-                "cells": [total(lg, "n_invalid") for lg in langs],
-            }
-        )
-        out.append({"what": "multiple choice: failed requests", "cells": [total(lg, "n_errors") for lg in langs]})
-    if "open_qa" in tasks:
-        q = tasks["open_qa"]["languages"]
-        for key, what in (("n_empty_responses", "empty replies (scored 0)"), ("n_errors", "failed requests")):
-            out.append(
-                {"what": f"open answers: {what}", "cells": [sum(t[key] for t in q[lg].values()) for lg in langs]}
-            )
-    if "rubric" in tasks:
-        r = tasks["rubric"]["languages"]
-        for key, what in (
-            ("n_unparsed", "judge replies unparsed"),
-            ("n_partial", "judge replies partly parsed"),
-            ("n_errors", "not judged (failed request)"),
-        ):
-            out.append({"what": f"rubric: {what}", "cells": [sum(t[key] for t in r[lg].values()) for lg in langs]})
-    if "consistency" in tasks:
-        s = tasks["consistency"]["languages"]
-        for key, what in (
-            ("missing_answer", "questions skipped: failed answer"),
-            ("no_letters", "questions skipped: answer without letters"),
-            ("topic_empty_or_stopwords_only", "questions without topic metrics"),
-        ):
-            out.append(
-                {
-                    "what": f"consistency: {what} (all τ)",
-                    "cells": [sum(t["skipped"][key] for t in s[lg].values()) for lg in langs],
-                }
-            )
-    return out
+    """What each task could not score, per language (each task's view says what it counts)."""
+    return losses_of(run.summary, run.languages)
 
 
 def _parsing(run: RunData) -> dict[str, Any]:
@@ -187,22 +120,6 @@ def _parsing(run: RunData) -> dict[str, Any]:
         )
         warnings += [f"{name}: {w}" for w in block["warnings"]]
     return {"rows": rows, "warnings": warnings}
-
-
-def encoder_note(settings: dict[str, Any] | None, what: str) -> str:
-    """``"BERTScore: bert-base-uncased, layer 12, idf off, no rescaling (model: paper default; layer: …)"``."""
-    if not settings:
-        return ""
-    parts = [f"{what}: {settings.get('model')}"]
-    if "layer" in settings:
-        parts.append(f"layer {settings['layer']}")
-    if "idf" in settings:
-        parts.append("idf" if settings["idf"] else "no idf")
-    if "rescale_with_baseline" in settings:
-        parts.append("rescaled with baseline" if settings["rescale_with_baseline"] else "no rescaling")
-    source = settings.get("source") or {}
-    where = "; ".join(f"{k}: {v}" for k, v in source.items())
-    return ", ".join(parts) + (f" ({where})" if where else "")
 
 
 def _table(title: str, rows: list[dict[str, Any]], note: str = "") -> dict[str, Any]:
@@ -349,39 +266,10 @@ def _agreement(sets: Sequence[Path]) -> dict[str, Any] | None:
 
 
 def _task_tables(run: RunData) -> list[dict[str, Any]]:
-    """MedArabiQ's paper layouts (Table 1, Table 2, per bias/category, Table J1), from the run's summary."""
-    tasks = run.summary.get("tasks", {})
-    out = []
-    if "multiple_choice" in tasks:
-        mc = tasks["multiple_choice"]
-        out.append(_table("Accuracy (MedArabiQ Table 1 layout)", mc["table1"], "Invalid answers count as wrong."))
-        if "table2" in mc:
-            out.append(_table("Accuracy per bias condition (MedArabiQ Table 2 layout): % (correct/n)", mc["table2"]))
-            rows = []
-            for lang, per_t in mc["languages"].items():
-                for t, cell in per_t.items():
-                    for cond, c in cell["conditions"].items():
-                        test = c.get("mcnemar_vs_original")
-                        if test:
-                            rows.append(
-                                {
-                                    "lang": lang,
-                                    "temperature": float(t),
-                                    "condition": cond,
-                                    "delta_vs_original_pp": c["delta_vs_original_pp"],
-                                    "n_pairs": test["n"],
-                                    "only_original_correct": test["a_only"],
-                                    "only_condition_correct": test["b_only"],
-                                    "p_mcnemar": test["p"],
-                                }
-                            )
-            out.append(_table("Each condition against the unbiased question, same items (exact McNemar)", rows))
-    if "open_qa" in tasks:
-        note = encoder_note(tasks["open_qa"]["settings"].get("bertscore"), "BERTScore")
-        out.append(_table("BERTScore F1 × 100 (MedArabiQ Table 1 layout)", tasks["open_qa"]["table1"], note))
-    if "rubric" in tasks:
-        out.append(_table("LLM-as-judge rubric, 1–5 (MedArabiQ Table J1 layout)", tasks["rubric"]["table_j1"]))
-    return out
+    """The tables each task's view gives the report (MedArabiQ's paper layouts: Table 1, Table 2, Table J1)."""
+    return [
+        {"title": t.title, "note": t.note, "columns": t.columns, "rows": t.rows} for t in tables_of(run.summary, REPORT)
+    ]
 
 
 def _version() -> str:

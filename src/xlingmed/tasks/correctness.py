@@ -217,5 +217,12 @@ def scores(rows: Sequence[Mapping[str, Any]]) -> list[Score]:
 
 
 register_task(
-    TaskSpec("correctness", CorrectnessOptions, build, "XLingEval §3.1: an LLM judge labels each answer", scores)
+    TaskSpec(
+        "correctness",
+        CorrectnessOptions,
+        build,
+        "XLingEval §3.1: an LLM judge labels each answer",
+        scores,
+        view="xlingmed.views.correctness",
+    )
 )

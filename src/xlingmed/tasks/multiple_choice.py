@@ -16,7 +16,6 @@ from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
-import numpy as np
 from pydantic import field_validator, model_validator
 
 from xlingmed.errors import ConfigError
@@ -205,6 +204,8 @@ class MultipleChoiceTask:
         (condition, bias): the change against the clean question on the same items (exact McNemar; bootstrap 95%
         CI resampled by item) and how often the answer was the option the bias pointed at; MedArabiQ Table 1 /
         Table 2 layouts with numerators and denominators."""
+        from xlingmed.analysis.conditions import versus_original  # scipy: only when scoring
+
         by: dict[tuple[str, float, str], list[dict[str, Any]]] = defaultdict(list)
         for r in records:
             by[(r["lang"], r["temperature"], r["condition"])].append(r)
@@ -230,11 +231,11 @@ class MultipleChoiceTask:
                         cell["per_bias"] = self._per_bias(rows, cond, item_biases)
                     if cond != "original":
                         cell.update(_followed(rows))
-                        cell.update(_versus(original, rows))
+                        cell.update(versus_original(original, rows))
                         for bias, sub in cell.get("per_bias", {}).items():
                             sel = [r for r in rows if r["bias"] == bias]
                             sub.update(_followed(sel))
-                            sub.update(_versus(original, sel))
+                            sub.update(versus_original(original, sel))
                     conds[cond] = cell
                 per_t[f"{t:g}"] = {"conditions": conds} if len(conditions) > 1 else conds["original"]
                 orig = conds.get("original", {})
@@ -345,47 +346,6 @@ def _followed(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     }
 
 
-def _versus(original: Sequence[Mapping[str, Any]], rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
-    """``rows`` against the clean question of the same item: pairs (item, bias) with the item's original answer.
-
-    Returns the change in accuracy (percentage points), an exact McNemar test over the pairs, and a bootstrap 95%
-    CI of the change resampled by item (an item asked under several biases counts once, with its mean change).
-    """
-    from scipy import stats
-
-    from xlingmed.analysis.paired import mcnemar
-
-    base = {r["item_id"]: bool(r["correct"]) for r in original if r["correct"] is not None}
-    pairs = [
-        (base[r["item_id"]], bool(r["correct"]), r["item_id"])
-        for r in rows
-        if r["correct"] is not None and r["item_id"] in base
-    ]
-    if not pairs:
-        return {}
-    a = np.array([p[0] for p in pairs], dtype=float)
-    b = np.array([p[1] for p in pairs], dtype=float)
-    per_item: dict[str, list[float]] = defaultdict(list)
-    for x, y, item in pairs:
-        per_item[item].append(float(y) - float(x))
-    d = np.array([np.mean(v) for v in per_item.values()])
-    out: dict[str, Any] = {
-        "delta_vs_original_pp": 100.0 * float(b.mean() - a.mean()),
-        "n_pairs": len(pairs),
-        "n_items_paired": len(d),
-        "mcnemar_vs_original": mcnemar(a, b),
-        "delta_ci95_pp": None,
-    }
-    if len(d) >= 2 and np.any(d != d[0]):
-        res = stats.bootstrap(
-            (d,), np.mean, n_resamples=2000, confidence_level=0.95, method="percentile", rng=np.random.default_rng(0)
-        )
-        out["delta_ci95_pp"] = [100.0 * float(res.confidence_interval.low), 100.0 * float(res.confidence_interval.high)]
-    elif len(d) >= 1:
-        out["delta_ci95_pp"] = [100.0 * float(d[0]), 100.0 * float(d[0])]
-    return out
-
-
 class MultipleChoiceOptions(TaskOptions):
     """``-T`` options of multiple choice (MedArabiQ §3.2):
 
@@ -467,5 +427,6 @@ register_task(
         build,
         "MedArabiQ §3: the chosen option, accuracy",
         scores,
+        view="xlingmed.views.multiple_choice",
     )
 )

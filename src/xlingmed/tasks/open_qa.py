@@ -239,5 +239,6 @@ register_task(
         build,
         "MedArabiQ §4.4: BERTScore of the answer against the gold",
         scores,
+        view="xlingmed.views.open_qa",
     )
 )

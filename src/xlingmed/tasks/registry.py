@@ -47,6 +47,8 @@ class TaskSpec:
         description: one line for ``xlingmed list``.
         scores: ``scores(rows) -> list[Score]``: the task's rows (live, or read back from its CSV) as the Score
             records that statistics and ``scores.parquet`` hold; ``None`` for a task that scores nothing itself.
+        view: the module of the task's view (``views/base.py``: its tables for the command line and the report,
+            and what it lost per language); ``None`` = a generic table of its summary.
         mean_over_temperatures: statistics also compare each question's mean over the temperatures (consistency:
             XLingEval Table A9 is at that grain).
     """
@@ -57,6 +59,7 @@ class TaskSpec:
     description: str = ""
     scores: Callable[[Sequence[Mapping[str, Any]]], list[Score]] | None = None
     mean_over_temperatures: bool = False
+    view: str | None = None
 
 
 # One line per built-in task module; each registers its spec when imported.

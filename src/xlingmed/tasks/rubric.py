@@ -208,5 +208,6 @@ register_task(
         build,
         "MedArabiQ App. J: an LLM judge scores four dimensions 1–5",
         scores,
+        view="xlingmed.views.rubric",
     )
 )

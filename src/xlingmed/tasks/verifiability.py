@@ -366,5 +366,6 @@ register_task(
     TaskSpec(
         "verifiability", VerifiabilityOptions, build, "XLingEval §3.3: is this the answer to the question? yes/no",
         scores,
+        view="xlingmed.views.verifiability",
     )
 )  # fmt: skip

@@ -1,0 +1,3 @@
+from xlingmed.cli import main
+
+main()

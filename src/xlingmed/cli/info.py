@@ -1,0 +1,119 @@
+"""``xlingmed report``, ``describe`` and ``list``: nothing here calls a model."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.table import Table
+
+from xlingmed.cli.app import app
+from xlingmed.cli.common import fail, fmt, stdout
+from xlingmed.errors import XlingmedError
+
+
+@app.command("report")
+def report_(
+    runs: Annotated[list[Path], typer.Argument(help="Finished run folders; several = models side by side.")],
+    out: Annotated[Path | None, typer.Option(help="Report folder (default: FIRST_RUN/report).")] = None,
+    resamples: Annotated[int, typer.Option(help="Bootstrap resamples of each CI.")] = 2000,
+    seed: Annotated[int, typer.Option(help="Bootstrap seed.")] = 0,
+    annotations: Annotated[
+        list[Path] | None,
+        typer.Option(help="Annotation set(s) whose judge–human agreement to include (repeatable; one batch each)."),
+    ] = None,
+) -> None:
+    """Rebuild figures, statistics and index.html from stored results; no model is called."""
+    from xlingmed.report import build_report
+
+    try:
+        index = build_report(runs, out, n_resamples=resamples, seed=seed, annotations=annotations or ())
+    except XlingmedError as exc:
+        fail(exc)
+        return
+    stdout.print(f"wrote {index}", highlight=False)
+
+
+@app.command()
+def describe(
+    benchmark: Annotated[str, typer.Argument(help="e.g. xlinghealth/liveqa")],
+    data_dir: Annotated[Path | None, typer.Option(help="Folder with the benchmark files.")] = None,
+) -> None:
+    """Per-language question counts and word counts (mean ± sd), as in XLingEval Table A1."""
+    from xlingmed.benchmarks import get_benchmark
+
+    try:
+        spec = get_benchmark(benchmark)
+        rows = spec.describe(data_dir)
+    except XlingmedError as exc:
+        fail(exc)
+        return
+    if rows and "q_words_mean" not in rows[0]:  # MedArabiQ and others: the columns as they come
+        table = Table(title=spec.describe_title())
+        for col in rows[0] if rows else ():
+            table.add_column(col, justify="right")
+        for r in rows:
+            table.add_row(*[fmt(v, 2) for v in r.values()])
+        stdout.print(table)
+        return
+    table = Table(title=spec.describe_title())
+    for col in (
+        "lang",
+        "questions",
+        "empty Q",
+        "empty A",
+        "negatives",
+        "words (Q)",
+        "words (A)",
+        "chars (Q)",
+        "chars (A)",
+    ):
+        table.add_column(col, justify="right")
+    for r in rows:
+        table.add_row(
+            r["lang"],
+            str(r["questions"]),
+            str(r["empty_questions"]),
+            str(r["empty_answers"]),
+            str(r["negatives"]),
+            f"{r['q_words_mean']:.2f} ± {r['q_words_sd']:.2f}",
+            f"{r['a_words_mean']:.2f} ± {r['a_words_sd']:.2f}",
+            f"{r['q_chars_mean']:.1f}",
+            f"{r['a_chars_mean']:.1f}",
+        )
+    stdout.print(table)
+
+
+@app.command("list")
+def list_() -> None:
+    """Benchmarks, tasks (with their -T options), model backends (-M) and languages this version knows."""
+    from xlingmed.benchmarks import benchmark_names
+    from xlingmed.languages import LANGUAGES
+    from xlingmed.models.base import backends
+    from xlingmed.models.llamacpp import EMBEDDED
+    from xlingmed.tasks.registry import task_specs
+
+    stdout.print("benchmarks: " + ", ".join(benchmark_names()))
+    stdout.print("tasks:      " + ", ".join(task_specs()))
+    for spec in task_specs().values():
+        opts = ", ".join(f"{k}={_fmt_default(f.default)}" for k, f in spec.options.model_fields.items())
+        stdout.print(f"  {spec.name}: {spec.description}; -T {opts or '(none)'}", highlight=False)
+    stdout.print("languages:  " + ", ".join(f"{c} ({lang.name})" for c, lang in LANGUAGES.items()))
+    stdout.print(
+        "models:     "
+        + ", ".join(f"llamacpp/{m}" for m in EMBEDDED)
+        + ", llamacpp/<path.gguf>, openai/<model> (any OpenAI-compatible server via --base-url)"
+    )
+    for backend in backends().values():
+        kind = "in process" if backend.in_process else "remote"
+        stdout.print(f"  {backend.provider}/…: {kind}; {backend.description}", highlight=False)
+    from xlingmed.metrics.registry import metric_specs
+
+    stdout.print("answer metrics (-T answer_metrics=…): " + ", ".join(metric_specs()), highlight=False)
+
+
+def _fmt_default(value: Any) -> str:
+    if isinstance(value, tuple):
+        return ",".join(str(v) for v in value)
+    return str(value)

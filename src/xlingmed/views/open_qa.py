@@ -1,0 +1,50 @@
+"""Open answers: BERTScore F1 × 100 per language and temperature (MedArabiQ Table 1 layout in the report)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from xlingmed.views.base import CLI, ViewTable, fmt, from_records
+
+
+def encoder_note(settings: Mapping[str, Any] | None, what: str) -> str:
+    """One line naming an encoder as it was resolved (model, layer, idf, rescaling) and where each came from."""
+    if not settings:
+        return ""
+    parts = [f"{what}: {settings.get('model')}"]
+    if settings.get("layer") is not None:
+        parts.append(f"layer {settings['layer']}")
+    if "idf" in settings:
+        parts.append("idf" if settings["idf"] else "no idf")
+    if "rescale_with_baseline" in settings:
+        parts.append("rescaled with baseline" if settings["rescale_with_baseline"] else "no rescaling")
+    source = settings.get("source") or {}
+    where = "; ".join(f"{k}: {v}" for k, v in source.items())
+    return ", ".join(parts) + (f" ({where})" if where else "")
+
+
+def tables(summary: Mapping[str, Any], run: Mapping[str, Any]) -> list[ViewTable]:
+    version = (run.get("dataset") or {}).get("version", "?")
+    bs = summary["settings"]["bertscore"]
+    rows = []
+    for lang, per_t in summary["languages"].items():
+        for t, cell in per_t.items():
+            f1 = cell["bertscore_f1"]
+            rows.append([lang, t, fmt(f1["mean"], 1), fmt(f1["sd"], 1), str(f1["n"]),
+                         str(cell["n_empty_responses"]), str(cell["n_errors"])])  # fmt: skip
+    title = f"{run['benchmark']}: BERTScore F1 × 100 ({bs['model']} L{bs['layer']}); {version}"
+    columns = ["lang", "τ", "mean", "sd", "n", "empty replies", "errors"]
+    note = encoder_note(bs, "BERTScore")
+    return [
+        ViewTable(title, columns, rows, where=(CLI,)),
+        from_records("BERTScore F1 × 100 (MedArabiQ Table 1 layout)", summary["table1"], note),
+    ]
+
+
+def losses(summary: Mapping[str, Any], languages: Sequence[str]) -> list[dict[str, Any]]:
+    q = summary["languages"]
+    return [
+        {"what": f"open answers: {what}", "cells": [sum(t[key] for t in q[lg].values()) for lg in languages]}
+        for key, what in (("n_empty_responses", "empty replies (scored 0)"), ("n_errors", "failed requests"))
+    ]

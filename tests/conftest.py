@@ -74,7 +74,7 @@ def llama_server(smollm2_path: Path, tmp_path_factory: pytest.TempPathFactory) -
                 "--port",
                 str(port),
                 "--n_ctx",
-                "8192",
+                "4096",  # the longest prompt of the test (MedicationQA, Hindi) is 3,666 tokens
                 "--logits_all",
                 "true",
                 "--n_threads",

@@ -1,4 +1,4 @@
-"""Consistency end to end with the embedded SmolLM2: K=3, τ ∈ {0, 1}, 3 LiveQA items × 4 languages."""
+"""Consistency end to end with the embedded SmolLM2: K=3, τ ∈ {0, 1}, 3 MedicationQA items × 4 languages."""
 
 from __future__ import annotations
 
@@ -31,7 +31,7 @@ METRICS = (
 
 def _config(data_dir: Path, out: Path, minilm: str, **kw: Any) -> RunConfig:
     return make_config(
-        benchmark="xlinghealth/liveqa",
+        benchmark="xlinghealth/medicationqa",  # short questions: fewer prompt tokens than LiveQA's
         data_dir=data_dir,
         languages=",".join(LANGS),
         tasks="consistency",

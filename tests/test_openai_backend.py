@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import csv
+import io
 import json
 import threading
 from collections.abc import Iterator
@@ -24,7 +26,7 @@ LANGS = ("en", "es", "zh", "hi")
 @pytest.mark.slow
 def test_run_through_real_llama_cpp_server(data_dir: Path, tmp_path: Path, llama_server: str) -> None:
     cfg = make_config(
-        benchmark="xlinghealth/liveqa",
+        benchmark="xlinghealth/medicationqa",  # its short texts keep the prompts (and the test) small
         data_dir=data_dir,
         languages=",".join(LANGS),
         limit=3,
@@ -49,6 +51,8 @@ def test_run_through_real_llama_cpp_server(data_dir: Path, tmp_path: Path, llama
     # the server returned top logprobs, so P(yes) exists for the verifiability claims
     rows = (tmp_path / "run" / "verifiability.csv").read_text().splitlines()
     assert len(rows) == 61
+    p_yes = [r["p_yes"] for r in csv.DictReader(io.StringIO("\n".join(rows)))]
+    assert sum(1 for p in p_yes if p) >= 30 and all(0.0 <= float(p) <= 1.0 for p in p_yes if p)
     second = evaluate(cfg)
     assert second.backend_calls == 0 and second.cache_hits == first.backend_calls
 

@@ -46,6 +46,7 @@ def full_run(data_dir: Path, tmp_path_factory: pytest.TempPathFactory, minilm_pa
             "--temperatures", "0,1",
             "--max-tokens", "32",
             "--judge-max-tokens", "48",
+            "--verify-max-tokens", "8",  # a yes or a no: the default 32 only lengthens the toy's replies
             "--translate-max-tokens", "40",
             "--bertscore-model", minilm_path,
             "--bertscore-layers", "6",

@@ -1,4 +1,4 @@
-"""End to end with the embedded SmolLM2 in process: 3 LiveQA items × 4 languages, then a cached re-run."""
+"""End to end with the embedded SmolLM2 in process: 3 MedicationQA items × 4 languages, then a cached re-run."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ LANGS = ("en", "es", "zh", "hi")
 
 def _config(data_dir: Path, out: Path, **kw: object) -> RunConfig:
     return make_config(
-        benchmark="xlinghealth/liveqa",
+        benchmark="xlinghealth/medicationqa",  # short texts: half LiveQA's prompt tokens, the same assertions
         data_dir=data_dir,
         languages=",".join(LANGS),
         limit=3,
@@ -73,6 +73,8 @@ def test_end_to_end_and_cached_rerun(data_dir: Path, tmp_path: Path) -> None:
         "correctness.csv",
         "verifiability.csv",
         "verifiability_table_a11.csv",
+        "scores.parquet",
+        "scores.csv",
     }
     assert manifest["resolved"]["temperatures"] == {"correctness": [0.0], "verifiability": [0.0]}
     assert manifest["resolved"]["temperatures_source"] == "user"

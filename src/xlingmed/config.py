@@ -245,11 +245,11 @@ class RunConfig(BaseModel):
     @field_validator("mitigations", mode="before")
     @classmethod
     def _mitigations(cls, v: Any) -> tuple[str, ...]:
-        parts = [t.strip() for t in (v.split(",") if isinstance(v, str) else v) if str(t).strip()]
-        unknown = [t for t in parts if t not in ("education", "one_shot", "few_shot")]
-        if unknown:
-            raise ValueError(f"unknown mitigation(s) {unknown}; known: education, one_shot, few_shot")
-        return tuple(m for m in ("education", "one_shot", "few_shot") if m in parts)
+        from xlingmed.perturbations.bias import MITIGATIONS
+
+        if not v or (isinstance(v, str) and not v.strip()):
+            return ()
+        return names_list(v, MITIGATIONS, "mitigation", order=True)
 
     @model_validator(mode="after")
     def _perturbation_fits(self) -> RunConfig:

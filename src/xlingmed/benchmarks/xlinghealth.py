@@ -19,7 +19,6 @@ MedicationQA id 212 lacks the English and Chinese reference answers.
 
 from __future__ import annotations
 
-import ast
 import hashlib
 import os
 import urllib.request
@@ -139,7 +138,9 @@ def read_questions(path: str | os.PathLike[str]) -> list[Question]:
     if "Sheet1" in sheets and "id" in sheets["Sheet1"].columns:
         table, sheet = sheets["Sheet1"], "Sheet1"
     elif any(get_language(c).name in sheets for c in FILE_LANGUAGES):
-        table, sheet = _legacy_to_long(path, sheets), "(legacy sheets)"
+        from xlingmed.benchmarks.xlinghealth_legacy import legacy_to_long
+
+        table, sheet = legacy_to_long(path, sheets), "(legacy sheets)"
     else:
         raise DataError(
             f"unknown layout: expected sheet 'Sheet1' with columns id, label, question_<Language>, "
@@ -149,13 +150,13 @@ def read_questions(path: str | os.PathLike[str]) -> list[Question]:
     return _parse_long(table, path=str(path), sheet=sheet)
 
 
-def _cell(value: Any) -> str:
+def cell_text(value: Any) -> str:
     if value is None or (isinstance(value, float) and pd.isna(value)):
         return ""
     return str(value)
 
 
-def _int_cell(value: Any, *, path: str, sheet: str, row: int, column: str) -> int:
+def int_cell(value: Any, *, path: str, sheet: str, row: int, column: str) -> int:
     try:
         as_float = float(value)
     except (TypeError, ValueError):
@@ -181,19 +182,19 @@ def _parse_long(table: pd.DataFrame, *, path: str, sheet: str) -> list[Question]
     questions: dict[int, Question] = {}
     for pos, rec in enumerate(table.to_dict("records")):
         row = pos + 2  # header is spreadsheet row 1
-        qid = _int_cell(rec["id"], path=path, sheet=sheet, row=row, column="id")
-        label = _int_cell(rec["label"], path=path, sheet=sheet, row=row, column="label")
+        qid = int_cell(rec["id"], path=path, sheet=sheet, row=row, column="id")
+        label = int_cell(rec["label"], path=path, sheet=sheet, row=row, column="label")
         if label not in (0, 1):
             raise DataError(f"label must be 0 or 1, found {label}", file=path, sheet=sheet, row=row, column="label")
         q = questions.setdefault(qid, Question(source_id=qid, rows=[]))
         q.rows.append(row)
         for code in langs:
             name = get_language(code).name
-            text = _cell(rec[f"question_{name}"])
+            text = cell_text(rec[f"question_{name}"])
             if text and not q.question.get(code):
                 q.question[code] = text
             q.question.setdefault(code, "")
-            answer = _cell(rec[f"answer_{name}"])
+            answer = cell_text(rec[f"answer_{name}"])
             if label == 1:
                 if code in q.reference:
                     raise DataError(
@@ -225,79 +226,6 @@ def _parse_long(table: pd.DataFrame, *, path: str, sheet: str) -> list[Question]
             if not q.reference.get(code):
                 q.defects.append(f"empty answer_{name}")
     return list(questions.values())
-
-
-def _legacy_to_long(path: Path, sheets: dict[str, pd.DataFrame]) -> pd.DataFrame:
-    """Turn the one-sheet-per-language layout into the long layout (spec §1.2)."""
-    long: pd.DataFrame | None = None
-    for code in FILE_LANGUAGES:
-        name = get_language(code).name
-        if name not in sheets:
-            continue
-        df = sheets[name]
-        qcol, acol = ("question", "answer") if code == "en" else ("question_translated", "answer_translated")
-        need = ["id", qcol, acol]
-        absent = [c for c in need if c not in df.columns]
-        if "label" not in df.columns and "neg_sample" not in df.columns:
-            absent.append("label or neg_sample")
-        if absent:
-            raise DataError(f"missing column(s) {', '.join(absent)}", file=str(path), sheet=name)
-        rows = _legacy_rows(df, qcol=qcol, acol=acol, path=str(path), sheet=name)
-        part = pd.DataFrame(rows, columns=["id", "label", f"question_{name}", f"answer_{name}"])
-        if long is None:
-            long = part
-            continue
-        if list(part["id"]) != list(long["id"]) or list(part["label"]) != list(long["label"]):
-            raise DataError("ids or labels differ from the English sheet", file=str(path), sheet=name)
-        long[f"question_{name}"] = part[f"question_{name}"].to_numpy()
-        long[f"answer_{name}"] = part[f"answer_{name}"].to_numpy()
-    assert long is not None
-    return long
-
-
-def _legacy_rows(df: pd.DataFrame, *, qcol: str, acol: str, path: str, sheet: str) -> list[list[Any]]:
-    records = df.to_dict("records")
-    out: list[list[Any]] = []
-    if "label" in df.columns:  # HealthQA: a positive row, then its negatives
-        qid: int | None = None
-        question = ""
-        for pos, rec in enumerate(records):
-            label = _int_cell(rec["label"], path=path, sheet=sheet, row=pos + 2, column="label")
-            if label == 1:
-                qid = _int_cell(rec["id"], path=path, sheet=sheet, row=pos + 2, column="id")
-                question = _cell(rec[qcol])
-            elif qid is None:
-                raise DataError("a negative row comes before any positive row", file=path, sheet=sheet, row=pos + 2)
-            out.append([qid, label, question, rec[acol]])
-        return out
-    by_id = {}
-    for pos, rec in enumerate(records):
-        by_id[_int_cell(rec["id"], path=path, sheet=sheet, row=pos + 2, column="id")] = rec
-    for pos, rec in enumerate(records):
-        qid = _int_cell(rec["id"], path=path, sheet=sheet, row=pos + 2, column="id")
-        out.append([qid, 1, rec[qcol], rec[acol]])
-        try:
-            negs = ast.literal_eval(str(rec["neg_sample"]))
-            negs = [int(n) for n in negs]
-        except (ValueError, SyntaxError, TypeError):
-            raise DataError(
-                f"neg_sample must be a list of ids, found {rec['neg_sample']!r}",
-                file=path,
-                sheet=sheet,
-                row=pos + 2,
-                column="neg_sample",
-            ) from None
-        for neg in negs:
-            if neg not in by_id:
-                raise DataError(
-                    f"neg_sample id {neg} is not an id of this sheet",
-                    file=path,
-                    sheet=sheet,
-                    row=pos + 2,
-                    column="neg_sample",
-                )
-            out.append([qid, 0, rec[qcol], by_id[neg][acol]])
-    return out
 
 
 # --------------------------------------------------------------------------------------------------------------

@@ -41,9 +41,16 @@ class RunResult:
     wall_s: float
     files: list[Path] = field(default_factory=list)
 
+    def scores(self) -> Any:
+        """The run's Score records (``scores.parquet``) as a pandas DataFrame, one row per Score."""
+        import pandas as pd
 
-def evaluate(config: RunConfig, progress: Progress | None = None) -> RunResult:
-    """Run ``config`` end to end and write its run folder.
+        return pd.read_parquet(self.out_dir / "scores.parquet")
+
+
+def evaluate(config: RunConfig | None = None, progress: Progress | None = None, **fields: Any) -> RunResult:
+    """Run ``config`` (or the ``RunConfig`` of ``fields``: ``evaluate(benchmark=…, model=…)``) end to end and
+    write its run folder.
 
     Bad input (config, data, model name, API key) raises before anything is written or sent.
 
@@ -51,11 +58,17 @@ def evaluate(config: RunConfig, progress: Progress | None = None) -> RunResult:
         ConfigError, DataError, DataNotFoundError, ModelError: see their docstrings.
         BudgetExhausted: ``max_requests`` / ``max_cost`` reached (nothing written; the same call resumes).
     """
-    return asyncio.run(evaluate_async(config, progress))
+    return asyncio.run(evaluate_async(config, progress, **fields))
 
 
-async def evaluate_async(config: RunConfig, progress: Progress | None = None) -> RunResult:
+async def evaluate_async(config: RunConfig | None = None, progress: Progress | None = None, **fields: Any) -> RunResult:
     """``evaluate`` for callers that already run an event loop (notebooks, servers)."""
+    if config is None:
+        from xlingmed.config import make_config
+
+        config = make_config(**fields)
+    elif fields:
+        raise TypeError("evaluate takes a RunConfig or its fields, not both")
     progress = progress or NoProgress()
     started = datetime.now(UTC)
     t0 = time.perf_counter()

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import base64
 import json
+import sys
+import types
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from importlib import metadata
@@ -375,3 +377,27 @@ def _view(run: RunData, tables: dict[str, list[dict[str, Any]]], figs: dict[str,
         ],
         "manifest": json.dumps(run.manifest, indent=2, ensure_ascii=False),
     }
+
+
+class _CallableModule(types.ModuleType):
+    """``xlingmed.report(run_dirs, out_dir=None, …)`` is ``build_report``: the Python API names it ``report``."""
+
+    def __call__(
+        self,
+        run_dirs: Sequence[Path | str],
+        out_dir: Path | str | None = None,
+        *,
+        n_resamples: int = 2000,
+        seed: int = 0,
+        annotations: Sequence[Path] = (),
+    ) -> Path:
+        return build_report(
+            [Path(r) for r in run_dirs],
+            Path(out_dir) if out_dir is not None else None,
+            n_resamples=n_resamples,
+            seed=seed,
+            annotations=annotations,
+        )
+
+
+sys.modules[__name__].__class__ = _CallableModule

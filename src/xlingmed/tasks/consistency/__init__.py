@@ -8,13 +8,13 @@ from typing import Any
 
 from xlingmed.tasks.base import number, temperature_of
 from xlingmed.tasks.consistency.options import ConsistencyOptions, build
+from xlingmed.tasks.consistency.summary import TABLE_A9, metric_columns
 from xlingmed.tasks.consistency.task import (
     METRIC_GROUPS,
     MODES,
     SYSTEM,
     TOPIC_FITS,
     ConsistencyTask,
-    metric_columns,
     sample_seed,
 )
 from xlingmed.tasks.registry import TaskSpec, register_task
@@ -24,6 +24,7 @@ __all__ = [
     "METRIC_GROUPS",
     "MODES",
     "SYSTEM",
+    "TABLE_A9",
     "TOPIC_FITS",
     "ConsistencyOptions",
     "ConsistencyTask",

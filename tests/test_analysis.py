@@ -291,3 +291,21 @@ def test_consistency_boxes_use_the_complete_item_set_of_the_tests() -> None:
     # q1 has no Hindi value at τ=0: it leaves the English box too, as it leaves the paired tests
     assert list(at0.index) == ["q0", "q2", "q3"] and list(at1.index) == ["q0", "q1", "q2", "q3"]
     assert consistency_boxes(rows, {"bertscore_f1": "BERTScore"}, ["en", "hi"], "t").startswith(b"\x89PNG")
+
+
+def test_outcomes_per_language_from_the_scores() -> None:
+    from xlingmed.analysis.overview import by_language
+    from xlingmed.types import Score
+
+    scores = [
+        Score("q1", "en", "verifiability", "correct", 1.0, 0.0, unit="c0", kind="binary"),
+        Score("q1", "en", "verifiability", "correct", 0.0, 0.0, unit="c1", kind="binary"),
+        Score("q1", "hi", "verifiability", "correct", 1.0, 0.0, unit="c0", kind="binary"),
+        Score("q1", "hi", "verifiability", "correct", None, 0.0, unit="c1", kind="binary", parse_method="unparsed"),
+        Score("q1", "hi", "multiple_choice", "correct", 0.0, 0.2, condition="biased|recency", kind="binary"),
+    ]
+    rows = by_language(pd.DataFrame([s.to_json() for s in scores]), ["en", "hi"])
+    assert rows == [
+        {"task": "verifiability", "metric": "correct", "τ": "0", "en": "0.5000 (2)", "hi": "1.0000 (1) +1 not scored"},
+        {"task": "multiple_choice", "metric": "correct[biased|recency]", "τ": "0.2", "en": "–", "hi": "0.0000 (1)"},
+    ]

@@ -109,3 +109,35 @@ def test_answers_do_not_depend_on_request_order() -> None:
     backward = _run("llamacpp/smollm2", *reversed(reqs))[::-1]
     for f, b in zip(forward, backward, strict=True):
         assert f.ok and f.text == b.text and f.logprobs == b.logprobs
+
+
+def test_the_prefix_cache_changes_no_logit_and_is_used() -> None:
+    """Prompts that share blocks of a long instruction, and K samples of one prompt: with the aligned prefix cache
+    (the default) text and logprobs equal those of evaluating every prompt from scratch, bit for bit."""
+    system = Message("system", "You are a careful medical assistant. Answer Yes or No, then one sentence. " * 8)
+    reqs = [
+        GenerateRequest(messages=(system, Message("user", q)), max_tokens=6, logprobs=True, top_logprobs=5)
+        for q in ("Is the heart a muscle?", "Is the heart a bone?", "Is aspirin an antibiotic?")
+    ] + [
+        GenerateRequest(messages=(system, Message("user", "Name a fruit.")), temperature=1.0, seed=s, max_tokens=6)
+        for s in (1, 2, 3)
+    ]
+
+    def run(prefix_cache: bool) -> tuple[list[Completion], int]:
+        args = (("prefix_cache", prefix_cache),)
+        model = get_model("llamacpp/smollm2", ModelOptions(n_ctx=2048, args=args))
+
+        async def go() -> list[Completion]:
+            try:
+                return [await model.generate(r) for r in [*reqs, *reversed(reqs)]]
+            finally:
+                await model.aclose()
+
+        out = asyncio.run(go())
+        return out, model.prefix_cache["reused"]  # type: ignore[attr-defined]
+
+    cached, reused = run(True)
+    fresh, none = run(False)
+    assert reused >= 9 * 64 and none == 0  # at least one 64-token block of the instruction per later request
+    for c, f in zip(cached, fresh, strict=True):
+        assert c.ok and c.text == f.text and c.logprobs == f.logprobs

@@ -101,12 +101,15 @@ class LlamaCppModel:
     max_concurrency = 1
 
     class Options(BaseModel):
-        """``-M`` options: ``n_ctx`` and ``n_threads`` (override ``--n-ctx`` and all cores), ``flash_attn``."""
+        """``-M`` options: ``n_ctx`` and ``n_threads`` (override ``--n-ctx`` and all cores), ``flash_attn``,
+        ``n_batch`` (tokens evaluated at once; also the block size of the prefix cache) and ``prefix_cache``."""
 
         model_config = ConfigDict(extra="forbid")
         n_ctx: int | None = Field(default=None, ge=256)
         n_threads: int | None = Field(default=None, ge=1)
         flash_attn: bool = True
+        n_batch: int = Field(default=64, ge=8)
+        prefix_cache: bool = True
 
     def __init__(self, name: str, options: ModelOptions) -> None:
         self.name = name
@@ -114,6 +117,7 @@ class LlamaCppModel:
         self.path, self.chat = resolve_gguf(name)
         self.options = options
         self.args = self.Options(**dict(options.args))
+        self.prefix_cache: dict[str, int] = {"reused": 0}  # prompt tokens served from the KV cache
         self._llm: Any = None
         self._run_lock = asyncio.Lock()
 
@@ -126,8 +130,12 @@ class LlamaCppModel:
                 n_ctx=self.args.n_ctx or self.options.n_ctx,
                 n_threads=self.args.n_threads or self.options.n_threads or os.cpu_count() or 1,
                 flash_attn=self.args.flash_attn,  # on by default: about 30 % faster prompt processing on CPU
+                n_batch=self.args.n_batch,
+                n_ubatch=self.args.n_batch,
                 verbose=False,
             )
+            if self.args.prefix_cache:
+                self.prefix_cache = reuse_aligned_prefix(self._llm)
         return self._llm
 
     async def generate(self, request: GenerateRequest) -> Completion:
@@ -144,10 +152,8 @@ class LlamaCppModel:
         }
         try:
             llm = self._load()
-            # Evaluate every prompt from scratch: reusing the previous prompt's KV cache changes how the prompt
-            # is batched, which moves logits by up to ~0.05 and can flip a greedy token, so answers would depend
-            # on request order (and a resumed run would differ from an uninterrupted one).
-            llm.reset()
+            if not self.args.prefix_cache:
+                llm.reset()  # every prompt from scratch (with the prefix cache, generate() decides what to keep)
             if self.chat:
                 resp = llm.create_chat_completion(
                     messages=[{"role": m.role, "content": m.content} for m in request.messages], **common
@@ -183,6 +189,44 @@ class LlamaCppModel:
         if self._llm is not None:
             self._llm.close()
             self._llm = None
+
+
+def reuse_aligned_prefix(llm: Any) -> dict[str, int]:
+    """Let ``llm`` keep the KV cache of a prompt prefix it shares with the previous prompt, without changing a
+    single logit.
+
+    Reusing a cached prefix naively changes how the rest of the prompt is split into batches, which moves logits
+    by up to ~0.05 and can flip a greedy token: answers would depend on request order, and a resumed run would
+    differ from an uninterrupted one. Here only whole blocks of ``n_batch`` tokens that the previous prompt
+    evaluated as whole blocks are kept (the prefix is cut to a multiple of ``n_batch``, and never past the
+    previous prompt's last whole block); the rest is evaluated in the same blocks as from scratch, so every
+    logit is bitwise the same as a fresh evaluation (``tests/test_models.py`` checks it). K samples of one
+    question, the claims of one question and prompts that share a long instruction are mostly cached.
+    """
+    original = llm.generate
+    block = int(llm.n_batch)
+    # kept_limit: positions below it were evaluated as whole blocks of the last prompt; reused: tokens not evaluated
+    state = {"kept_limit": 0, "reused": 0}
+
+    def generate(tokens: Any, *args: Any, **kwargs: Any) -> Any:
+        tokens = list(tokens)
+        have = llm.input_ids[: min(llm.n_tokens, state["kept_limit"])]
+        common = 0
+        for a, b in zip(have, tokens, strict=False):
+            if int(a) != b:
+                break
+            common += 1
+        # generate() keeps what it finds cached: the aligned prefix, or nothing (then it resets)
+        llm.n_tokens = (min(common, len(tokens) - 1) // block) * block
+        state["reused"] += llm.n_tokens
+        state["kept_limit"] = 0  # until this prompt is evaluated: a failure leaves nothing to reuse
+        for n, token in enumerate(original(tokens, *args, **kwargs)):
+            if n == 0:  # the prompt is evaluated; the last token is always evaluated anew
+                state["kept_limit"] = ((len(tokens) - 1) // block) * block
+            yield token
+
+    llm.generate = generate
+    return state
 
 
 def rescore_logprobs(llm: Any, prompt_len: int, text: str, top_k: int) -> tuple[TokenLogprob, ...] | None:

@@ -21,7 +21,8 @@ from typing import Any
 import pandas as pd
 
 from xlingmed import output
-from xlingmed.analysis.run import analyse_run
+from xlingmed.analysis.overview import by_language
+from xlingmed.analysis.run import analyse_run, read_scores
 from xlingmed.report import figures
 from xlingmed.report.load import RunData, load_run
 from xlingmed.views.base import REPORT, cell, losses_of, tables_of, tau
@@ -337,6 +338,12 @@ def _view(run: RunData, tables: dict[str, list[dict[str, Any]]], figs: dict[str,
     cons = run.summary.get("tasks", {}).get("consistency")
     stat_tables = [
         *_task_tables(run),
+        _table(
+            "Every outcome per language, from the Scores: mean (scored units), and what could not be scored",
+            by_language(read_scores(run.path), run.languages),
+            "Binary outcomes are shares (0–1); units not scored (failed requests, unread replies) are excluded from "
+            "the mean and from every test.",
+        ),
         _table("Omnibus tests across languages (Friedman; Cochran's Q for binary outcomes)", tables["omnibus"]),
         _table("Paired tests per language pair (Holm-adjusted across pairs)", tables["paired"]),
         _table(

@@ -78,7 +78,8 @@ def tables_of(run: Mapping[str, Any], where: str) -> list[ViewTable]:
     run's order."""
     out: list[ViewTable] = []
     for task, summary in run.get("tasks", {}).items():
-        out += [t for t in _module(task).tables(summary, run) if where in t.where]
+        named = {**summary, "task": summary.get("task", task)}  # the generic view titles its table with it
+        out += [t for t in _module(task).tables(named, run) if where in t.where]
     return out
 
 

@@ -15,7 +15,6 @@ line in ``BUILTIN_MODULES``; a user's package does the same through the ``xlingm
 
 from __future__ import annotations
 
-import importlib
 import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -151,16 +150,16 @@ def _load() -> None:
     if _LOADED:
         return
     _LOADED = True
-    for module in BUILTIN_MODULES:
-        importlib.import_module(module)
-    from xlingmed.plugins import entry_points
+    from xlingmed.plugins import load_registry
 
-    for ep in entry_points("xlingmed.benchmarks"):
-        obj = ep.load()  # a module that registers itself, a Benchmark, or a scheme function
+    def accept(name: str, obj: Any) -> None:
+        # a module that registered itself, a Benchmark, or a scheme function
         if isinstance(obj, Benchmark):
             register_benchmark(obj)
         elif callable(obj) and not isinstance(obj, type):
-            register_scheme(ep.name, obj, f"{ep.name}:…")
+            register_scheme(name, obj, f"{name}:…")
+
+    load_registry(BUILTIN_MODULES, "xlingmed.benchmarks", accept)
 
 
 def benchmark_names() -> list[str]:

@@ -3,17 +3,15 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
 from typing import Any
 
 from xlingmed.budget import request_tokens
 from xlingmed.config import RunConfig
 from xlingmed.engine.plan import make_plan
-from xlingmed.engine.walk import walk
-from xlingmed.models.base import ModelAPI, is_free
+from xlingmed.engine.walk import StageBatch, walk
+from xlingmed.models.base import is_free
 from xlingmed.store import CompletionCache, default_cache_path
-from xlingmed.tasks import Stage, Task
-from xlingmed.types import Completion, GenerateRequest, Sample
+from xlingmed.types import Completion
 
 
 def dry_run(config: RunConfig) -> list[dict[str, Any]]:
@@ -35,18 +33,12 @@ def dry_run(config: RunConfig) -> list[dict[str, Any]]:
     seen: set[str] = set()
     guessed: set[tuple[str, int]] = set()  # (task, sample) whose earlier stage is not cached: estimates only
 
-    async def answer(
-        task: Task,
-        stage: Stage,
-        backend: ModelAPI,
-        indices: Sequence[int],
-        samples: Sequence[Sample],
-        requests: Sequence[GenerateRequest],
-    ) -> list[Completion]:
+    async def answer(batch: StageBatch) -> list[Completion]:
+        task, stage, backend = batch.task, batch.stage, batch.backend
         price = plan.budget.price(backend.model_id)
         priced = backend.model_id in plan.budget.prices or is_free(backend.model_id)
         out = []
-        for i, sample, req in zip(indices, samples, requests, strict=True):
+        for i, sample, req in zip(batch.indices, batch.samples, batch.requests, strict=True):
             key = req.cache_key(backend.model_id)
             hit = cache.get(key) if cache is not None else None
             usable = hit is not None and not (config.retry_failed and not hit.ok)

@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import re
 import time
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -21,11 +20,10 @@ from xlingmed.config import RunConfig
 from xlingmed.engine.generate import CachedBackend, Counters, NoProgress, Progress
 from xlingmed.engine.manifest import build_manifest, build_summary
 from xlingmed.engine.plan import make_plan
-from xlingmed.engine.walk import walk
-from xlingmed.models.base import ModelAPI
+from xlingmed.engine.walk import StageBatch, walk
 from xlingmed.parsing.methods import parse_counts, parse_key
 from xlingmed.store import CompletionCache, default_cache_path
-from xlingmed.tasks import Stage, Task, get_task
+from xlingmed.tasks import get_task
 from xlingmed.types import Completion, GenerateRequest, Sample, Score
 
 
@@ -81,14 +79,8 @@ async def evaluate_async(config: RunConfig | None = None, progress: Progress | N
     # samples.jsonl is spooled to disk as completions arrive (memory stays flat)
     samples_log = output.JsonlSpool(Path(config.out))
 
-    async def answer(
-        task: Task,
-        stage: Stage,
-        backend: ModelAPI,
-        indices: Sequence[int],
-        samples: Sequence[Sample],
-        requests: Sequence[GenerateRequest],
-    ) -> list[Completion]:
+    async def answer(batch: StageBatch) -> list[Completion]:
+        task, stage, backend, samples, requests = batch.task, batch.stage, batch.backend, batch.samples, batch.requests
         cached = wrapped.setdefault(
             id(backend), CachedBackend(backend, cache, counters, plan.budget, config.retry_failed)
         )

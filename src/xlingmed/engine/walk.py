@@ -7,8 +7,8 @@ stand-in for a dry run) and hand the completions to the next stage.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Sequence
-from typing import Protocol
+from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass
 
 from xlingmed.engine.plan import Plan
 from xlingmed.models.base import ModelAPI
@@ -16,18 +16,21 @@ from xlingmed.tasks import Stage, Task
 from xlingmed.types import Completion, GenerateRequest, Sample
 
 
-class StageAnswerer(Protocol):
-    """Answers one stage's requests: ``indices`` are the samples' positions in the task's sample list."""
+@dataclass(frozen=True)
+class StageBatch:
+    """One stage's requests of one task: ``indices`` are the samples' positions in the task's sample list."""
 
-    async def __call__(
-        self,
-        task: Task,
-        stage: Stage,
-        backend: ModelAPI,
-        indices: Sequence[int],
-        samples: Sequence[Sample],
-        requests: Sequence[GenerateRequest],
-    ) -> list[Completion]: ...
+    task: Task
+    stage: Stage
+    backend: ModelAPI
+    indices: list[int]
+    samples: list[Sample]
+    requests: list[GenerateRequest]
+
+
+# Answers a stage's requests, in order: through the cache and the backend (a run), or from the cache and stand-ins
+# (a dry run).
+StageAnswerer = Callable[[StageBatch], Awaitable[list[Completion]]]
 
 
 async def walk(
@@ -45,7 +48,8 @@ async def walk(
                 (i, req) for i, s in enumerate(samples) if (req := task.request(stage.name, s, done[i])) is not None
             ]
             indices = [i for i, _ in pending]
-            comps = await answer(task, stage, backend, indices, [samples[i] for i in indices], [r for _, r in pending])
+            batch = StageBatch(task, stage, backend, indices, [samples[i] for i in indices], [r for _, r in pending])
+            comps = await answer(batch)
             for i, comp in zip(indices, comps, strict=True):
                 done[i][stage.name] = comp
         yield task, samples, done

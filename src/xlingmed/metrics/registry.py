@@ -11,7 +11,6 @@ package adds one through the ``xlingmed.metrics`` entry point group (see ``docs/
 
 from __future__ import annotations
 
-import importlib
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -57,14 +56,13 @@ def _load() -> None:
     if _LOADED:
         return
     _LOADED = True
-    for module in BUILTIN_MODULES:
-        importlib.import_module(module)
-    from xlingmed.plugins import entry_points
+    from xlingmed.plugins import load_registry
 
-    for ep in entry_points("xlingmed.metrics"):
-        obj = ep.load()  # an AnswerMetric, or a module that registers its own
-        if isinstance(obj, AnswerMetric):
+    def accept(name: str, obj: Any) -> None:
+        if isinstance(obj, AnswerMetric):  # else a module that registered its own
             register_metric(obj)
+
+    load_registry(BUILTIN_MODULES, "xlingmed.metrics", accept)
 
 
 def metric_specs() -> dict[str, AnswerMetric]:

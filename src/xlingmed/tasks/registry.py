@@ -10,7 +10,6 @@ package adds one through the ``xlingmed.tasks`` entry point group (see ``docs/ex
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -87,14 +86,13 @@ def _load() -> None:
     if _LOADED:
         return
     _LOADED = True
-    for module in BUILTIN_MODULES:
-        importlib.import_module(module)
-    from xlingmed.plugins import entry_points
+    from xlingmed.plugins import load_registry
 
-    for ep in entry_points("xlingmed.tasks"):
-        obj = ep.load()  # a module that registers itself, or a TaskSpec
-        if isinstance(obj, TaskSpec):
+    def accept(name: str, obj: Any) -> None:
+        if isinstance(obj, TaskSpec):  # else a module that registered itself
             register_task(obj)
+
+    load_registry(BUILTIN_MODULES, "xlingmed.tasks", accept)
 
 
 def task_specs() -> dict[str, TaskSpec]:

@@ -30,6 +30,36 @@ def package_versions() -> dict[str, str | None]:
     return out
 
 
+def resolved_protocol(config: RunConfig) -> dict[str, Any]:
+    """Every protocol choice as it was resolved for ``config``, and whether it was the default (``manifest.json``'s
+    ``resolved``)."""
+    given = config.model_fields_set | set(config.task_args)
+    options = {t: config.options(t) for t in config.tasks}
+    option_fields = {f for o in options.values() for f in type(o).model_fields}
+    mc = config.options("multiple_choice")
+    return {
+        "temperatures": {t: list(config.task_temperatures(t)) for t in config.tasks},
+        "temperatures_source": "user" if "temperatures" in given else "paper default",
+        "max_tokens": config.task_max_tokens(),
+        "letter_parser": mc.letter_parser,  # type: ignore[attr-defined]
+        "judge_parser": config.options("correctness").judge_parser,  # type: ignore[attr-defined]
+        "verify_parser": config.options("verifiability").verify_parser,  # type: ignore[attr-defined]
+        "judge": config.judge_model,
+        "translator": config.translator_model
+        if ("consistency" in config.tasks and config.consistency_paper_mode)
+        else None,
+        "translator_source": "user" if config.translator else "judge",
+        "language_id": config.options("consistency").language_id,  # type: ignore[attr-defined]
+        "bertscore": dict(zip(("model", "layer"), config.bertscore_settings(), strict=True)),
+        "open_qa_bertscore": dict(zip(("model", "layer"), config.open_qa_bertscore_settings(), strict=True)),
+        "embedding_model": config.embedding_settings(),
+        "encoder_sources": config.encoder_sources(),
+        "task_options": {t: o.model_dump(mode="json") for t, o in options.items()},
+        "model_args": dict(config.model_args),
+        "defaults_taken": sorted((set(type(config).model_fields) | option_fields) - given - {"task_args"}),
+    }
+
+
 def build_summary(
     config: RunConfig,
     items: list[Item],
@@ -82,7 +112,7 @@ def build_manifest(
     return {
         "xlingmed_version": versions["xlingmed"],
         "config": config.model_dump(mode="json"),
-        "resolved": config.resolved(),
+        "resolved": resolved_protocol(config),
         "argv": sys.argv,
         "packages": versions,
         "python": sys.version.split()[0],

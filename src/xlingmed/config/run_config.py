@@ -1,19 +1,15 @@
-"""RunConfig: every setting of a run, validated, from CLI flags or a YAML file.
-
-Defaults are the paper-faithful values (XLingEval; shared/specs/xlingeval.md §8) except where noted.
-"""
+"""``RunConfig``: the schema of a run's settings, validated; defaults are the paper-faithful values (XLingEval;
+shared/specs/xlingeval.md §8) except where noted."""
 
 from __future__ import annotations
 
 from pathlib import Path
 from typing import Any, Literal
 
-import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from xlingmed.benchmarks.base import PAPER_TEMPERATURES as PAPER_TEMPERATURES
-from xlingmed.benchmarks.base import XLINGEVAL_TASKS as XLINGEVAL_TASKS
 from xlingmed.benchmarks.base import Benchmark, get_benchmark
+from xlingmed.config.values import parse_columns, parse_temperatures
 from xlingmed.errors import ConfigError
 from xlingmed.languages import parse_languages
 from xlingmed.models.base import split_model_id
@@ -235,12 +231,12 @@ class RunConfig(BaseModel):
     @field_validator("columns", mode="before")
     @classmethod
     def _columns(cls, v: Any) -> dict[str, str]:
-        if isinstance(v, str):
-            pairs = [p.split("=", 1) for p in v.split(",") if p.strip()]
-            if any(len(p) != 2 or not p[0].strip() or not p[1].strip() for p in pairs):
-                raise ValueError(f"expected field=column[,field=column…], got {v!r}")
-            return {k.strip(): c.strip() for k, c in pairs}
-        return dict(v or {})
+        return parse_columns(v)
+
+    @field_validator("temperatures", mode="before")
+    @classmethod
+    def _temperatures(cls, v: Any) -> tuple[float, ...] | None:
+        return parse_temperatures(v)
 
     @field_validator("mitigations", mode="before")
     @classmethod
@@ -282,20 +278,6 @@ class RunConfig(BaseModel):
         from xlingmed.tasks.registry import task_specs
 
         return names_list(v, tuple(task_specs()), "task")
-
-    @field_validator("temperatures", mode="before")
-    @classmethod
-    def _temperatures(cls, v: Any) -> tuple[float, ...] | None:
-        if v is None:
-            return None
-        parts = v.split(",") if isinstance(v, str) else v
-        try:
-            temps = tuple(float(t) for t in parts if str(t).strip())
-        except ValueError:
-            raise ValueError(f"temperatures must be numbers, got {v!r}") from None
-        if not temps or any(t < 0 or t > 2 for t in temps):
-            raise ValueError(f"temperatures must be in [0, 2], got {v!r}")
-        return tuple(dict.fromkeys(temps))
 
     @field_validator("model", "judge", "translator")
     @classmethod
@@ -395,62 +377,7 @@ class RunConfig(BaseModel):
         return self.options("consistency").encoder_sources()  # type: ignore[attr-defined, no-any-return]
 
     def resolved(self) -> dict[str, Any]:
-        """Every protocol choice as it was resolved for this run, and whether it was the default (manifest)."""
-        given = self.model_fields_set | set(self.task_args)
-        options = {t: self.options(t) for t in self.tasks}
-        option_fields = {f for o in options.values() for f in type(o).model_fields}
-        mc = self.options("multiple_choice")
-        return {
-            "temperatures": {t: list(self.task_temperatures(t)) for t in self.tasks},
-            "temperatures_source": "user" if "temperatures" in given else "paper default",
-            "max_tokens": self.task_max_tokens(),
-            "letter_parser": mc.letter_parser,  # type: ignore[attr-defined]
-            "judge_parser": self.options("correctness").judge_parser,  # type: ignore[attr-defined]
-            "verify_parser": self.options("verifiability").verify_parser,  # type: ignore[attr-defined]
-            "judge": self.judge_model,
-            "translator": self.translator_model
-            if ("consistency" in self.tasks and self.consistency_paper_mode)
-            else None,
-            "translator_source": "user" if self.translator else "judge",
-            "language_id": self.options("consistency").language_id,  # type: ignore[attr-defined]
-            "bertscore": dict(zip(("model", "layer"), self.bertscore_settings(), strict=True)),
-            "open_qa_bertscore": dict(zip(("model", "layer"), self.open_qa_bertscore_settings(), strict=True)),
-            "embedding_model": self.embedding_settings(),
-            "encoder_sources": self.encoder_sources(),
-            "task_options": {t: o.model_dump(mode="json") for t, o in options.items()},
-            "model_args": dict(self.model_args),
-            "defaults_taken": sorted((set(type(self).model_fields) | option_fields) - given - {"task_args"}),
-        }
+        """Every protocol choice as resolved for this run; see ``engine.manifest.resolved_protocol``."""
+        from xlingmed.engine.manifest import resolved_protocol
 
-
-def make_config(source: str | Path | None = None, **overrides: Any) -> RunConfig:
-    """Build a RunConfig from an optional YAML file plus keyword overrides (``None`` values are ignored).
-
-    Raises:
-        ConfigError: unreadable YAML, or a field that fails validation (the message names the field).
-    """
-    data: dict[str, Any] = {}
-    if source is not None:
-        try:
-            loaded = yaml.safe_load(Path(source).read_text(encoding="utf-8"))
-        except (OSError, yaml.YAMLError) as exc:
-            raise ConfigError(f"config file {source}: {exc}") from None
-        if loaded is None:
-            loaded = {}
-        if not isinstance(loaded, dict):
-            raise ConfigError(f"config file {source}: expected a mapping of field: value")
-        data.update(loaded)
-    for key, value in overrides.items():
-        if value is None:
-            continue
-        if key in ("task_args", "model_args") and isinstance(data.get(key), dict):
-            value = {**data[key], **value}  # flags add to (and override) the file's options
-        data[key] = value
-    try:
-        return RunConfig(**data)
-    except ValidationError as exc:
-        problems = "; ".join(
-            f"{'.'.join(str(p) for p in err['loc']) or 'config'}: {err['msg']}" for err in exc.errors()
-        )
-        where = f"config file {source}: " if source else ""
-        raise ConfigError(f"{where}{problems}") from None
+        return resolved_protocol(self)

@@ -1,5 +1,6 @@
-"""Prompt conditions against the clean question: the change in accuracy a cognitive bias (or its mitigation)
-causes, paired by item (MedArabiQ §4.1.2, Table 2)."""
+"""Multiple-choice accuracy and prompt conditions against the clean question: accuracy cells with their numerators,
+breakdowns per bias and category, and the change in accuracy a cognitive bias (or its mitigation) causes, paired
+by item (MedArabiQ §4.1.2, Table 2, Fig. 4a, H1, I1)."""
 
 from __future__ import annotations
 
@@ -49,4 +50,104 @@ def versus_original(original: Sequence[Mapping[str, Any]], rows: Sequence[Mappin
         out["delta_ci95_pp"] = [100.0 * float(res.confidence_interval.low), 100.0 * float(res.confidence_interval.high)]
     elif len(d) >= 1:
         out["delta_ci95_pp"] = [100.0 * float(d[0]), 100.0 * float(d[0])]
+    return out
+
+
+def pct(k: int, n: int) -> float | None:
+    """``100·k/n`` rounded half-up to one decimal (MedArabiQ's tables; spec medarabiq.md §5.1); ``None`` if n=0."""
+    return None if n == 0 else round(100.0 * k / n + 1e-9, 1)
+
+
+def fraction(cell: Mapping[str, Any]) -> str | None:
+    """``"53.1 (52/98)"``: an ``accuracy_cell``'s percentage with its numerator and denominator."""
+    return None if cell["n"] == 0 else f"{cell['accuracy_pct']} ({cell['n_correct']}/{cell['n']})"
+
+
+def accuracy_cell(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """Accuracy of multiple-choice rows (``correct``: ``None`` = failed request, excluded and counted in
+    ``n_errors``; ``valid``: ``False`` = the reply named no option, which counts as wrong and stays in ``n``)."""
+    scored = [r for r in rows if r["correct"] is not None]
+    n, k = len(scored), sum(1 for r in scored if r["correct"])
+    invalid = sum(1 for r in scored if not r["valid"])
+    valid = n - invalid
+    return {
+        "n": n,
+        "n_correct": k,
+        "accuracy": None if n == 0 else k / n,
+        "accuracy_pct": pct(k, n),
+        "n_invalid": invalid,
+        "invalid_rate": None if n == 0 else invalid / n,
+        "accuracy_valid_only": None if valid == 0 else k / valid,
+        "n_errors": len(rows) - n,
+    }
+
+
+def _short(cell: Mapping[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in cell.items() if k in ("n", "n_correct", "accuracy_pct", "n_invalid")}
+
+
+def grouped(rows: Sequence[Mapping[str, Any]], key: str) -> dict[str, Any]:
+    """``{group: accuracy cell (n, n_correct, accuracy_pct, n_invalid)}`` over the rows' ``key`` (category, bias)."""
+    groups: dict[str, list[Mapping[str, Any]]] = defaultdict(list)
+    for r in rows:
+        if r[key] is not None:
+            groups[str(r[key])].append(r)
+    return {g: _short(accuracy_cell(rs)) for g, rs in sorted(groups.items())}
+
+
+def per_bias(rows: Sequence[Mapping[str, Any]], cond: str, item_biases: Mapping[str, set[str]]) -> dict[str, Any]:
+    """Accuracy per bias of one condition; for ``original`` (no bias of its own), over the items asked under each
+    bias (``item_biases``: item_id → biases)."""
+    if cond != "original":
+        return grouped(rows, "bias")
+    biases = sorted({b for bs in item_biases.values() for b in bs})
+    return {b: _short(accuracy_cell([r for r in rows if b in item_biases.get(r["item_id"], ())])) for b in biases}
+
+
+def followed_bias(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """How often the answer was the option the bias pointed at (a wrong one): of all answers, and of the wrong."""
+    known = [r for r in rows if r.get("followed_bias") is not None]
+    if not known:
+        return {}
+    followed = sum(1 for r in known if r["followed_bias"])
+    wrong = sum(1 for r in known if not r["correct"])
+    return {
+        "n_followed_bias": followed,
+        "followed_bias_rate": followed / len(known),
+        "followed_bias_share_of_wrong": followed / wrong if wrong else None,
+    }
+
+
+def bias_breakdown(
+    by: Mapping[tuple[str, float, str], list[dict[str, Any]]],
+    languages: Sequence[str],
+    temperatures: Sequence[float],
+    conditions: Sequence[str],
+    item_biases: Mapping[str, set[str]],
+) -> list[dict[str, Any]]:
+    """Accuracy per bias × condition and per category × condition (MedArabiQ Fig. 4a/H1 and I1 as tables): one
+    row per (lang, temperature, by, group), a ``"53.1 (52/98)"`` cell per condition. ``by`` maps (lang,
+    temperature, condition) to its rows."""
+    out: list[dict[str, Any]] = []
+    biases = sorted({b for bs in item_biases.values() for b in bs})
+    for lang in languages:
+        for t in temperatures:
+            for b in biases:
+                row: dict[str, Any] = {"lang": lang, "temperature": t, "by": "bias", "group": b}
+                for c in conditions:
+                    sel = [
+                        r
+                        for r in by.get((lang, t, c), [])
+                        if (b in item_biases.get(r["item_id"], ()) if c == "original" else r["bias"] == b)
+                    ]
+                    row[c] = fraction(accuracy_cell(sel))
+                out.append(row)
+            categories = sorted(
+                {str(r["category"]) for c in conditions for r in by.get((lang, t, c), []) if r["category"] is not None}
+            )
+            for g in categories:
+                row = {"lang": lang, "temperature": t, "by": "category", "group": g}
+                for c in conditions:
+                    row[c] = fraction(accuracy_cell([r for r in by.get((lang, t, c), []) if str(r["category"]) == g]))
+                out.append(row)
     return out

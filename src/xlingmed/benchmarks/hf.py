@@ -1,7 +1,7 @@
 """Any Hugging Face dataset as a benchmark: ``hf:ORG/NAME`` (open questions) or ``hf:mcq:ORG/NAME`` (multiple
 choice), read through the ``datasets`` library.
 
-The rows become Items exactly as a user's own file does (``custom.items_from_frame``): ``--columns`` maps our
+The rows become Items exactly as a user's own file does (``rows.items_from_frame``): ``--columns`` maps our
 fields (question, options, answer, reference, negatives, item_id, lang, category) to the dataset's columns, and
 each field has default column names. Languages come from a language column (``--columns lang=…`` or a default
 name), or from one config per language (``--hf-config en=med_en,es=med_es``); a single ``--hf-config NAME``
@@ -43,7 +43,7 @@ class HFBenchmark(Benchmark):
         return langs or self.default_languages
 
     def load(self, request: LoadRequest) -> tuple[list[Item], dict[str, Any]]:
-        from xlingmed.benchmarks.custom import items_from_frame
+        from xlingmed.benchmarks.rows import items_from_frame
 
         opts = request.options
         split = str(opts.get("hf_split") or "test")

@@ -39,15 +39,6 @@ def format_options(item: Item) -> str:
     return "\n".join(f"{letters[ord(c.label) - ord('A')]}. {c.text}" for c in item.choices)
 
 
-def _pct(k: int, n: int) -> float | None:
-    return None if n == 0 else round(100.0 * k / n + 1e-9, 1)  # half-up to 1 dp (spec §5.1)
-
-
-def _fraction(cell: Mapping[str, Any]) -> str | None:
-    """``"53.1 (52/98)"``: the percentage with its numerator and denominator."""
-    return None if cell["n"] == 0 else f"{cell['accuracy_pct']} ({cell['n_correct']}/{cell['n']})"
-
-
 class MultipleChoiceTask:
     """Settings (CLI flag in brackets):
 
@@ -179,32 +170,21 @@ class MultipleChoiceTask:
             "error": error_of(completions),
         }
 
-    # ---- scoring ------------------------------------------------------------------------------------------
-
-    @staticmethod
-    def _cell(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
-        scored = [r for r in rows if r["correct"] is not None]
-        n, k = len(scored), sum(1 for r in scored if r["correct"])
-        invalid = sum(1 for r in scored if not r["valid"])
-        valid = n - invalid
-        return {
-            "n": n,
-            "n_correct": k,
-            "accuracy": None if n == 0 else k / n,
-            "accuracy_pct": _pct(k, n),
-            "n_invalid": invalid,
-            "invalid_rate": None if n == 0 else invalid / n,
-            "accuracy_valid_only": None if valid == 0 else k / valid,
-            "n_errors": len(rows) - n,
-        }
-
     def score(self, records: Sequence[dict[str, Any]], languages: Sequence[str]) -> TaskResult:
         """Accuracy (invalid = wrong; failed requests excluded and counted) per language × temperature ×
         condition, with breakdowns per bias and per category; for perturbed items, per condition and per
         (condition, bias): the change against the clean question on the same items (exact McNemar; bootstrap 95%
         CI resampled by item) and how often the answer was the option the bias pointed at; MedArabiQ Table 1 /
         Table 2 layouts with numerators and denominators."""
-        from xlingmed.analysis.conditions import versus_original  # scipy: only when scoring
+        from xlingmed.analysis.conditions import (  # scipy: only when scoring
+            accuracy_cell,
+            bias_breakdown,
+            followed_bias,
+            fraction,
+            grouped,
+            per_bias,
+            versus_original,
+        )
 
         by: dict[tuple[str, float, str], list[dict[str, Any]]] = defaultdict(list)
         for r in records:
@@ -225,16 +205,16 @@ class MultipleChoiceTask:
                 original = by.get((lang, t, "original"), [])
                 for cond in conditions:
                     rows = by.get((lang, t, cond), [])
-                    cell = self._cell(rows)
-                    cell["per_category"] = self._grouped(rows, "category")
+                    cell = accuracy_cell(rows)
+                    cell["per_category"] = grouped(rows, "category")
                     if item_biases:
-                        cell["per_bias"] = self._per_bias(rows, cond, item_biases)
+                        cell["per_bias"] = per_bias(rows, cond, item_biases)
                     if cond != "original":
-                        cell.update(_followed(rows))
+                        cell.update(followed_bias(rows))
                         cell.update(versus_original(original, rows))
                         for bias, sub in cell.get("per_bias", {}).items():
                             sel = [r for r in rows if r["bias"] == bias]
-                            sub.update(_followed(sel))
+                            sub.update(followed_bias(sel))
                             sub.update(versus_original(original, sel))
                     conds[cond] = cell
                 per_t[f"{t:g}"] = {"conditions": conds} if len(conditions) > 1 else conds["original"]
@@ -251,7 +231,7 @@ class MultipleChoiceTask:
                     }
                 )
                 if len(conditions) > 1:
-                    table2.append({"lang": lang, "temperature": t, **{c: _fraction(conds[c]) for c in conditions}})
+                    table2.append({"lang": lang, "temperature": t, **{c: fraction(conds[c]) for c in conditions}})
             langs_out[lang] = per_t
         summary: dict[str, Any] = {
             "settings": {
@@ -271,79 +251,8 @@ class MultipleChoiceTask:
         if table2:
             summary["table2"] = table2
             tables["multiple_choice_table2"] = table2
-            tables["multiple_choice_bias"] = self._bias_rows(by, languages, conditions, item_biases)
+            tables["multiple_choice_bias"] = bias_breakdown(by, languages, self.temperatures, conditions, item_biases)
         return TaskResult(rows=[dict(r) for r in records], summary=summary, tables=tables)
-
-    def _grouped(self, rows: Sequence[Mapping[str, Any]], key: str) -> dict[str, Any]:
-        groups: dict[str, list[Mapping[str, Any]]] = defaultdict(list)
-        for r in rows:
-            if r[key] is not None:
-                groups[str(r[key])].append(r)
-        return {g: _short(self._cell(rs)) for g, rs in sorted(groups.items())}
-
-    def _per_bias(
-        self, rows: Sequence[Mapping[str, Any]], cond: str, item_biases: Mapping[str, set[str]]
-    ) -> dict[str, Any]:
-        if cond != "original":
-            return self._grouped(rows, "bias")
-        biases = sorted({b for bs in item_biases.values() for b in bs})
-        return {b: _short(self._cell([r for r in rows if b in item_biases.get(r["item_id"], ())])) for b in biases}
-
-    def _bias_rows(
-        self,
-        by: Mapping[tuple[str, float, str], list[dict[str, Any]]],
-        languages: Sequence[str],
-        conditions: list[str],
-        item_biases: Mapping[str, set[str]],
-    ) -> list[dict[str, Any]]:
-        """Accuracy per bias × condition and per category × condition (MedArabiQ Fig. 4a/H1 and I1 as tables)."""
-        out: list[dict[str, Any]] = []
-        for lang in languages:
-            for t in self.temperatures:
-                biases = sorted({b for bs in item_biases.values() for b in bs})
-                for b in biases:
-                    row: dict[str, Any] = {"lang": lang, "temperature": t, "by": "bias", "group": b}
-                    for c in conditions:
-                        rows = by.get((lang, t, c), [])
-                        sel = [
-                            r
-                            for r in rows
-                            if (b in item_biases.get(r["item_id"], ()) if c == "original" else r["bias"] == b)
-                        ]
-                        row[c] = _fraction(self._cell(sel))
-                    out.append(row)
-                categories = sorted(
-                    {
-                        str(r["category"])
-                        for c in conditions
-                        for r in by.get((lang, t, c), [])
-                        if r["category"] is not None
-                    }
-                )
-                for g in categories:
-                    row = {"lang": lang, "temperature": t, "by": "category", "group": g}
-                    for c in conditions:
-                        row[c] = _fraction(self._cell([r for r in by.get((lang, t, c), []) if str(r["category"]) == g]))
-                    out.append(row)
-        return out
-
-
-def _short(cell: Mapping[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in cell.items() if k in ("n", "n_correct", "accuracy_pct", "n_invalid")}
-
-
-def _followed(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
-    """How often the answer was the option the bias pointed at (a wrong one): of all answers, and of the wrong."""
-    known = [r for r in rows if r.get("followed_bias") is not None]
-    if not known:
-        return {}
-    followed = sum(1 for r in known if r["followed_bias"])
-    wrong = sum(1 for r in known if not r["correct"])
-    return {
-        "n_followed_bias": followed,
-        "followed_bias_rate": followed / len(known),
-        "followed_bias_share_of_wrong": followed / wrong if wrong else None,
-    }
 
 
 class MultipleChoiceOptions(TaskOptions):

@@ -114,6 +114,19 @@ def test_holm_correction_across_pairs() -> None:
     assert en_hi["n_items"] == 28 and en_hi["excluded_missing_b"] == 2
 
 
+@pytest.mark.parametrize("seed", range(5))
+def test_holm_equals_statsmodels_with_ties_and_extremes(seed: int) -> None:
+    from statsmodels.stats.multitest import multipletests
+
+    from xlingmed.analysis.paired import holm
+
+    rng = np.random.default_rng(seed)
+    p = np.concatenate([rng.uniform(0, 1, 7), rng.uniform(0, 0.01, 3), [0.0, 1.0, 0.03, 0.03]])
+    rng.shuffle(p)
+    assert holm(p) == pytest.approx(multipletests(p, method="holm")[1], abs=1e-15)
+    assert holm([0.2]).tolist() == [0.2]
+
+
 def test_mcnemar_and_cochran_equal_statsmodels() -> None:
     from statsmodels.stats.contingency_tables import cochrans_q
     from statsmodels.stats.contingency_tables import mcnemar as sm_mcnemar

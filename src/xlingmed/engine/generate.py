@@ -135,7 +135,7 @@ class CachedBackend:
                     break
         else:
             queue: asyncio.Queue[tuple[str, GenerateRequest]] = asyncio.Queue()
-            for item in todo.items():
+            for item in send_order(todo, model.max_concurrency):
                 queue.put_nowait(item)
 
             async def worker() -> None:
@@ -158,6 +158,21 @@ class CachedBackend:
                 "is cached and the same command resumes the run (nothing was written to the run folder)"
             )
         return [results[k] for k in keys]
+
+
+def send_order(todo: dict[str, GenerateRequest], concurrency: int) -> list[tuple[str, GenerateRequest]]:
+    """The order in which the misses are sent: as planned, except to a backend that answers one request at a time
+    (an in-process engine), which gets them sorted by prompt text.
+
+    Sorting puts the prompts that share a prefix next to each other: the same prompt at several temperatures or
+    samples, the claims of one question. An engine that keeps the previous prompt's KV cache (llama.cpp with
+    ``prefix_cache``) then evaluates only what differs; every completion is the same in any order (the cache and
+    each request's own seed make it so; ``tests/test_models.py`` checks both).
+    """
+    items = list(todo.items())
+    if concurrency != 1:
+        return items
+    return sorted(items, key=lambda kv: tuple((m.role, m.content) for m in kv[1].messages))
 
 
 async def generate_all(

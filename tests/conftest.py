@@ -10,7 +10,9 @@ import sys
 import tempfile
 import time
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -74,7 +76,7 @@ def llama_server(smollm2_path: Path, tmp_path_factory: pytest.TempPathFactory) -
                 "--port",
                 str(port),
                 "--n_ctx",
-                "4096",  # the longest prompt of the test (MedicationQA, Hindi) is 3,666 tokens
+                "2048",  # the longest prompt of the test (MedicationQA item 0, Hindi) is 1,129 tokens
                 "--logits_all",
                 "true",
                 "--n_threads",
@@ -124,3 +126,63 @@ def minilm_embedder(minilm_path: str):  # type: ignore[no-untyped-def]
     from xlingmed.metrics.embedding import SentenceSimilarity
 
     return SentenceSimilarity(minilm_path)
+
+
+@dataclass(frozen=True)
+class FullRun:
+    """The suite's one real run with every XLingEval criterion (see ``full_run``).
+
+    Attributes:
+        out: its run folder (report included).
+        cache: its completion cache.
+        settings: the same run as ``make_config`` fields, for re-runs through the Python API.
+    """
+
+    out: Path
+    cache: Path
+    settings: dict[str, Any]
+
+    def config(self, **overrides: Any) -> Any:
+        from xlingmed import make_config
+
+        return make_config(**{**self.settings, **overrides})
+
+
+@pytest.fixture(scope="session")
+def full_run(data_dir: Path, tmp_path_factory: pytest.TempPathFactory, minilm_path: str) -> FullRun:
+    """``xlingmed run`` (the CLI, in process) with correctness, verifiability and consistency: 2 MedicationQA items
+    (short texts) × en, es, zh, hi, K=2 samples at τ ∈ {0, 1}, SmolLM2 in process, MiniLM as the encoders.
+
+    It takes about five minutes, the suite's longest step, so it runs once: the report, consistency and
+    end-to-end tests all read this run (and re-run it from its cache where they test re-runs).
+    """
+    from typer.testing import CliRunner
+
+    from xlingmed.cli import app
+
+    tmp = tmp_path_factory.mktemp("full")
+    out, cache = tmp / "run", tmp / "cache.sqlite"
+    settings: dict[str, Any] = {
+        "benchmark": "xlinghealth/medicationqa",
+        "data_dir": data_dir,
+        "languages": "en,es,zh,hi",
+        "tasks": "correctness,verifiability,consistency",
+        "model": "llamacpp/smollm2",
+        "limit": 2,
+        "samples": 2,
+        "temperatures": "0,1",
+        "max_tokens": 32,
+        "judge_max_tokens": 48,
+        "verify_max_tokens": 4,  # a yes or a no: the default 32 only lengthens the toy's replies
+        "translate_max_tokens": 40,
+        "bertscore_model": minilm_path,
+        "bertscore_layers": 6,
+        "embedding_model": minilm_path,
+        "translator": "llamacpp/smollm2",  # named: the toy back-translates its own answers on purpose
+        "cache": cache,
+        "out": out,
+    }
+    flags = [x for key, value in settings.items() for x in (f"--{key.replace('_', '-')}", str(value))]
+    result = CliRunner().invoke(app, ["run", *flags])
+    assert result.exit_code == 0, result.output
+    return FullRun(out, cache, settings)

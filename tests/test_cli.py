@@ -127,7 +127,7 @@ def test_sigkill_then_resume_makes_exactly_the_missing_calls(data_dir: Path, tmp
         "--languages",
         "en,es",
         "--limit",
-        "2",
+        "1",
         "--max-tokens",
         "16",
         "--judge-max-tokens",

@@ -1,4 +1,5 @@
-"""Consistency end to end with the embedded SmolLM2: K=3, τ ∈ {0, 1}, 3 MedicationQA items × 4 languages."""
+"""Consistency end to end with the embedded SmolLM2, on the suite's real run (``conftest.full_run``): K=2,
+τ ∈ {0, 1}, 2 MedicationQA items × 4 languages; then a cached re-run, native mode and the report of both."""
 
 from __future__ import annotations
 
@@ -6,11 +7,11 @@ import csv
 import json
 import re
 from pathlib import Path
-from typing import Any
 
 import pytest
+from conftest import FullRun
 
-from xlingmed import RunConfig, evaluate, make_config
+from xlingmed import evaluate
 from xlingmed.tasks.consistency import sample_seed
 
 pytestmark = pytest.mark.slow
@@ -29,51 +30,31 @@ METRICS = (
 )
 
 
-def _config(data_dir: Path, out: Path, minilm: str, **kw: Any) -> RunConfig:
-    return make_config(
-        benchmark="xlinghealth/medicationqa",  # short questions: fewer prompt tokens than LiveQA's
-        data_dir=data_dir,
-        languages=",".join(LANGS),
-        tasks="consistency",
-        limit=3,
-        samples=3,
-        temperatures="0,1",
-        model="llamacpp/smollm2",
-        translator="llamacpp/smollm2",
-        bertscore_model=minilm,
-        bertscore_layers=6,
-        embedding_model=minilm,
-        max_tokens=40,
-        translate_max_tokens=48,
-        out=out,
-        **kw,
-    )
-
-
 def _rows(path: Path) -> list[dict[str, str]]:
     with path.open(encoding="utf-8") as fh:
         return list(csv.DictReader(fh))
 
 
-def test_consistency_end_to_end(data_dir: Path, tmp_path: Path, minilm_path: str) -> None:
-    out = tmp_path / "run"
-    first = evaluate(_config(data_dir, out, minilm_path))
+def test_consistency_end_to_end(full_run: FullRun, tmp_path: Path, minilm_path: str) -> None:
+    out = full_run.out
+    first = json.loads((out / "summary.json").read_text(encoding="utf-8"))
     lines = [json.loads(x) for x in (out / "samples.jsonl").read_text().splitlines()]
-    answers = [x for x in lines if x["stage"] == "answer"]
+    answers = [x for x in lines if x["task"] == "consistency" and x["stage"] == "answer"]
     translations = [x for x in lines if x["stage"] == "translate"]
-    # 3 items × 4 languages × 2 temperatures × K=3, each its own request with its own recorded seed
-    assert len(answers) == 72
+    # 2 items × 4 languages × 2 temperatures × K=2, each its own request with its own recorded seed
+    assert len(answers) == 32
     assert {(x["sample"], x["seed"]) for x in answers} == {
-        (f"t{t}-k{k}", sample_seed(42, k)) for t in ("0", "1") for k in range(3)
+        (f"t{t}-k{k}", sample_seed(42, k)) for t in ("0", "1") for k in range(2)
     }
     # paper mode: only non-English answers are back-translated; identical answers are translated once
     assert {x["lang"] for x in translations} == {"es", "zh", "hi"}
     assert all(x["temperature"] == 0.0 and "to English" in x["prompt"][1]["content"] for x in translations)
     distinct_translations = len({json.dumps(x["prompt"]) for x in translations})
-    assert first.backend_calls == 72 + distinct_translations
-    assert first.failed_requests == 0
+    others = sum(1 for x in lines if x["task"] != "consistency")
+    assert first["backend_calls"] == 32 + distinct_translations + others
+    assert first["failed_requests"] == 0
 
-    c = first.summary["tasks"]["consistency"]
+    c = first["tasks"]["consistency"]
     assert c["settings"]["mode"] == "paper" and c["settings"]["translator"] == "llamacpp/smollm2"
     assert c["settings"]["bertscore"] == {
         "model": minilm_path,
@@ -87,7 +68,7 @@ def test_consistency_end_to_end(data_dir: Path, tmp_path: Path, minilm_path: str
     for lang in LANGS:
         for t in ("0", "1"):
             cond = c["languages"][lang][t]
-            assert cond["n_questions"] == 3
+            assert cond["n_questions"] == 2
             for m in METRICS:
                 assert cond["metrics"][m]["mean"] is not None, (lang, t, m)
         for m in ("sim_sent", "bertscore_f1", "sim_1gram", "sim_2gram", "length_mean", "sim_hdp", "sim_lda20"):
@@ -95,7 +76,7 @@ def test_consistency_end_to_end(data_dir: Path, tmp_path: Path, minilm_path: str
     assert c["table_a9"]["metrics"]["sim_1gram"]["en"]["change_vs_en_pct"] == 0.0
 
     rows = _rows(out / "consistency.csv")
-    assert len(rows) == 24
+    assert len(rows) == 16
     en0 = [r for r in rows if r["lang"] == "en" and r["temperature"] == "0.0"]
     en1 = [r for r in rows if r["lang"] == "en" and r["temperature"] == "1.0"]
     # τ = 0 is greedy: the K answers are identical, so every similarity is 1 and the length sd is 0
@@ -108,15 +89,17 @@ def test_consistency_end_to_end(data_dir: Path, tmp_path: Path, minilm_path: str
     assert any(float(r["sim_1gram"]) < 1.0 for r in en1)
     a9 = _rows(out / "consistency_table_a9.csv")
     assert [r["lang"] for r in a9] == list(LANGS) and a9[0]["sim_sent"].endswith("/0.0%")
-    assert len(_rows(out / "consistency_samples.csv")) == 72
+    assert len(_rows(out / "consistency_samples.csv")) == 32
 
     # a re-run is served from the cache and reproduces the numbers (topic models are seeded)
-    again = evaluate(_config(data_dir, tmp_path / "again", minilm_path))
-    assert again.backend_calls == 0 and again.cache_hits == first.backend_calls
-    assert again.summary["tasks"]["consistency"]["languages"] == c["languages"]
+    again = evaluate(full_run.config(tasks="consistency", out=tmp_path / "again"))
+    consistency_calls = 32 + distinct_translations
+    assert again.backend_calls == 0 and again.cache_hits == consistency_calls
+    stored = json.loads((tmp_path / "again" / "summary.json").read_text(encoding="utf-8"))
+    assert stored["tasks"]["consistency"]["languages"] == c["languages"]
 
     # native mode re-scores the same cached answers on the original text: no new request at all
-    native = evaluate(_config(data_dir, tmp_path / "native", minilm_path, consistency_mode="native"))
+    native = evaluate(full_run.config(tasks="consistency", consistency_mode="native", out=tmp_path / "native"))
     assert native.backend_calls == 0
     n = native.summary["tasks"]["consistency"]
     assert n["settings"]["mode"] == "native" and n["settings"]["translator"] is None
@@ -126,7 +109,7 @@ def test_consistency_end_to_end(data_dir: Path, tmp_path: Path, minilm_path: str
     # the report is rebuilt from the stored results alone
     from xlingmed.report import build_report
 
-    index = build_report([out, tmp_path / "native"], tmp_path / "report", n_resamples=200)
+    index = build_report([tmp_path / "again", tmp_path / "native"], tmp_path / "report", n_resamples=200)
     html = index.read_text(encoding="utf-8")
     assert html.count("data:image/png;base64,") == 6  # forest, lines, boxes for each of the two runs
     assert re.search(r'(src|href)="(?!data:|#)', html) is None  # self-contained: no external resource
@@ -136,4 +119,4 @@ def test_consistency_end_to_end(data_dir: Path, tmp_path: Path, minilm_path: str
     }
     gaps = _rows(tmp_path / "report" / "stats" / "run1_gaps.csv")
     assert {r["lang"] for r in gaps} == {"es", "zh", "hi"}
-    assert all(int(r["n_items"]) == 3 for r in gaps if r["metric"] == "sim_1gram")
+    assert all(int(r["n_items"]) == 2 for r in gaps if r["metric"] == "sim_1gram")

@@ -29,7 +29,7 @@ def test_run_through_real_llama_cpp_server(data_dir: Path, tmp_path: Path, llama
         benchmark="xlinghealth/medicationqa",  # its short texts keep the prompts (and the test) small
         data_dir=data_dir,
         languages=",".join(LANGS),
-        limit=3,
+        limit=1,  # the server keeps every position's logits (logits_all): one item per language is enough
         model="openai/smollm2",
         base_url=llama_server,
         temperatures="0",
@@ -43,16 +43,16 @@ def test_run_through_real_llama_cpp_server(data_dir: Path, tmp_path: Path, llama
     assert first.failed_requests == 0
     ver = first.summary["tasks"]["verifiability"]["languages"]
     for lang in LANGS:
-        assert ver[lang]["temperatures"]["0"]["n_claims"] == 15
-    assert first.summary["tasks"]["correctness"]["languages"]["zh"]["n_items"] == 3
+        assert ver[lang]["temperatures"]["0"]["n_claims"] == 5
+    assert first.summary["tasks"]["correctness"]["languages"]["zh"]["n_items"] == 1
     lines = [json.loads(x) for x in (tmp_path / "run" / "samples.jsonl").read_text().splitlines()]
     assert all(x["model"] == "openai/smollm2" for x in lines if x["stage"] != "judge")
-    assert sum(1 for x in lines if x["stage"] == "verify") == 60
+    assert sum(1 for x in lines if x["stage"] == "verify") == 20
     # the server returned top logprobs, so P(yes) exists for the verifiability claims
     rows = (tmp_path / "run" / "verifiability.csv").read_text().splitlines()
-    assert len(rows) == 61
+    assert len(rows) == 21
     p_yes = [r["p_yes"] for r in csv.DictReader(io.StringIO("\n".join(rows)))]
-    assert sum(1 for p in p_yes if p) >= 30 and all(0.0 <= float(p) <= 1.0 for p in p_yes if p)
+    assert sum(1 for p in p_yes if p) >= 10 and all(0.0 <= float(p) <= 1.0 for p in p_yes if p)
     second = evaluate(cfg)
     assert second.backend_calls == 0 and second.cache_hits == first.backend_calls
 

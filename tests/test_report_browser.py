@@ -1,4 +1,5 @@
-"""The report of a real small run with all three criteria, built by the CLI and opened in headless Chromium.
+"""The report of the suite's real run with all three criteria (``conftest.full_run``), built by the CLI and opened
+in headless Chromium.
 
 Chromium is Debian's ``chromium`` package (``apt-get install chromium``), driven through Playwright with that
 executable; Playwright's own browser download is never used. Without the executable the browser test is
@@ -16,52 +17,16 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import chromium
+from conftest import FullRun, chromium
 from typer.testing import CliRunner
 
 from xlingmed.cli import app
 
 pytestmark = pytest.mark.slow
 
-LANGS = "en,es,zh,hi"
 
-
-@pytest.fixture(scope="module")
-def full_run(data_dir: Path, tmp_path_factory: pytest.TempPathFactory, minilm_path: str) -> Path:
-    """``xlingmed run`` with correctness, verifiability and consistency: 2 MedicationQA items (short texts, so the
-    run takes minutes) × 4 languages, SmolLM2."""
-    tmp = tmp_path_factory.mktemp("full")
-    out = tmp / "run"
-    result = CliRunner().invoke(
-        app,
-        [
-            "run",
-            "--benchmark", "xlinghealth/medicationqa",
-            "--data-dir", str(data_dir),
-            "--languages", LANGS,
-            "--tasks", "correctness,verifiability,consistency",
-            "--model", "llamacpp/smollm2",
-            "--limit", "2",
-            "--samples", "2",
-            "--temperatures", "0,1",
-            "--max-tokens", "32",
-            "--judge-max-tokens", "48",
-            "--verify-max-tokens", "8",  # a yes or a no: the default 32 only lengthens the toy's replies
-            "--translate-max-tokens", "40",
-            "--bertscore-model", minilm_path,
-            "--bertscore-layers", "6",
-            "--embedding-model", minilm_path,
-            "--translator", "llamacpp/smollm2",  # named: the toy back-translates its own answers on purpose
-            "--cache", str(tmp / "cache.sqlite"),
-            "--out", str(out),
-        ],
-    )  # fmt: skip
-    assert result.exit_code == 0, result.output
-    return out
-
-
-def test_run_writes_report_with_every_criterion(full_run: Path) -> None:
-    report = full_run / "report"
+def test_run_writes_report_with_every_criterion(full_run: FullRun) -> None:
+    report = full_run.out / "report"
     figures = {p.name for p in (report / "figures").iterdir()}
     assert figures == {
         "forest.png",
@@ -81,26 +46,26 @@ def test_run_writes_report_with_every_criterion(full_run: Path) -> None:
     assert html.count("data:image/png;base64,") == len(figures)
     assert re.search(r'(src|href)="(?!data:|#)', html) is None  # no external resource
     assert "built-in method" not in html and "items per language\nen: 2, es: 2, zh: 2, hi: 2;" in html
-    summary = json.loads((full_run / "summary.json").read_text(encoding="utf-8"))
+    summary = json.loads((full_run.out / "summary.json").read_text(encoding="utf-8"))
     assert set(summary["tasks"]) == {"correctness", "verifiability", "consistency"}
 
 
-def test_report_rebuilds_offline_in_under_a_minute(full_run: Path, tmp_path: Path) -> None:
+def test_report_rebuilds_offline_in_under_a_minute(full_run: FullRun, tmp_path: Path) -> None:
     t0 = time.perf_counter()
-    result = CliRunner().invoke(app, ["report", str(full_run), "--out", str(tmp_path / "again")])
+    result = CliRunner().invoke(app, ["report", str(full_run.out), "--out", str(tmp_path / "again")])
     elapsed = time.perf_counter() - t0
     assert result.exit_code == 0, result.output
     assert (tmp_path / "again" / "index.html").is_file()
     assert elapsed < 60, elapsed
 
 
-def test_report_opens_in_headless_chromium(full_run: Path, tmp_path: Path) -> None:
+def test_report_opens_in_headless_chromium(full_run: FullRun, tmp_path: Path) -> None:
     exe = chromium()
     if exe is None:
         pytest.skip("no Chromium executable (apt-get install chromium, or set XLINGMED_CHROMIUM)")
     from playwright.sync_api import sync_playwright
 
-    index = full_run / "report" / "index.html"
+    index = full_run.out / "report" / "index.html"
     problems: list[str] = []
     requests: list[str] = []
     with sync_playwright() as pw:

@@ -1,4 +1,5 @@
-"""End to end with the embedded SmolLM2 in process: 3 MedicationQA items × 4 languages, then a cached re-run."""
+"""End to end with the embedded SmolLM2 in process, on the suite's real run (``conftest.full_run``: 2 MedicationQA
+items × 4 languages), then a cached re-run."""
 
 from __future__ import annotations
 
@@ -6,55 +7,41 @@ import json
 from pathlib import Path
 
 import pytest
+from conftest import FullRun
 
-from xlingmed import RunConfig, evaluate, make_config
+from xlingmed import evaluate
 
 pytestmark = pytest.mark.slow
 
 LANGS = ("en", "es", "zh", "hi")
 
 
-def _config(data_dir: Path, out: Path, **kw: object) -> RunConfig:
-    return make_config(
-        benchmark="xlinghealth/medicationqa",  # short texts: half LiveQA's prompt tokens, the same assertions
-        data_dir=data_dir,
-        languages=",".join(LANGS),
-        limit=3,
-        model="llamacpp/smollm2",
-        temperatures="0",
-        max_tokens=24,
-        judge_max_tokens=24,
-        verify_max_tokens=4,
-        out=out,
-        n_ctx=4096,
-        **kw,
-    )
-
-
-def test_end_to_end_and_cached_rerun(data_dir: Path, tmp_path: Path) -> None:
-    out = tmp_path / "run"
-    first = evaluate(_config(data_dir, out))
-    s = first.summary
-    # correctness: 3 answers + up to 3 judgements per language; verifiability: 3 × 5 claims per language
-    assert first.cache_hits == 0
-    assert s["n_items_per_language"] == dict.fromkeys(LANGS, 3)
+def test_end_to_end_and_cached_rerun(full_run: FullRun, tmp_path: Path) -> None:
+    out = full_run.out
+    s = json.loads((out / "summary.json").read_text(encoding="utf-8"))
+    # correctness: 2 answers + up to 2 judgements per language; verifiability: 2 × 5 claims per language and τ
+    assert s["cache_hits"] == 0
+    assert s["n_items_per_language"] == dict.fromkeys(LANGS, 2)
     corr = s["tasks"]["correctness"]["languages"]
     ver = s["tasks"]["verifiability"]["languages"]
     for lang in LANGS:
         c = corr[lang]
-        assert c["n_items"] == 3
-        assert sum(c["counts"].values()) == c["n"] == 3 - c["n_errors"]
-        v = ver[lang]["temperatures"]["0"]
-        assert v["n_claims"] == 15 and v["n_positive"] == 3
-        assert v["n_scored"] + v["n_unparsed"] + v["n_refused"] + v["n_errors"] == 15
-    # Every request is either served or recorded: answers + judged answers + claims
+        assert c["n_items"] == 2
+        assert sum(c["counts"].values()) == c["n"] == 2 - c["n_errors"]
+        for t in ("0", "1"):
+            v = ver[lang]["temperatures"][t]
+            assert v["n_claims"] == 10 and v["n_positive"] == 2
+            assert v["n_scored"] + v["n_unparsed"] + v["n_refused"] + v["n_errors"] == 10
+    # Every request is either served or recorded: answers + judged answers + claims (+ consistency's own)
     lines = [json.loads(x) for x in (out / "samples.jsonl").read_text().splitlines()]
-    answers = [x for x in lines if x["stage"] == "answer"]
+    answers = [x for x in lines if x["task"] == "correctness" and x["stage"] == "answer"]
     judges = [x for x in lines if x["stage"] == "judge"]
     verifs = [x for x in lines if x["stage"] == "verify"]
-    assert len(answers) == 12 and len(verifs) == 60
+    assert len(answers) == 8 and len(verifs) == 80
     assert len(judges) == sum(1 for a in answers if a["error"] is None and a["response"].strip())
-    assert first.backend_calls == len(answers) + len(judges) + len(verifs)
+    consistency = [x for x in lines if x["task"] == "consistency"]
+    distinct = len({json.dumps([x["prompt"], x["temperature"], x["seed"]]) for x in consistency})
+    assert s["backend_calls"] == len(answers) + len(judges) + len(verifs) + distinct
     assert {x["lang"] for x in answers} == set(LANGS)
     assert all(x["parse_method"] for x in judges)
     # SmolLM2 answers in English-ish text; the judge prompt holds the reference answer in the item's language
@@ -73,17 +60,25 @@ def test_end_to_end_and_cached_rerun(data_dir: Path, tmp_path: Path) -> None:
         "correctness.csv",
         "verifiability.csv",
         "verifiability_table_a11.csv",
+        "consistency.csv",
+        "consistency_samples.csv",
+        "consistency_summary.csv",
+        "consistency_table_a9.csv",
         "scores.parquet",
         "scores.csv",
+        "report",
     }
-    assert manifest["resolved"]["temperatures"] == {"correctness": [0.0], "verifiability": [0.0]}
+    tasks = ("correctness", "verifiability", "consistency")
+    assert manifest["resolved"]["temperatures"] == {task: [0.0, 1.0] for task in tasks}
     assert manifest["resolved"]["temperatures_source"] == "user"
 
-    second = evaluate(_config(data_dir, out))
+    again = tmp_path / "again"
+    second = evaluate(full_run.config(tasks="correctness,verifiability", out=again))
     assert second.backend_calls == 0
-    assert second.cache_hits == first.backend_calls
-    assert second.summary["tasks"] == first.summary["tasks"]
-    assert json.loads((out / "summary.json").read_text())["backend_calls"] == 0
+    assert second.cache_hits == len(answers) + len(judges) + len(verifs)
+    stored = json.loads((again / "summary.json").read_text(encoding="utf-8"))
+    assert stored["tasks"] == {k: s["tasks"][k] for k in ("correctness", "verifiability")}
+    assert stored["backend_calls"] == 0
 
 
 def test_seeded_sampling_is_reproducible_and_samples_do_not_collapse(data_dir: Path, tmp_path: Path) -> None:

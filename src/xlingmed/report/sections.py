@@ -1,0 +1,148 @@
+"""The report's sections that are not figures, built from loaded runs: what each task could not score, how
+replies were read, each task's own tables, XLingEval's headline numbers, the models side by side and the
+judge–human agreement (XLingEval Table A7)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from xlingmed.report.load import RunData
+from xlingmed.views.base import REPORT, cell, losses_of, tables_of, tau
+
+
+def counts(run: RunData) -> list[dict[str, Any]]:
+    """What each task could not score, per language (each task's view says what it counts)."""
+    return losses_of(run.summary, run.languages)
+
+
+def parsing(run: RunData) -> dict[str, Any]:
+    """How replies were read per task × method × language, and the >5 % warnings (``parsing.methods``).
+
+    Runs written before xlingmed 0.2 have no ``parsing`` block: it is counted from their task CSVs."""
+    from xlingmed.parsing.methods import kind_of, parse_counts, parse_key
+
+    langs = run.languages
+    rows: list[dict[str, Any]] = []
+    warnings: list[str] = []
+    for name, task in run.summary.get("tasks", {}).items():
+        block = task.get("parsing")
+        if block is None and name in run.tables:
+            records = [{str(k): v for k, v in r.items()} for r in run.tables[name].to_dict("records")]
+            key = parse_key(records)
+            block = parse_counts(records, langs, method_key=key) if key else None
+        if block is None:
+            continue
+        methods = sorted({m for lg in langs for m in block["methods"].get(lg, {})}, key=lambda m: (kind_of(m), m))
+        for m in methods:
+            cells = [block["methods"].get(lg, {}).get(m, 0) for lg in langs]
+            rows.append({"what": f"{name}: {m} ({kind_of(m)})", "cells": cells})
+        rows.append(
+            {
+                "what": f"{name}: share not read by a direct rule",
+                "cells": [
+                    "–" if block["not_read_share"].get(lg) is None else f"{100 * block['not_read_share'][lg]:.1f}%"
+                    for lg in langs
+                ],
+            }
+        )
+        warnings += [f"{name}: {w}" for w in block["warnings"]]
+    return {"rows": rows, "warnings": warnings}
+
+
+def table(title: str, rows: list[dict[str, Any]], note: str = "") -> dict[str, Any]:
+    columns = list(rows[0]) if rows else []
+    return {
+        "title": title,
+        "note": note,
+        "columns": columns,
+        "rows": [[cell(r.get(c)) if c != "temperature" else tau(r.get(c)) for c in columns] for r in rows],
+    }
+
+
+def headline(runs: list[RunData]) -> dict[str, Any] | None:
+    """XLingEval's two abstract numbers over the correctness runs with English (``analysis.paper``); one
+    dataset per benchmark (the last run of a benchmark counts when several models judged it)."""
+    from xlingmed.analysis.paper import headline_numbers
+
+    counts: dict[str, dict[str, dict[str, int]]] = {}
+    models: set[str] = set()
+    for run in runs:
+        corr = run.summary.get("tasks", {}).get("correctness")
+        if corr and "en" in corr["languages"] and len(corr["languages"]) > 1:
+            counts[str(run.summary.get("benchmark"))] = {lg: s["counts"] for lg, s in corr["languages"].items()}
+            models.add(str(run.summary.get("model")))
+    if not counts:
+        return None
+    h = headline_numbers(counts)
+
+    def fmt(v: float | None, unit: str) -> str:
+        return "–" if v is None else f"{v:.2f}{unit}"
+
+    return {
+        "fewer": fmt(h["fewer_comprehensive_pp"], " %"),
+        "times": fmt(h["times_more_contradictory"], "×"),
+        "datasets": ", ".join(counts),
+        "models": ", ".join(sorted(models)),
+        "per_dataset": [
+            {
+                "dataset": d,
+                "fewer": fmt(v["fewer_comprehensive_pp"], " pp"),
+                "times": fmt(v["times_more_contradictory"], "×"),
+            }
+            for d, v in h["per_dataset"].items()
+        ],
+    }
+
+
+def comparison(runs: list[RunData]) -> dict[str, Any] | None:
+    if len(runs) < 2:
+        return None
+    langs = list(dict.fromkeys(lg for r in runs for lg in r.languages))
+    rows = []
+    for r in runs:
+        tasks = r.summary.get("tasks", {})
+        if "correctness" in tasks:
+            c = tasks["correctness"]["languages"]
+            vals = [cell((c[lg]["proportions"] or {}).get("contradictory")) if lg in c else "–" for lg in langs]
+            rows.append({"metric": "correctness: share contradictory", "run": r.label, "cells": vals})
+        if "verifiability" in tasks:
+            v = tasks["verifiability"]["languages"]
+            vals = [cell(v[lg]["mean_over_temperatures"]["macro_f1"]) if lg in v else "–" for lg in langs]
+            rows.append({"metric": "verifiability: macro-F1 (mean over τ)", "run": r.label, "cells": vals})
+        if "consistency" in tasks:
+            a9 = tasks["consistency"]["table_a9"]
+            for col in ("bertscore_f1", "sim_sent", "sim_2gram"):
+                if col in a9["metrics"]:
+                    cells = a9["metrics"][col]
+                    vals = [cells[lg]["cell"] or "–" if lg in cells else "–" for lg in langs]
+                    rows.append({"metric": f"consistency: {a9['columns'][col]}", "run": r.label, "cells": vals})
+    return {"languages": langs, "rows": rows}
+
+
+def agreement(sets: Sequence[Path]) -> dict[str, Any] | None:
+    """Judge–human agreement rows, one batch (annotation set) after another."""
+    if not sets:
+        return None
+    from xlingmed.annotate import AnswerStore, agreement_table, load_annotation_set
+
+    raw = []
+    for path in sets:
+        aset = load_annotation_set(Path(path))
+        answers = AnswerStore(aset.path / "answers.sqlite").all()
+        for row in agreement_table(aset, answers):
+            raw.append({"batch": aset.path.name, "task": aset.settings.get("task"), **row})
+    note = (
+        "Per batch (annotation set) and language: share of items whose majority human label equals the judge's "
+        "(ties excluded, counted), share where every annotator agreed with the judge, and the humans' agreement "
+        "beyond chance (Cohen's κ for two annotators, Fleiss' κ for more; – when undefined)."
+    )
+    return {"raw": raw, "table": table("Judge–human agreement (XLingEval Table A7)", raw, note)}
+
+
+def task_tables(run: RunData) -> list[dict[str, Any]]:
+    """The tables each task's view gives the report (MedArabiQ's paper layouts: Table 1, Table 2, Table J1)."""
+    return [
+        {"title": t.title, "note": t.note, "columns": t.columns, "rows": t.rows} for t in tables_of(run.summary, REPORT)
+    ]

@@ -214,8 +214,14 @@ def test_custom_qa_file_runs_the_xlingeval_criteria(tmp_path: Path) -> None:
     ]
     path = tmp_path / "qa.csv"
     pd.DataFrame(rows).to_csv(path, index=False)
-    cfg = make_config(benchmark=f"qa:{path}", model="llamacpp/smollm2", max_tokens=24, judge_max_tokens=48,
-                      verify_max_tokens=4, out=tmp_path / "run")  # fmt: skip (a yes or a no needs few tokens)
+    cfg = make_config(
+        benchmark=f"qa:{path}",
+        model="llamacpp/smollm2",
+        max_tokens=24,
+        judge_max_tokens=48,
+        verify_max_tokens=4,
+        out=tmp_path / "run",
+    )  # fmt: skip (a yes or a no needs few tokens)
     assert cfg.languages == ("en", "es") and cfg.tasks == ("correctness", "verifiability")
     result = evaluate(cfg)
     # 6 answers + 6 judgements + 6 questions × (1 expert answer + 2 other questions' answers) claims

@@ -102,3 +102,43 @@ def test_seeded_sampling_is_reproducible_and_samples_do_not_collapse(data_dir: P
     a, b, c = asyncio.run(go())
     assert a == b  # same seed, same answer
     assert a != c  # another seed samples another answer
+
+
+def test_scores_mirror_every_task_table_of_the_run(full_run: FullRun) -> None:
+    """``scores.parquet`` against the run's own task CSVs and summary: the same units, values and readings."""
+    import pandas as pd
+
+    from xlingmed.analysis.run import read_scores
+    from xlingmed.output import SCORE_COLUMNS
+
+    out = full_run.out
+    scores = read_scores(out)
+    assert list(scores.columns) == list(SCORE_COLUMNS)
+    summary = json.loads((out / "summary.json").read_text(encoding="utf-8"))["tasks"]
+
+    corr = pd.read_csv(out / "correctness.csv", dtype={"item_id": str})
+    cs = scores[scores["task"] == "correctness"]
+    assert len(cs) == 3 * len(corr)  # more, contradictory, less comprehensive per answer
+    for r in corr.itertuples():
+        mine = cs[(cs["item_id"] == r.item_id) & (cs["lang"] == r.lang)].set_index("metric")
+        assert set(mine["answer"]) == {r.label}
+        assert mine.loc["more_comprehensive", "value"] == float(r.label == "more")
+        assert mine.loc["contradictory", "value"] == float(r.label == "contradictory")
+
+    ver = pd.read_csv(out / "verifiability.csv", dtype={"item_id": str})
+    vs = scores[scores["task"] == "verifiability"]
+    assert len(vs) == len(ver) == 80
+    for (lang, t), cell in vs.groupby(["lang", "temperature"]):
+        s = summary["verifiability"]["languages"][lang]["temperatures"][f"{t:g}"]
+        assert (cell["target"] == "yes").sum() == s["n_positive"]
+        assert cell["value"].notna().sum() == s["n_scored"]
+        assert (cell["answer"] == "yes").sum() == s["predicted_yes"]
+        if s["n_scored"]:
+            assert cell["value"].mean() == pytest.approx(s["accuracy"])
+    assert ((vs["answer"] == vs["target"]) == (vs["value"] == 1.0)).all()
+
+    con = scores[scores["task"] == "consistency"]
+    for (lang, t), cell in con[con["metric"] == "sim_1gram"].groupby(["lang", "temperature"]):
+        expected = summary["consistency"]["languages"][lang][f"{t:g}"]["metrics"]["sim_1gram"]
+        assert cell["value"].count() == expected["n"]
+        assert cell["value"].mean() == pytest.approx(expected["mean"])

@@ -197,6 +197,10 @@ class Score:
         kind: ``binary`` (0/1) or ``continuous``.
         higher_is_better: the direction of a better model.
         parse_method: how the reply behind the value was read (``parsing.methods``), where one was parsed.
+        answer: what was read from the reply, where the value compares a reading with a gold: the judge's label
+            (``more``, ``no_response``…), ``yes``/``no``, the chosen option's letter; ``None`` where nothing was
+            read or nothing is compared.
+        target: the gold that ``answer`` is compared with (the claim's truth, the correct option), if any.
     """
 
     item_id: str
@@ -210,6 +214,8 @@ class Score:
     kind: Literal["binary", "continuous"] = "continuous"
     higher_is_better: bool = True
     parse_method: str | None = None
+    answer: str | None = None
+    target: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {f.name: getattr(self, f.name) for f in fields(self)}

@@ -47,14 +47,16 @@ def read_scores(run_dir: Path) -> pd.DataFrame:
     Raises:
         DataError: a damaged ``scores.parquet`` or task CSV (the file named).
     """
+    from xlingmed.output import SCORE_COLUMNS
+
     run_dir = Path(run_dir)
     path = run_dir / "scores.parquet"
     if path.is_file():
         try:
-            return pd.read_parquet(path)
+            table = pd.read_parquet(path)
         except Exception as exc:  # pyarrow raises several types for a damaged file
             raise DataError(f"cannot read it: {exc}", file=str(path)) from None
-    from xlingmed.output import SCORE_COLUMNS
+        return table.reindex(columns=list(SCORE_COLUMNS))  # answer and target are absent before 0.2's last change
     from xlingmed.tasks.registry import task_specs
 
     records = []

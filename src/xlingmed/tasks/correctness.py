@@ -200,7 +200,8 @@ OUTCOMES: tuple[tuple[str, str, bool], ...] = (
 
 
 def scores(rows: Sequence[Mapping[str, Any]]) -> list[Score]:
-    """Per question: one binary Score per outcome of ``OUTCOMES``; ``None`` where there is no label."""
+    """Per question: one binary Score per outcome of ``OUTCOMES``, with the judge's label as ``answer``;
+    ``None`` where there is no label (a failed request)."""
     out = []
     for r in rows:
         label = cell(r.get("label"))
@@ -210,6 +211,7 @@ def scores(rows: Sequence[Mapping[str, Any]]) -> list[Score]:
                     item_id=str(r["item_id"]), lang=str(r["lang"]), task="correctness", metric=metric,
                     value=None if label is None else float(label == wanted), temperature=temperature_of(r),
                     kind="binary", higher_is_better=higher, parse_method=cell(r.get("parse_method")),
+                    answer=None if label is None else str(label),
                 )
             )  # fmt: skip
         out += answer_metric_scores(r, "correctness", temperature_of(r))

@@ -313,7 +313,8 @@ def build(config: RunConfig, options: MultipleChoiceOptions) -> MultipleChoiceTa
 
 def scores(rows: Sequence[Mapping[str, Any]]) -> list[Score]:
     """Per item, temperature and prompt variant (``condition``: ``biased|recency``…; ``None`` = the original
-    question): ``correct`` (invalid answers are wrong; failed requests ``None``)."""
+    question): ``correct`` (invalid answers are wrong; failed requests ``None``), with the chosen option's letter as
+    ``answer`` and the correct one as ``target``."""
     out = []
     for r in rows:
         condition, bias = cell(r.get("condition")) or "original", cell(r.get("bias"))
@@ -323,7 +324,7 @@ def scores(rows: Sequence[Mapping[str, Any]]) -> list[Score]:
                 item_id=str(r["item_id"]), lang=str(r["lang"]), task="multiple_choice", metric="correct",
                 value=number(r.get("correct")), temperature=temperature_of(r),
                 condition=None if variant == "original" else variant, kind="binary",
-                parse_method=cell(r.get("parse_method")),
+                parse_method=cell(r.get("parse_method")), answer=cell(r.get("prediction")), target=cell(r.get("gold")),
             )
         )  # fmt: skip
     return out

@@ -345,9 +345,13 @@ def build(config: RunConfig, options: VerifiabilityOptions) -> VerifiabilityTask
     )
 
 
+_YES_NO: dict[float | None, str] = {1.0: "yes", 0.0: "no"}
+
+
 def scores(rows: Sequence[Mapping[str, Any]]) -> list[Score]:
     """Per claim (question × candidate answer, ``unit`` ``c<k>``) and temperature: ``correct`` = the Yes/No read
-    equals the label; ``None`` for claims unparsed, refused or failed (excluded, as from the paper's metrics)."""
+    equals the label (``answer`` the reading, ``target`` the claim's truth, ``yes``/``no``); ``None`` for claims
+    unparsed, refused or failed (excluded, as from the paper's metrics)."""
     out = []
     for r in rows:
         pred, label = number(r.get("prediction")), number(r.get("label"))
@@ -356,7 +360,7 @@ def scores(rows: Sequence[Mapping[str, Any]]) -> list[Score]:
             Score(
                 item_id=str(r["item_id"]), lang=str(r["lang"]), task="verifiability", metric="correct", value=value,
                 temperature=temperature_of(r), unit=f"c{int(float(r['candidate_index']))}", kind="binary",
-                parse_method=cell(r.get("parse_method")),
+                parse_method=cell(r.get("parse_method")), answer=_YES_NO.get(pred), target=_YES_NO.get(label),
             )
         )  # fmt: skip
     return out

@@ -37,9 +37,17 @@ def test_binary_metrics_by_hand() -> None:
 
 def test_correctness_summary_reproduces_paper_arithmetic() -> None:
     # LiveQA Table 1, "more" row: en 226, hi 142 of 246 -> the paper's -34.15 % "relative decrease"
-    records = [{"lang": "en", "label": "more" if i < 226 else "less", "parse_method": "paper_tail"} for i in range(246)]
+    records = [
+        {"item_id": f"q{i}", "lang": "en", "label": "more" if i < 226 else "less", "parse_method": "paper_tail"}
+        for i in range(246)
+    ]
     records += [
-        {"lang": "hi", "label": "more" if i < 142 else "contradictory", "parse_method": "paper_tail"}
+        {
+            "item_id": f"q{i}",
+            "lang": "hi",
+            "label": "more" if i < 142 else "contradictory",
+            "parse_method": "paper_tail",
+        }
         for i in range(246)
     ]
     s = CorrectnessTask().summarize(records, ["en", "hi"])["languages"]

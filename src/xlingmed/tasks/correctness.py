@@ -125,24 +125,25 @@ class CorrectnessTask:
         return TaskResult(rows=rows, summary=summary)
 
     def summarize(self, records: Sequence[dict[str, Any]], languages: Sequence[str]) -> dict[str, Any]:
-        """Per language: ``n`` (judged or no-response items), ``counts`` per label, ``proportions``,
-        ``change_vs_en_pp`` (percentage points of the language's n against English: the paper's "relative
-        decrease", e.g. HealthQA hi "more" (575 − 1013)/1134 = −38.62), ``ratio_vs_en`` (count / English
-        count: the paper's "×" figures), ``n_errors`` (requests that failed; not labelled) and
-        ``parse_methods``."""
+        """Per language, from the task's Scores (one unit per answer, the judge's label as ``answer``): ``n``
+        (judged or no-response items), ``counts`` per label, ``proportions``, ``change_vs_en_pp`` (percentage
+        points of the language's n against English: the paper's "relative decrease", e.g. HealthQA hi "more"
+        (575 − 1013)/1134 = −38.62), ``ratio_vs_en`` (count / English count: the paper's "×" figures),
+        ``n_errors`` (requests that failed; not labelled) and ``parse_methods``."""
+        units = [s for s in scores(records) if s.metric == OUTCOMES[0][0]]
         out: dict[str, Any] = {"labels": list(LABELS), "label_names": LABEL_NAMES, "languages": {}}
         for lang in languages:
-            rows = [r for r in records if r["lang"] == lang]
-            labelled = [r for r in rows if r["label"] is not None]
+            mine = [s for s in units if s.lang == lang]
+            labelled = [s.answer for s in mine if s.answer is not None]
             n = len(labelled)
-            counts = {lab: sum(1 for r in labelled if r["label"] == lab) for lab in LABELS}
-            methods: dict[str, int] = {}
-            for r in rows:
-                methods[r["parse_method"]] = methods.get(r["parse_method"], 0) + 1
+            counts = {lab: labelled.count(lab) for lab in LABELS}
+            methods: dict[str | None, int] = {}
+            for s in mine:
+                methods[s.parse_method] = methods.get(s.parse_method, 0) + 1
             out["languages"][lang] = {
                 "n": n,
-                "n_items": len(rows),
-                "n_errors": len(rows) - n,
+                "n_items": len(mine),
+                "n_errors": len(mine) - n,
                 "counts": counts,
                 "proportions": {lab: (c / n if n else None) for lab, c in counts.items()},
                 "parse_methods": methods,

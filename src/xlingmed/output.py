@@ -152,7 +152,7 @@ def write_csv(path: Path, rows: Sequence[dict[str, Any]]) -> None:
 
 SCORE_COLUMNS = (
     "item_id", "lang", "task", "metric", "value", "temperature", "condition", "unit", "kind", "higher_is_better",
-    "parse_method", "answer", "target",
+    "parse_method", "answer", "target", "probability",
 )  # fmt: skip
 
 
@@ -164,7 +164,7 @@ def write_scores(folder: Path, scores: Sequence[Any]) -> list[str]:
     import pandas as pd
 
     df = pd.DataFrame([s.to_json() for s in scores], columns=list(SCORE_COLUMNS))
-    df = df.astype({"value": "float64", "temperature": "float64", "higher_is_better": "bool"})
+    df = df.astype({"value": "float64", "temperature": "float64", "higher_is_better": "bool", "probability": "float64"})
     buf = io.BytesIO()
     df.to_parquet(buf, index=False)
     write_atomic(folder / "scores.parquet", buf.getvalue())

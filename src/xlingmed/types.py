@@ -201,6 +201,8 @@ class Score:
             (``more``, ``no_response``…), ``yes``/``no``, the chosen option's letter; ``None`` where nothing was
             read or nothing is compared.
         target: the gold that ``answer`` is compared with (the claim's truth, the correct option), if any.
+        probability: the model's probability of the positive reading, where its backend returned logprobs
+            (P(yes) of a yes/no claim: the AUC's score); ``None`` otherwise.
     """
 
     item_id: str
@@ -216,6 +218,7 @@ class Score:
     parse_method: str | None = None
     answer: str | None = None
     target: str | None = None
+    probability: float | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {f.name: getattr(self, f.name) for f in fields(self)}

@@ -265,34 +265,37 @@ class VerifiabilityTask:
         return TaskResult(rows=list(records), summary=summary, tables={"verifiability_table_a11": summary["table_a11"]})
 
     def summarize(self, records: Sequence[dict[str, Any]], languages: Sequence[str]) -> dict[str, Any]:
-        """Per language and temperature: the ``binary_metrics`` on rows with a 0/1 prediction, plus
+        """Per language and temperature, from the task's Scores (one per claim: the reading as ``answer``, the
+        claim's truth as ``target``, P(yes) as ``probability``): the ``binary_metrics`` on claims read yes or no, plus
         ``n_claims``, ``n_unparsed`` (−1), ``n_refused``, ``n_errors`` (failed requests) — all excluded from the
         metrics, as in the paper — and ``accuracy_unparsed_as_wrong`` over all claims. ``mean_over_temperatures`` and
         ``sd_over_temperatures`` (ddof=1) give each metric over the temperatures, and ``table_a11`` the paper's
         Table A11 layout: "mean ± sd" per metric and language, with the paper's AUC (from hard labels)."""
+        units = scores(records)
         out: dict[str, Any] = {"parser": self.parser, "languages": {}}
         for lang in languages:
             per_t: dict[str, Any] = {}
             for t in self.temperatures:
-                rows = [r for r in records if r["lang"] == lang and r["temperature"] == t]
-                scored = [r for r in rows if r["prediction"] in (0, 1)]
-                scores = [r["p_yes"] for r in scored]
-                use_scores = bool(scored) and all(s is not None for s in scores)
+                claims = [c for c in units if c.lang == lang and c.temperature == t]
+                scored = [c for c in claims if c.answer is not None]
+                p = [c.probability for c in scored]
                 stats = binary_metrics(
-                    [r["label"] for r in scored],
-                    [r["prediction"] for r in scored],
-                    scores if use_scores else None,
+                    [int(c.target == "yes") for c in scored],
+                    [int(c.answer == "yes") for c in scored],
+                    p if scored and all(x is not None for x in p) else None,  # type: ignore[arg-type]
                 )
-                correct = sum(1 for r in scored if r["prediction"] == r["label"])
+                correct = sum(1 for c in scored if c.value == 1.0)
                 stats.update(
-                    n_claims=len(rows),
-                    n_positive=sum(1 for r in rows if r["label"] == 1),
+                    n_claims=len(claims),
+                    n_positive=sum(1 for c in claims if c.target == "yes"),
                     n_scored=len(scored),
-                    n_unparsed=sum(1 for r in rows if r["prediction"] == -1 and r["parse_method"] != "refused"),
-                    n_refused=sum(1 for r in rows if r["parse_method"] == "refused"),
-                    n_errors=sum(1 for r in rows if r["error"]),
-                    predicted_yes=sum(1 for r in scored if r["prediction"] == 1),
-                    accuracy_unparsed_as_wrong=correct / len(rows) if rows else None,
+                    n_unparsed=sum(
+                        1 for c in claims if c.answer is None and c.parse_method not in ("refused", "error")
+                    ),
+                    n_refused=sum(1 for c in claims if c.parse_method == "refused"),
+                    n_errors=sum(1 for c in claims if c.parse_method == "error"),
+                    predicted_yes=sum(1 for c in scored if c.answer == "yes"),
+                    accuracy_unparsed_as_wrong=correct / len(claims) if claims else None,
                 )
                 per_t[f"{t:g}"] = stats
             means: dict[str, float | None] = {}
@@ -346,12 +349,13 @@ def build(config: RunConfig, options: VerifiabilityOptions) -> VerifiabilityTask
 
 
 _YES_NO: dict[float | None, str] = {1.0: "yes", 0.0: "no"}
+_NOT_READ = ("refused", "error")  # claims not counted as unparsed: the model refused, or the request failed
 
 
 def scores(rows: Sequence[Mapping[str, Any]]) -> list[Score]:
     """Per claim (question × candidate answer, ``unit`` ``c<k>``) and temperature: ``correct`` = the Yes/No read
-    equals the label (``answer`` the reading, ``target`` the claim's truth, ``yes``/``no``); ``None`` for claims
-    unparsed, refused or failed (excluded, as from the paper's metrics)."""
+    equals the label (``answer`` the reading, ``target`` the claim's truth, ``yes``/``no``; ``probability`` P(yes));
+    ``None`` for claims unparsed, refused or failed (excluded, as from the paper's metrics)."""
     out = []
     for r in rows:
         pred, label = number(r.get("prediction")), number(r.get("label"))
@@ -361,6 +365,7 @@ def scores(rows: Sequence[Mapping[str, Any]]) -> list[Score]:
                 item_id=str(r["item_id"]), lang=str(r["lang"]), task="verifiability", metric="correct", value=value,
                 temperature=temperature_of(r), unit=f"c{int(float(r['candidate_index']))}", kind="binary",
                 parse_method=cell(r.get("parse_method")), answer=_YES_NO.get(pred), target=_YES_NO.get(label),
+                probability=number(r.get("p_yes")),
             )
         )  # fmt: skip
     return out

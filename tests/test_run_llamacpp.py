@@ -136,6 +136,9 @@ def test_scores_mirror_every_task_table_of_the_run(full_run: FullRun) -> None:
         if s["n_scored"]:
             assert cell["value"].mean() == pytest.approx(s["accuracy"])
     assert ((vs["answer"] == vs["target"]) == (vs["value"] == 1.0)).all()
+    keys = ["item_id", "lang", "temperature", "unit"]
+    merged = vs.merge(ver.assign(unit=ver["candidate_index"].map("c{}".format)), on=keys)
+    assert len(merged) == 80 and merged["probability"].equals(merged["p_yes"])
 
     con = scores[scores["task"] == "consistency"]
     for (lang, t), cell in con[con["metric"] == "sim_1gram"].groupby(["lang", "temperature"]):

@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 from pathlib import Path
+from typing import Any
 
 import medarabiq_fixtures as fx
 import numpy as np
@@ -353,3 +354,31 @@ def test_rubric_scoring_never_imputes() -> None:
     assert cell["factuality"]["n"] == 1 and cell["n_missing"]["factuality"] == 2
     assert cell["average"] == {"mean": 3.75, "sd": None, "n": 1}
     assert (cell["n_judged"], cell["n_unparsed"], cell["n_partial"], cell["n_errors"]) == (3, 1, 1, 1)
+
+
+def test_rubric_summary_counts_every_reading_of_the_judge() -> None:
+    """The rubric's per-language cell (built from its Scores): means and sds over the dimensions that parsed,
+    partial and unparsed replies counted, a failed request excluded and counted."""
+    from xlingmed.tasks.rubric import RubricTask
+
+    def row(i: int, dims: tuple[float | None, ...] | None, parse: str | None) -> dict[str, Any]:
+        values = dict(zip(("similarity", "relevance", "factuality", "safety"), dims or (None,) * 4, strict=True))
+        complete = dims is not None and None not in dims
+        average = sum(dims) / 4 if complete else None  # type: ignore[arg-type]
+        return {"item_id": f"q{i}", "lang": "ar", "temperature": 0.4, **values, "average": average, "parse": parse}
+
+    records = [
+        row(0, (5, 4, 4, 5), "complete"),
+        row(1, (3, 2, 4, 5), "complete"),
+        row(2, (4, None, 2, None), "partial"),
+        row(3, (None, None, None, None), "unparsed"),
+        row(4, None, None),  # the judge's request failed
+    ]
+    task = RubricTask(template={}, judge_template={}, temperatures=(0.4,))
+    cell = task.score(records, ["ar"]).summary["languages"]["ar"]["0.4"]
+    assert (cell["n_items"], cell["n_judged"], cell["n_errors"]) == (5, 4, 1)
+    assert (cell["n_unparsed"], cell["n_partial"]) == (1, 1)
+    assert cell["n_missing"] == {"similarity": 1, "relevance": 2, "factuality": 1, "safety": 2}
+    assert cell["similarity"] == {"mean": 4.0, "sd": pytest.approx(1.0), "n": 3}
+    assert cell["safety"] == {"mean": 5.0, "sd": 0.0, "n": 2}
+    assert cell["average"] == {"mean": pytest.approx((4.5 + 3.5) / 2), "sd": pytest.approx(0.7071, abs=1e-4), "n": 2}

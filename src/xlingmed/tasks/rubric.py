@@ -119,32 +119,37 @@ class RubricTask:
         return row
 
     def score(self, records: Sequence[dict[str, Any]], languages: Sequence[str]) -> TaskResult:
-        """Per language × temperature: mean ± sd of each dimension over the items where it parsed, and of the
-        per-item average (items with all four); missing dimensions counted; the Table J1 layout (its "Average
-        Score" is also given as the mean of the four dimension means, which is how the paper's column adds up)."""
-        groups: dict[tuple[str, float], list[dict[str, Any]]] = defaultdict(list)
-        for r in records:
-            groups[(r["lang"], r["temperature"])].append(r)
+        """Per language × temperature, from the task's Scores: mean ± sd of each dimension over the items where it
+        parsed, and of the per-item average (items with all four); missing dimensions counted; the Table J1 layout
+        (its "Average Score" is also given as the mean of the four dimension means, which is how the paper's
+        column adds up)."""
+        groups: dict[tuple[str, float | None], dict[str, dict[str, Score]]] = defaultdict(lambda: defaultdict(dict))
+        for sc in scores(records):  # per (language, τ): item → dimension → Score
+            groups[(sc.lang, sc.temperature)][sc.item_id][sc.metric] = sc
         langs_out: dict[str, Any] = {}
         table = []
         for lang in languages:
             per_t: dict[str, Any] = {}
             for t in self.temperatures:
-                sel = groups.get((lang, t), [])
-                judged = [r for r in sel if r["parse"] is not None]
-                dims = {d: mean_sd([float(r[d]) for r in judged if r[d] is not None]) for d in DIMENSIONS}
-                avg = mean_sd([float(r["average"]) for r in judged if r["average"] is not None])
+                items = list(groups.get((lang, t), {}).values())
+                judged = [it for it in items if it["average"].parse_method is not None]
+
+                def values(dim: str, judged: list[dict[str, Score]] = judged) -> list[float]:
+                    return [v for it in judged if (v := it[dim].value) is not None]
+
+                dims = {d: mean_sd(values(d)) for d in DIMENSIONS}
+                avg = mean_sd(values("average"))
                 dim_means = [dims[d]["mean"] for d in DIMENSIONS]
                 cell: dict[str, Any] = {
                     **dims,
                     "average": avg,
                     "mean_of_dimension_means": mean(dim_means) if None not in dim_means else None,
-                    "n_items": len(sel),
+                    "n_items": len(items),
                     "n_judged": len(judged),
-                    "n_missing": {d: sum(1 for r in judged if r[d] is None) for d in DIMENSIONS},
-                    "n_unparsed": sum(1 for r in judged if r["parse"] == "unparsed"),
-                    "n_partial": sum(1 for r in judged if r["parse"] == "partial"),
-                    "n_errors": len(sel) - len(judged),
+                    "n_missing": {d: sum(1 for it in judged if it[d].value is None) for d in DIMENSIONS},
+                    "n_unparsed": sum(1 for it in judged if it["average"].parse_method == "unparsed"),
+                    "n_partial": sum(1 for it in judged if it["average"].parse_method == "partial"),
+                    "n_errors": len(items) - len(judged),
                 }
                 per_t[f"{t:g}"] = cell
                 row: dict[str, Any] = {"lang": lang, "temperature": t}
@@ -190,11 +195,12 @@ def build(config: RunConfig, options: RubricOptions) -> RubricTask:
 
 
 def scores(rows: Sequence[Mapping[str, Any]]) -> list[Score]:
-    """Per item and temperature: each judge dimension and their average (1–5, continuous)."""
+    """Per item and temperature: each judge dimension and their average (1–5, continuous), with how the judge's
+    reply was read (``complete``, ``partial``, ``unparsed``; ``None`` = not judged: a failed request)."""
     return [
         Score(
             item_id=str(r["item_id"]), lang=str(r["lang"]), task="rubric", metric=dim, value=number(r.get(dim)),
-            temperature=temperature_of(r), parse_method=cell(r.get("parse_method")),
+            temperature=temperature_of(r), parse_method=cell(r.get("parse")),
         )
         for r in rows
         for dim in (*DIMENSIONS, "average")

@@ -62,3 +62,21 @@ def test_generate_batch_stops_at_the_budget(tmp_path: Path) -> None:
         assert "--max-requests 70" in str(exc)
     assert engine.batches == [BATCH_SIZE, 6]  # never more than the budget, and what was sent is cached
     assert sum(1 for r in _requests(100) if backend.lookup(r) is not None) == 70
+
+
+def test_a_one_at_a_time_backend_gets_prompts_that_share_a_prefix_in_a_row() -> None:
+    """``send_order``: sorted by prompt for a backend of concurrency 1 (the same prompt at two temperatures and
+    the claims of one question follow each other), as planned for any other."""
+    from xlingmed.engine.generate import send_order
+
+    def req(question: str, claim: str, t: float) -> GenerateRequest:
+        return GenerateRequest(messages=(Message("system", "Yes or no."), Message("user", f"{question}\n{claim}")),
+                               temperature=t)  # fmt: skip
+
+    planned = [req(q, c, t) for t in (0.0, 1.0) for q in ("Q2", "Q1") for c in ("b", "a")]
+    todo = {f"k{i}": r for i, r in enumerate(planned)}
+    sorted_ = [r for _, r in send_order(todo, 1)]
+    assert [(r.messages[1].content, r.temperature) for r in sorted_] == [
+        (f"{q}\n{c}", t) for q in ("Q1", "Q2") for c in ("a", "b") for t in (0.0, 1.0)
+    ]
+    assert [r for _, r in send_order(todo, 8)] == planned

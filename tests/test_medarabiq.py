@@ -382,3 +382,28 @@ def test_rubric_summary_counts_every_reading_of_the_judge() -> None:
     assert cell["similarity"] == {"mean": 4.0, "sd": pytest.approx(1.0), "n": 3}
     assert cell["safety"] == {"mean": 5.0, "sd": 0.0, "n": 2}
     assert cell["average"] == {"mean": pytest.approx((4.5 + 3.5) / 2), "sd": pytest.approx(0.7071, abs=1e-4), "n": 2}
+
+
+def test_open_qa_summary_counts_empty_replies_and_failed_requests(minilm_bertscore: Any) -> None:
+    """open_qa's per-language cell (built from its Scores): an empty reply is scored and counted, a failed request
+    is excluded and counted; the means are those of the per-item BERTScores."""
+    from xlingmed.tasks.open_qa import OpenQATask, scores
+
+    def row(i: int, response: str | None) -> dict[str, Any]:
+        return {
+            "item_id": f"q{i}", "lang": "ar", "temperature": 0.4, "category": None,
+            "reference": "Paracetamol lowers a fever.", "response": response,
+            "empty_response": None if response is None else not response.strip(),
+            "error": "HTTP 500" if response is None else None,
+        }  # fmt: skip
+
+    records = [row(0, "Paracetamol lowers fever."), row(1, "Rest and fluids."), row(2, ""), row(3, None)]
+    task = OpenQATask(template={}, bertscore=minilm_bertscore, temperatures=(0.4,))
+    result = task.score(records, ["ar"])
+    cell = result.summary["languages"]["ar"]["0.4"]
+    assert (cell["n_items"], cell["n_errors"], cell["n_empty_responses"]) == (4, 1, 1)
+    f1 = [r["bertscore_f1"] for r in result.rows if r["bertscore_f1"] is not None]
+    assert cell["bertscore_f1"]["n"] == 3 and cell["bertscore_f1"]["mean"] == pytest.approx(float(np.mean(f1)))
+    assert cell["bertscore_r"]["mean"] == pytest.approx(float(np.mean([r["bertscore_r"] for r in result.rows[:3]])))
+    methods = {(s.item_id, s.metric): s.parse_method for s in scores(result.rows)}
+    assert methods[("q2", "bertscore_f1")] == "empty_answer" and methods[("q0", "bertscore_f1")] is None

@@ -18,7 +18,7 @@ from pydantic import field_validator
 from xlingmed.errors import ConfigError
 from xlingmed.metrics.registry import add_answer_metrics, answer_metric_means, answer_metric_scores, check_names
 from xlingmed.prompts import render
-from xlingmed.tasks.base import Stage, TaskResult, error_of, number, temperature_of
+from xlingmed.tasks.base import Stage, TaskResult, cell, error_of, number, temperature_of
 from xlingmed.tasks.encoders import EncoderOptions, open_qa_bertscore
 from xlingmed.tasks.registry import TaskSpec, register_task
 from xlingmed.types import Completion, GenerateRequest, Item, Message, Parsed, Sample, Score
@@ -129,24 +129,25 @@ class OpenQATask:
             r.setdefault("bertscore_r", None)
             r.setdefault("bertscore_f1", None)
         add_answer_metrics(rows, self.answer_metrics, answer="response")
-        groups: dict[tuple[str, float], list[dict[str, Any]]] = defaultdict(list)
-        for r in rows:
-            groups[(r["lang"], r["temperature"])].append(r)
+        groups: dict[tuple[str, float | None], dict[str, dict[str, Score]]] = defaultdict(lambda: defaultdict(dict))
+        for sc in scores(rows):  # per (language, τ): item → metric → Score
+            groups[(sc.lang, sc.temperature)][sc.item_id][sc.metric] = sc
         langs_out: dict[str, Any] = {}
         table1 = []
         for lang in languages:
             per_t: dict[str, Any] = {}
             for t in self.temperatures:
-                sel = groups.get((lang, t), [])
-                ok = [r for r in sel if r["bertscore_f1"] is not None]
+                items = list(groups.get((lang, t), {}).values())
+                ok = [it for it in items if it["bertscore_f1"].value is not None]
                 cell: dict[str, Any] = {
-                    "bertscore_f1": mean_sd([r["bertscore_f1"] for r in ok]),
-                    "bertscore_p": mean_sd([r["bertscore_p"] for r in ok]),
-                    "bertscore_r": mean_sd([r["bertscore_r"] for r in ok]),
-                    "n_items": len(sel),
-                    "n_empty_responses": sum(1 for r in ok if r["empty_response"]),
-                    "n_errors": len(sel) - len(ok),
+                    m: mean_sd([float(it[m].value) for it in ok])  # type: ignore[arg-type]
+                    for m in ("bertscore_f1", "bertscore_p", "bertscore_r")
                 }
+                cell.update(
+                    n_items=len(items),
+                    n_empty_responses=sum(1 for it in ok if it["bertscore_f1"].parse_method == "empty_answer"),
+                    n_errors=len(items) - len(ok),
+                )
                 per_t[f"{t:g}"] = cell
                 f1 = cell["bertscore_f1"]
                 table1.append(
@@ -222,14 +223,21 @@ def build(config: RunConfig, options: OpenQAOptions) -> OpenQATask:
 
 
 def scores(rows: Sequence[Mapping[str, Any]]) -> list[Score]:
-    """Per item and temperature: BERTScore F1 × 100 against the gold answer."""
-    return [
-        Score(
-            item_id=str(r["item_id"]), lang=str(r["lang"]), task="open_qa", metric="bertscore_f1",
-            value=number(r.get("bertscore_f1")), temperature=temperature_of(r),
-        )
-        for r in rows
-    ] + [s for r in rows for s in answer_metric_scores(r, "open_qa", temperature_of(r))]  # fmt: skip
+    """Per item and temperature: BERTScore F1, precision and recall × 100 against the gold answer; an empty reply
+    is scored (0) with the parse method ``empty_answer``, a failed request is ``None``."""
+    out = []
+    for r in rows:
+        empty = cell(r.get("empty_response"))
+        method = "empty_answer" if empty is not None and str(empty).lower() in ("true", "1", "1.0") else None
+        out += [
+            Score(
+                item_id=str(r["item_id"]), lang=str(r["lang"]), task="open_qa", metric=metric,
+                value=number(r.get(metric)), temperature=temperature_of(r), parse_method=method,
+            )
+            for metric in ("bertscore_f1", "bertscore_p", "bertscore_r")
+        ]  # fmt: skip
+        out += answer_metric_scores(r, "open_qa", temperature_of(r))
+    return out
 
 
 register_task(

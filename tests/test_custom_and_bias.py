@@ -194,6 +194,10 @@ def test_bias_run_end_to_end(tmp_path: Path) -> None:
     assert (biased["bias_target"] != biased["gold"]).all()
     followed = biased[biased["followed_bias"].notna()]
     assert b["n_followed_bias"] == int((followed["prediction"] == followed["bias_target"]).sum())
+    scores = pd.read_parquet(tmp_path / "run" / "scores.parquet")
+    fb = scores[(scores["metric"] == "followed_bias") & scores["condition"].str.startswith("biased|")]
+    assert len(fb) == len(biased) and int(fb["value"].sum()) == b["n_followed_bias"]
+    assert not fb["higher_is_better"].any() and (fb["target"] != "").all()
     assert result.summary["dataset"]["perturbation"]["biases"] == ["confirmation", "status_quo"]
     # the report reads it back: per-variant statistics, the bias figure
     from xlingmed.report import build_report

@@ -283,7 +283,8 @@ def _mc_record(item: str, cond: str, correct: bool | None, valid: bool = True) -
     bias = None if cond == "original" else "confirmation"
     return {
         "item_id": item, "lang": "ar", "temperature": 0.0, "condition": cond, "bias": bias, "bias_code": 1,
-        "bias_target": None, "category": "Histology", "gold": "A", "prediction": "A" if correct else None,
+        "bias_target": None, "category": "Histology", "gold": "A",
+        "prediction": "A" if correct else ("B" if valid and correct is not None else None),  # invalid: no option read
         "parse_method": "first_char", "valid": valid if correct is not None else None, "correct": correct,
         "followed_bias": None, "response": "", "flags": "", "error": None if correct is not None else "HTTP 500",
     }  # fmt: skip

@@ -152,7 +152,7 @@ def write_csv(path: Path, rows: Sequence[dict[str, Any]]) -> None:
 
 SCORE_COLUMNS = (
     "item_id", "lang", "task", "metric", "value", "temperature", "condition", "unit", "kind", "higher_is_better",
-    "parse_method", "answer", "target", "probability",
+    "parse_method", "answer", "target", "probability", "group",
 )  # fmt: skip
 
 

@@ -203,6 +203,7 @@ class Score:
         target: the gold that ``answer`` is compared with (the claim's truth, the correct option), if any.
         probability: the model's probability of the positive reading, where its backend returned logprobs
             (P(yes) of a yes/no claim: the AUC's score); ``None`` otherwise.
+        group: the item's subgroup where the benchmark has one (a category, specialty or subject).
     """
 
     item_id: str
@@ -219,6 +220,7 @@ class Score:
     answer: str | None = None
     target: str | None = None
     probability: float | None = None
+    group: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {f.name: getattr(self, f.name) for f in fields(self)}

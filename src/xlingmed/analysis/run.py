@@ -56,7 +56,7 @@ def read_scores(run_dir: Path) -> pd.DataFrame:
             table = pd.read_parquet(path)
         except Exception as exc:  # pyarrow raises several types for a damaged file
             raise DataError(f"cannot read it: {exc}", file=str(path)) from None
-        return table.reindex(columns=list(SCORE_COLUMNS))  # answer, target, probability: absent before
+        return table.reindex(columns=list(SCORE_COLUMNS))  # answer, target, probability, group: absent before
     from xlingmed.tasks.registry import task_specs
 
     records = []

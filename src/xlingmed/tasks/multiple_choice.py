@@ -171,8 +171,8 @@ class MultipleChoiceTask:
         }
 
     def score(self, records: Sequence[dict[str, Any]], languages: Sequence[str]) -> TaskResult:
-        """Accuracy (invalid = wrong; failed requests excluded and counted) per language × temperature ×
-        condition, with breakdowns per bias and per category; for perturbed items, per condition and per
+        """From the task's Scores: accuracy (invalid = wrong; failed requests excluded and counted) per language ×
+        temperature × condition, with breakdowns per bias and per category; for perturbed items, per condition and per
         (condition, bias): the change against the clean question on the same items (exact McNemar; bootstrap 95%
         CI resampled by item) and how often the answer was the option the bias pointed at; MedArabiQ Table 1 /
         Table 2 layouts with numerators and denominators."""
@@ -186,13 +186,14 @@ class MultipleChoiceTask:
             versus_original,
         )
 
+        answers = _rows_of(scores(records))
         by: dict[tuple[str, float, str], list[dict[str, Any]]] = defaultdict(list)
-        for r in records:
+        for r in answers:
             by[(r["lang"], r["temperature"], r["condition"])].append(r)
         conditions = [c for c in CONDITIONS if any(k[2] == c for k in by)]
         # which biases each item was asked under: the original question counts for each of them
         item_biases: dict[str, set[str]] = defaultdict(set)
-        for r in records:
+        for r in answers:
             if r["bias"]:
                 item_biases[r["item_id"]].add(r["bias"])
         langs_out: dict[str, Any] = {}
@@ -314,20 +315,51 @@ def build(config: RunConfig, options: MultipleChoiceOptions) -> MultipleChoiceTa
 def scores(rows: Sequence[Mapping[str, Any]]) -> list[Score]:
     """Per item, temperature and prompt variant (``condition``: ``biased|recency``…; ``None`` = the original
     question): ``correct`` (invalid answers are wrong; failed requests ``None``), with the chosen option's letter as
-    ``answer`` and the correct one as ``target``."""
+    ``answer``, the correct one as ``target`` and the item's category as ``group``; and, where the bias pointed at
+    a wrong option, ``followed_bias`` (the answer was that option; lower is better)."""
     out = []
     for r in rows:
         condition, bias = cell(r.get("condition")) or "original", cell(r.get("bias"))
         variant = condition if not bias else f"{condition}|{bias}"
+        common: dict[str, Any] = {
+            "item_id": str(r["item_id"]), "lang": str(r["lang"]), "task": "multiple_choice",
+            "temperature": temperature_of(r), "condition": None if variant == "original" else variant,
+            "kind": "binary", "parse_method": cell(r.get("parse_method")),
+            "group": None if cell(r.get("category")) is None else str(r["category"]),
+        }  # fmt: skip
         out.append(
-            Score(
-                item_id=str(r["item_id"]), lang=str(r["lang"]), task="multiple_choice", metric="correct",
-                value=number(r.get("correct")), temperature=temperature_of(r),
-                condition=None if variant == "original" else variant, kind="binary",
-                parse_method=cell(r.get("parse_method")), answer=cell(r.get("prediction")), target=cell(r.get("gold")),
-            )
+            Score(metric="correct", value=number(r.get("correct")), answer=cell(r.get("prediction")),
+                  target=cell(r.get("gold")), **common)
         )  # fmt: skip
+        target = cell(r.get("bias_target"))
+        if target is not None and target != cell(r.get("gold")):
+            out.append(
+                Score(metric="followed_bias", value=number(r.get("followed_bias")), higher_is_better=False,
+                      answer=cell(r.get("prediction")), target=target, **common)
+            )  # fmt: skip
     return out
+
+
+def _rows_of(units: Sequence[Score]) -> list[dict[str, Any]]:
+    """The fields the accuracy cells and bias breakdowns read (``analysis.conditions``), one per answer, from the
+    task's Scores."""
+    followed = {(s.item_id, s.lang, s.temperature, s.condition): s.value for s in units if s.metric == "followed_bias"}
+    rows = []
+    for s in units:
+        if s.metric != "correct":
+            continue
+        condition, _, bias = (s.condition or "original").partition("|")
+        fb = followed.get((s.item_id, s.lang, s.temperature, s.condition))
+        rows.append(
+            {
+                "item_id": s.item_id, "lang": s.lang, "temperature": s.temperature, "condition": condition,
+                "bias": bias or None, "category": s.group,
+                "correct": None if s.value is None else s.value == 1.0,
+                "valid": None if s.value is None else s.answer is not None,
+                "followed_bias": None if fb is None else fb == 1.0,
+            }
+        )  # fmt: skip
+    return rows
 
 
 register_task(

@@ -10,11 +10,12 @@ similarity metrics run).
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections import defaultdict
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal, Protocol
 
-from xlingmed.types import Completion, GenerateRequest, Item, Parsed, Sample
+from xlingmed.types import Completion, GenerateRequest, Item, Parsed, Sample, Score
 
 
 @dataclass(frozen=True)
@@ -97,6 +98,16 @@ def number(value: Any) -> float | None:
         except ValueError:
             return None
     return float(v)
+
+
+def scores_by_item(units: Iterable[Score]) -> dict[tuple[str, float | None], dict[str, dict[str, Score]]]:
+    """A task's Scores as (language, temperature) → item → metric → Score, items in the order of the Scores: the
+    shape a per-language summary reads when each answer has several Scores (the rubric's dimensions, BERTScore
+    P/R/F1)."""
+    out: dict[tuple[str, float | None], dict[str, dict[str, Score]]] = defaultdict(dict)
+    for sc in units:
+        out[(sc.lang, sc.temperature)].setdefault(sc.item_id, {})[sc.metric] = sc
+    return out
 
 
 def temperature_of(row: Mapping[str, Any]) -> float | None:

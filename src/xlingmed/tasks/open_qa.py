@@ -8,7 +8,6 @@ scores 0; a failed request is excluded and counted.
 
 from __future__ import annotations
 
-from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from statistics import mean, stdev
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -18,7 +17,7 @@ from pydantic import field_validator
 from xlingmed.errors import ConfigError
 from xlingmed.metrics.registry import add_answer_metrics, answer_metric_means, answer_metric_scores, check_names
 from xlingmed.prompts import render
-from xlingmed.tasks.base import Stage, TaskResult, cell, error_of, number, temperature_of
+from xlingmed.tasks.base import Stage, TaskResult, error_of, number, scores_by_item, temperature_of
 from xlingmed.tasks.encoders import EncoderOptions, open_qa_bertscore
 from xlingmed.tasks.registry import TaskSpec, register_task
 from xlingmed.types import Completion, GenerateRequest, Item, Message, Parsed, Sample, Score
@@ -129,9 +128,7 @@ class OpenQATask:
             r.setdefault("bertscore_r", None)
             r.setdefault("bertscore_f1", None)
         add_answer_metrics(rows, self.answer_metrics, answer="response")
-        groups: dict[tuple[str, float | None], dict[str, dict[str, Score]]] = defaultdict(lambda: defaultdict(dict))
-        for sc in scores(rows):  # per (language, τ): item → metric → Score
-            groups[(sc.lang, sc.temperature)][sc.item_id][sc.metric] = sc
+        groups = scores_by_item(scores(rows))
         langs_out: dict[str, Any] = {}
         table1 = []
         for lang in languages:
@@ -227,8 +224,7 @@ def scores(rows: Sequence[Mapping[str, Any]]) -> list[Score]:
     is scored (0) with the parse method ``empty_answer``, a failed request is ``None``."""
     out = []
     for r in rows:
-        empty = cell(r.get("empty_response"))
-        method = "empty_answer" if empty is not None and str(empty).lower() in ("true", "1", "1.0") else None
+        method = "empty_answer" if number(r.get("empty_response")) == 1.0 else None
         out += [
             Score(
                 item_id=str(r["item_id"]), lang=str(r["lang"]), task="open_qa", metric=metric,

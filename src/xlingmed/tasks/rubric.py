@@ -7,7 +7,6 @@ dimensions (1–5), pointwise and blind (the model's name is never shown), at te
 
 from __future__ import annotations
 
-from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from statistics import mean
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -16,7 +15,7 @@ from pydantic import Field
 
 from xlingmed.judges.rubric import DIMENSIONS, parse_rubric
 from xlingmed.prompts import render
-from xlingmed.tasks.base import Stage, TaskResult, cell, error_of, number, temperature_of
+from xlingmed.tasks.base import Stage, TaskResult, cell, error_of, number, scores_by_item, temperature_of
 from xlingmed.tasks.open_qa import answer_request, mean_sd
 from xlingmed.tasks.registry import TaskOptions, TaskSpec, register_task
 from xlingmed.types import Completion, GenerateRequest, Item, Message, Parsed, Sample, Score
@@ -123,9 +122,7 @@ class RubricTask:
         parsed, and of the per-item average (items with all four); missing dimensions counted; the Table J1 layout
         (its "Average Score" is also given as the mean of the four dimension means, which is how the paper's
         column adds up)."""
-        groups: dict[tuple[str, float | None], dict[str, dict[str, Score]]] = defaultdict(lambda: defaultdict(dict))
-        for sc in scores(records):  # per (language, τ): item → dimension → Score
-            groups[(sc.lang, sc.temperature)][sc.item_id][sc.metric] = sc
+        groups = scores_by_item(scores(records))
         langs_out: dict[str, Any] = {}
         table = []
         for lang in languages:
@@ -133,12 +130,10 @@ class RubricTask:
             for t in self.temperatures:
                 items = list(groups.get((lang, t), {}).values())
                 judged = [it for it in items if it["average"].parse_method is not None]
-
-                def values(dim: str, judged: list[dict[str, Score]] = judged) -> list[float]:
-                    return [v for it in judged if (v := it[dim].value) is not None]
-
-                dims = {d: mean_sd(values(d)) for d in DIMENSIONS}
-                avg = mean_sd(values("average"))
+                dims = {
+                    d: mean_sd([v for it in judged if (v := it[d].value) is not None]) for d in (*DIMENSIONS, "average")
+                }
+                avg = dims.pop("average")
                 dim_means = [dims[d]["mean"] for d in DIMENSIONS]
                 cell: dict[str, Any] = {
                     **dims,

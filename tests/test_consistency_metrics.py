@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import io
 import math
 from itertools import combinations
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from xlingmed.metrics.bertscore import PairwiseBERTScore
@@ -290,3 +292,19 @@ def test_task_scoring_skip_rules_listwise_and_table_a9() -> None:
     assert cell["es"]["cell"] == f"{es_mean:.4f}/{(es_mean - en_mean) / en_mean * 100:.1f}%"
     assert rows[("q1", "en")]["lang_consistency"] == 1.0
     assert {t["lang"] for t in result.tables["consistency_table_a9"]} == {"en", "es"}
+    # the summary is a function of the Scores alone: a skipped question keeps its Scores, without a value and
+    # with the rule that skipped it, and the rows read back from consistency.csv give the same summary
+    from xlingmed.tasks.consistency import scores
+    from xlingmed.tasks.consistency.summary import summarize
+
+    units = {(u.item_id, u.lang, u.metric): u for u in scores(result.rows)}
+    assert units[("q2", "es", "sim_1gram")].value is None
+    assert units[("q2", "es", "sim_1gram")].parse_method == "missing_answer"
+    assert units[("q3", "es", "length_mean")].parse_method == "no_letters"
+    assert units[("q4", "en", "sim_lda5")].parse_method == "topic_empty_or_stopwords_only"
+    assert units[("q4", "en", "sim_1gram")].parse_method is None
+    assert units[("q2", "es", "lang_consistency")].parse_method is None
+    assert units[("q2", "es", "lang_consistency")].value is not None
+    csv = pd.DataFrame(result.rows).to_csv(index=False)
+    back = pd.read_csv(io.StringIO(csv), dtype={"item_id": str, "lang": str}).to_dict(orient="records")
+    assert summarize(task, scores(back), ["en", "es"]) == s

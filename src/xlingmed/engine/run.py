@@ -21,7 +21,7 @@ from xlingmed.engine.generate import CachedBackend, Counters, NoProgress, Progre
 from xlingmed.engine.manifest import build_manifest, build_summary
 from xlingmed.engine.plan import make_plan
 from xlingmed.engine.walk import StageBatch, walk
-from xlingmed.parsing.methods import parse_counts, parse_key
+from xlingmed.parsing.methods import parse_counts, reply_methods
 from xlingmed.store import CompletionCache, default_cache_path
 from xlingmed.tasks import get_task
 from xlingmed.types import Completion, GenerateRequest, Sample, Score
@@ -109,12 +109,11 @@ async def evaluate_async(config: RunConfig | None = None, progress: Progress | N
             task_rows[task.name] = result.rows
             task_rows.update(result.tables)
             summaries[task.name] = result.summary
-            key = parse_key(result.rows)
-            if key is not None:  # every parse visible: per language × method, with the >5 % warnings
-                summaries[task.name]["parsing"] = parse_counts(result.rows, config.languages, method_key=key)
-            to_scores = get_task(task.name).scores
-            if to_scores is not None:  # the spine every statistic reads (scores.parquet)
-                scores.extend(to_scores(result.rows))
+            spec = get_task(task.name)
+            units = spec.scores(result.rows) if spec.scores is not None else []
+            scores.extend(units)  # the spine every statistic reads (scores.parquet)
+            if spec.parses:  # every parse visible: per language × method, with the >5 % warnings
+                summaries[task.name]["parsing"] = parse_counts(reply_methods(units), config.languages)
     except BaseException:
         samples_log.discard()
         raise

@@ -49,6 +49,10 @@ KINDS: dict[str, str] = {
     # rubric judge (judges.rubric)
     "complete": "read",
     "partial": "unread",  # some of the four scores missing
+    # consistency's skip rules (tasks.consistency.summary.SKIP_REASONS): nothing to compare
+    "no_letters": "unread",
+    "topic_empty_or_stopwords_only": "unread",
+    "missing_answer": "error",
     # anyone
     "refused": "refused",
     "error": "error",
@@ -64,13 +68,16 @@ def kind_of(method: str | None) -> str:
     return KINDS.get(method, "unread")
 
 
-def parse_key(rows: Sequence[Mapping[str, Any]]) -> str | None:
-    """The column of a task's rows that holds the parse method (``parse_method``; ``parse`` for the rubric), or
-    None for tasks that parse nothing (open answers, consistency)."""
-    for key in ("parse_method", "parse"):
-        if rows and key in rows[0]:
-            return key
-    return None
+def reply_methods(units: Iterable[Any]) -> list[dict[str, Any]]:
+    """One row ``{"lang", "parse_method"}`` per reply, from a task's Scores (``types.Score``): the Scores of one
+    (item, language, temperature, condition, unit) share a reply, and its method is the first one they carry
+    (metrics computed on the answer text carry none)."""
+    seen: dict[tuple[Any, ...], dict[str, Any]] = {}
+    for sc in units:
+        key = (sc.item_id, sc.lang, sc.temperature, sc.condition, sc.unit)
+        if sc.parse_method is not None and key not in seen:
+            seen[key] = {"lang": sc.lang, "parse_method": sc.parse_method}
+    return list(seen.values())
 
 
 def parse_counts(

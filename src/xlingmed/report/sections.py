@@ -20,18 +20,20 @@ def counts(run: RunData) -> list[dict[str, Any]]:
 def parsing(run: RunData) -> dict[str, Any]:
     """How replies were read per task × method × language, and the >5 % warnings (``parsing.methods``).
 
-    Runs written before xlingmed 0.2 have no ``parsing`` block: it is counted from their task CSVs."""
-    from xlingmed.parsing.methods import kind_of, parse_counts, parse_key
+    Runs written before xlingmed 0.2 have no ``parsing`` block: it is counted from the Scores of their task
+    CSVs, as a run counts it."""
+    from xlingmed.parsing.methods import kind_of, parse_counts, reply_methods
+    from xlingmed.tasks.registry import task_specs
 
     langs = run.languages
     rows: list[dict[str, Any]] = []
     warnings: list[str] = []
     for name, task in run.summary.get("tasks", {}).items():
         block = task.get("parsing")
-        if block is None and name in run.tables:
+        spec = task_specs().get(name)
+        if block is None and name in run.tables and spec is not None and spec.parses and spec.scores is not None:
             records = [{str(k): v for k, v in r.items()} for r in run.tables[name].to_dict("records")]
-            key = parse_key(records)
-            block = parse_counts(records, langs, method_key=key) if key else None
+            block = parse_counts(reply_methods(spec.scores(records)), langs)
         if block is None:
             continue
         methods = sorted({m for lg in langs for m in block["methods"].get(lg, {})}, key=lambda m: (kind_of(m), m))

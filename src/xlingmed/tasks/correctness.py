@@ -227,5 +227,6 @@ register_task(
         "XLingEval §3.1: an LLM judge labels each answer",
         scores,
         view="xlingmed.views.correctness",
+        parses=True,
     )
 )

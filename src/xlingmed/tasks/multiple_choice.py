@@ -370,5 +370,6 @@ register_task(
         "MedArabiQ §3: the chosen option, accuracy",
         scores,
         view="xlingmed.views.multiple_choice",
+        parses=True,
     )
 )

@@ -50,6 +50,8 @@ class TaskSpec:
             and what it lost per language); ``None`` = a generic table of its summary.
         mean_over_temperatures: statistics also compare each question's mean over the temperatures (consistency:
             XLingEval Table A9 is at that grain).
+        parses: the task reads a choice or label from each reply: its Scores' parse methods are counted per
+            language (``parsing.methods``; the run's "how replies were read").
     """
 
     name: str
@@ -59,6 +61,7 @@ class TaskSpec:
     scores: Callable[[Sequence[Mapping[str, Any]]], list[Score]] | None = None
     mean_over_temperatures: bool = False
     view: str | None = None
+    parses: bool = False
 
 
 # One line per built-in task module; each registers its spec when imported.

@@ -129,7 +129,7 @@ class RubricTask:
             per_t: dict[str, Any] = {}
             for t in self.temperatures:
                 items = list(groups.get((lang, t), {}).values())
-                judged = [it for it in items if it["average"].parse_method is not None]
+                judged = [it for it in items if it["average"].parse_method not in NOT_JUDGED]
                 dims = {
                     d: mean_sd([v for it in judged if (v := it[d].value) is not None]) for d in (*DIMENSIONS, "average")
                 }
@@ -189,13 +189,24 @@ def build(config: RunConfig, options: RubricOptions) -> RubricTask:
     )
 
 
+# Parse methods of an answer the judge never read.
+NOT_JUDGED = ("error", "empty_answer")
+
+
+def _method(row: Mapping[str, Any]) -> str:
+    """How the judge's reply was read; ``error`` for a failed request, ``empty_answer`` when nothing was judged."""
+    method = cell(row.get("parse"))
+    return str(method) if method is not None else "error" if cell(row.get("error")) else "empty_answer"
+
+
 def scores(rows: Sequence[Mapping[str, Any]]) -> list[Score]:
     """Per item and temperature: each judge dimension and their average (1–5, continuous), with how the judge's
-    reply was read (``complete``, ``partial``, ``unparsed``; ``None`` = not judged: a failed request)."""
+    reply was read (``complete``, ``partial``, ``unparsed``; ``error`` = a failed request, ``empty_answer`` = not
+    judged)."""
     return [
         Score(
             item_id=str(r["item_id"]), lang=str(r["lang"]), task="rubric", metric=dim, value=number(r.get(dim)),
-            temperature=temperature_of(r), parse_method=cell(r.get("parse")),
+            temperature=temperature_of(r), parse_method=_method(r),
         )
         for r in rows
         for dim in (*DIMENSIONS, "average")
@@ -210,5 +221,6 @@ register_task(
         "MedArabiQ App. J: an LLM judge scores four dimensions 1–5",
         scores,
         view="xlingmed.views.rubric",
+        parses=True,
     )
 )

@@ -376,5 +376,6 @@ register_task(
         "verifiability", VerifiabilityOptions, build, "XLingEval §3.3: is this the answer to the question? yes/no",
         scores,
         view="xlingmed.views.verifiability",
+        parses=True,
     )
 )  # fmt: skip

@@ -3,12 +3,8 @@ alike they are. ``task.py`` asks and scores, ``options.py`` holds the ``-T`` opt
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
-
-from xlingmed.tasks.base import number, temperature_of
 from xlingmed.tasks.consistency.options import ConsistencyOptions, build
-from xlingmed.tasks.consistency.summary import TABLE_A9, metric_columns
+from xlingmed.tasks.consistency.summary import SKIP_REASONS, TABLE_A9, metric_columns, scores
 from xlingmed.tasks.consistency.task import (
     METRIC_GROUPS,
     MODES,
@@ -18,11 +14,11 @@ from xlingmed.tasks.consistency.task import (
     sample_seed,
 )
 from xlingmed.tasks.registry import TaskSpec, register_task
-from xlingmed.types import Score
 
 __all__ = [
     "METRIC_GROUPS",
     "MODES",
+    "SKIP_REASONS",
     "SYSTEM",
     "TABLE_A9",
     "TOPIC_FITS",
@@ -33,27 +29,6 @@ __all__ = [
     "sample_seed",
     "scores",
 ]
-
-
-# Columns of consistency.csv that are not metrics.
-NOT_METRICS = {"item_id", "lang", "temperature", "mode", "n_samples", "skipped", "topic_skipped"}
-
-
-def scores(rows: Sequence[Mapping[str, Any]]) -> list[Score]:
-    """Per question and temperature: every similarity metric (continuous, higher = more consistent); the sd
-    columns are descriptive and not scored."""
-    out = []
-    for r in rows:
-        for metric, raw in r.items():
-            if metric in NOT_METRICS or metric.endswith("_sd"):
-                continue
-            out.append(
-                Score(
-                    item_id=str(r["item_id"]), lang=str(r["lang"]), task="consistency", metric=metric,
-                    value=number(raw), temperature=temperature_of(r),
-                )
-            )  # fmt: skip
-    return out
 
 
 register_task(

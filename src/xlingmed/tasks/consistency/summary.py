@@ -1,5 +1,6 @@
-"""Consistency's summary: per-language means over the questions, the listwise means (questions complete in
-every language) and XLingEval's Table A9 layout (mean over temperatures, % change against English)."""
+"""Consistency's Scores and its summary: the per-question metrics as Score records, and from those alone the
+per-language means over the questions, the skip counts, the listwise means (questions complete in every
+language) and XLingEval's Table A9 layout (mean over temperatures, % change against English)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,9 @@ from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from statistics import mean, stdev
 from typing import TYPE_CHECKING, Any
+
+from xlingmed.tasks.base import cell, number, scores_by_item, temperature_of
+from xlingmed.types import Score
 
 if TYPE_CHECKING:
     from xlingmed.tasks.consistency.task import ConsistencyTask
@@ -44,29 +48,72 @@ def metric_columns(metrics: Sequence[str], lda_topics: Sequence[int]) -> list[st
     return cols
 
 
-def summarize(task: ConsistencyTask, rows: Sequence[dict[str, Any]], languages: Sequence[str]) -> dict[str, Any]:
-    """Per language × temperature × metric: mean, sd and number of questions (each language over its own valid
-    questions), the skip counts, the listwise means and the Table A9 layout."""
+# Columns of consistency.csv that are not metrics.
+NOT_METRICS = {"item_id", "lang", "temperature", "mode", "n_samples", "skipped", "topic_skipped"}
+
+# Why a question has no value, as the parse method of its Scores (spec §3.3, §3.4e): the row's cleaning rule for
+# the surface and semantic metrics, the topic rule for sim_LDA/sim_HDP; language consistency is never skipped.
+SKIP_REASONS = ("missing_answer", "no_letters", "topic_empty_or_stopwords_only")
+
+
+def _is_topic(metric: str) -> bool:
+    return metric.startswith(("sim_lda", "sim_hdp"))
+
+
+def _value(question: Mapping[str, Score], metric: str) -> float | None:
+    sc = question.get(metric)
+    return None if sc is None or sc.value is None else float(sc.value)
+
+
+def scores(rows: Sequence[Mapping[str, Any]]) -> list[Score]:
+    """Per question and temperature, one Score per similarity metric (continuous, higher = more consistent; the
+    sd columns are descriptive and not scored). A question the cleaning rules skip keeps its Scores, without a
+    value and with the rule as parse method (``SKIP_REASONS``), so the summary counts it."""
+    out = []
+    for r in rows:
+        skipped, topic_skipped = cell(r.get("skipped")), cell(r.get("topic_skipped"))
+        for metric, raw in r.items():
+            if metric in NOT_METRICS or metric.endswith("_sd"):
+                continue
+            if metric == "lang_consistency":
+                method = None
+            elif _is_topic(metric):
+                method = "topic_empty_or_stopwords_only" if topic_skipped else None
+            else:
+                method = str(skipped) if skipped else None
+            out.append(
+                Score(
+                    item_id=str(r["item_id"]), lang=str(r["lang"]), task="consistency", metric=metric,
+                    value=number(raw), temperature=temperature_of(r), parse_method=method,
+                )
+            )  # fmt: skip
+    return out
+
+
+def summarize(task: ConsistencyTask, units: Sequence[Score], languages: Sequence[str]) -> dict[str, Any]:
+    """Per language × temperature × metric, from the task's Scores: mean, sd and number of questions (each
+    language over its own valid questions), the skip counts (a question counts once per rule that excluded it
+    from a chosen metric), the listwise means and the Table A9 layout."""
     cols = [c for c in metric_columns(task.metrics, task.lda_topics) if not c.endswith("_sd")]
+    by_condition = scores_by_item(units)
     per_lang: dict[str, Any] = {}
     for lang in languages:
         per_t: dict[str, Any] = {}
         for temp in task.temperatures:
-            sel = [r for r in rows if r["lang"] == lang and r["temperature"] == temp]
+            questions = list(by_condition.get((lang, float(temp)), {}).values())
             metrics: dict[str, Any] = {}
             for c in cols:
-                vals = [float(r[c]) for r in sel if r[c] is not None]
+                vals = [v for q in questions if (v := _value(q, c)) is not None]
                 metrics[c] = {
                     "mean": mean(vals) if vals else None,
                     "sd": stdev(vals) if len(vals) > 1 else None,
                     "n": len(vals),
                 }
             per_t[f"{temp:g}"] = {
-                "n_questions": len(sel),
+                "n_questions": len(questions),
                 "skipped": {
-                    "missing_answer": sum(1 for r in sel if r["skipped"] == "missing_answer"),
-                    "no_letters": sum(1 for r in sel if r["skipped"] == "no_letters"),
-                    "topic_empty_or_stopwords_only": sum(1 for r in sel if r["topic_skipped"]),
+                    reason: sum(1 for q in questions if any(sc.parse_method == reason for sc in q.values()))
+                    for reason in SKIP_REASONS
                 },
                 "metrics": metrics,
             }
@@ -74,30 +121,35 @@ def summarize(task: ConsistencyTask, rows: Sequence[dict[str, Any]], languages: 
     return {
         "settings": task.settings(),
         "languages": per_lang,
-        "listwise": listwise(task, rows, languages, cols),
+        "listwise": listwise(task, by_condition, languages, cols),
         "table_a9": table_a9(task, per_lang, languages),
     }
 
 
 def listwise(
-    task: ConsistencyTask, rows: Sequence[dict[str, Any]], languages: Sequence[str], cols: Sequence[str]
+    task: ConsistencyTask,
+    by_condition: Mapping[tuple[str, float | None], Mapping[str, Mapping[str, Score]]],
+    languages: Sequence[str],
+    cols: Sequence[str],
 ) -> dict[str, Any]:
     """Per temperature and metric: the mean per language over only the questions that have a value in every
     language (listwise deletion, as the authors' box plots and tests; spec §3.5), and their number."""
     out: dict[str, Any] = {}
     for temp in task.temperatures:
-        by_item: dict[str, dict[str, dict[str, Any]]] = defaultdict(dict)
-        for r in rows:
-            if r["temperature"] == temp:
-                by_item[r["item_id"]][r["lang"]] = r
+        by_item: dict[str, dict[str, Mapping[str, Score]]] = defaultdict(dict)
+        for lang in languages:
+            for item_id, q in by_condition.get((lang, float(temp)), {}).items():
+                by_item[item_id][lang] = q
         per_metric: dict[str, Any] = {}
         for c in cols:
             complete = [
-                langs for langs in by_item.values() if all(langs.get(lg, {}).get(c) is not None for lg in languages)
+                langs for langs in by_item.values() if all(_value(langs.get(lg, {}), c) is not None for lg in languages)
             ]
             per_metric[c] = {
                 "n": len(complete),
-                "mean": {lg: (mean(float(q[lg][c]) for q in complete) if complete else None) for lg in languages},
+                "mean": {
+                    lg: (mean(_value(q[lg], c) or 0.0 for q in complete) if complete else None) for lg in languages
+                },
             }
         out[f"{temp:g}"] = per_metric
     return out

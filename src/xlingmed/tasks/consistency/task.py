@@ -37,7 +37,7 @@ from xlingmed.metrics.lexical import (
 )
 from xlingmed.metrics.topics import hdp_similarity, lda_similarity, only_stopwords
 from xlingmed.tasks.base import Stage, TaskResult, error_of
-from xlingmed.tasks.consistency.summary import metric_columns, summarize
+from xlingmed.tasks.consistency.summary import metric_columns, scores, summarize
 from xlingmed.translate import clean_translation, translation_request
 from xlingmed.types import Completion, GenerateRequest, Item, Message, Parsed, Sample
 
@@ -314,7 +314,7 @@ class ConsistencyTask:
         for (lang, _temp), entries in valid.items():
             self._score_condition(lang, entries, text_mode)
         self._score_topics(topic_sets, text_mode)
-        summary = summarize(self, rows, languages)
+        summary = summarize(self, scores(rows), languages)
         a9 = summary["table_a9"]
         table_a9 = [
             {

@@ -145,3 +145,23 @@ def test_scores_mirror_every_task_table_of_the_run(full_run: FullRun) -> None:
         expected = summary["consistency"]["languages"][lang][f"{t:g}"]["metrics"]["sim_1gram"]
         assert cell["value"].count() == expected["n"]
         assert cell["value"].mean() == pytest.approx(expected["mean"])
+
+
+def test_every_summary_comes_back_from_scores_parquet(full_run: FullRun) -> None:
+    """Each task's summary is a function of its Scores alone: ``summarize`` of the Score records read back from
+    ``scores.parquet`` gives ``summary.json``'s entry, every number and count, for each task of the run."""
+    from xlingmed.analysis.run import read_scores
+    from xlingmed.engine.plan import build_tasks
+    from xlingmed.output import dumps
+    from xlingmed.types import Score
+
+    out = full_run.out
+    summary = json.loads((out / "summary.json").read_text(encoding="utf-8"))
+    table = read_scores(out)
+    tasks = build_tasks(full_run.config())
+    assert [t.name for t in tasks] == list(summary["tasks"]) == ["correctness", "verifiability", "consistency"]
+    for task in tasks:
+        units = [Score.from_row(r) for r in table[table["task"] == task.name].to_dict(orient="records")]
+        assert units
+        expected = {k: v for k, v in summary["tasks"][task.name].items() if k != "parsing"}
+        assert json.loads(dumps(task.summarize(units, list(LANGS)))) == expected, task.name

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
+from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any, Literal
 
@@ -176,6 +178,11 @@ class Parsed:
     method: str
 
 
+def _missing(v: Any) -> bool:
+    """A missing table cell: ``None``, NaN, or pandas' ``NA`` (named by its type: pandas is not imported here)."""
+    return v is None or (isinstance(v, float) and math.isnan(v)) or type(v).__name__ == "NAType"
+
+
 @dataclass(frozen=True)
 class Score:
     """One scored outcome: the spine that statistics, the report and ``scores.parquet`` read.
@@ -224,3 +231,23 @@ class Score:
 
     def to_json(self) -> dict[str, Any]:
         return {f.name: getattr(self, f.name) for f in fields(self)}
+
+    @classmethod
+    def from_row(cls, row: Mapping[str, Any]) -> Score:
+        """A Score from a row of ``scores.parquet`` (``RunResult.scores()``, ``analysis.read_scores``): a missing
+        cell (NaN, ``None``, an absent column of an older file) is ``None``, or the field's default."""
+        out: dict[str, Any] = {}
+        for f in fields(cls):
+            v: Any = row.get(f.name)
+            if _missing(v):
+                if f.name in ("item_id", "lang", "task", "metric", "value"):
+                    out[f.name] = None if f.name == "value" else ""
+                continue
+            if f.name in ("value", "temperature", "probability"):
+                v = float(v)
+            elif f.name == "higher_is_better":
+                v = bool(v)
+            else:
+                v = str(v)
+            out[f.name] = v
+        return cls(**out)

@@ -110,14 +110,15 @@ def add_answer_metrics(
 
 
 def answer_metric_means(
-    rows: Sequence[Mapping[str, Any]], names: Sequence[str], languages: Sequence[str]
+    units: Sequence[Score], names: Sequence[str], languages: Sequence[str]
 ) -> dict[str, dict[str, dict[str, float | int | None]]]:
-    """Per metric and language: ``mean`` over the scored answers and ``n`` (for the summary)."""
+    """Per metric and language, from a task's Scores: ``mean`` over the scored answers and ``n`` (for the
+    summary)."""
     out: dict[str, dict[str, dict[str, float | int | None]]] = {}
     for name in names:
         out[name] = {}
         for lang in languages:
-            vals = [float(r[name]) for r in rows if r["lang"] == lang and r.get(name) is not None]
+            vals = [float(s.value) for s in units if s.metric == name and s.lang == lang and s.value is not None]
             out[name][lang] = {"mean": sum(vals) / len(vals) if vals else None, "n": len(vals)}
     return out
 

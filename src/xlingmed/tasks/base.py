@@ -3,8 +3,8 @@
 A task never calls a backend. It declares ``stages`` (e.g. correctness: ``answer`` by the model, then
 ``judge`` by the judge model; consistency: ``answer`` by the model, then ``translate`` by the translator); the
 runner sends each stage's requests and hands the completions of earlier stages to the next one. Then
-``score`` turns the per-sample records into the task's table and summary (for consistency this is where the
-similarity metrics run).
+``score`` turns the per-sample records into the task's table (for consistency this is where the similarity
+metrics run), the table into Score records, and ``summarize`` the Scores into the summary.
 """
 
 from __future__ import annotations
@@ -65,7 +65,12 @@ class Task(Protocol):
         ...
 
     def score(self, records: Sequence[dict[str, Any]], languages: Sequence[str]) -> TaskResult:
-        """The task's tables and its metrics per language (and per temperature where the task sweeps it)."""
+        """The task's tables and its summary: ``summarize`` of the Scores of its rows."""
+        ...
+
+    def summarize(self, units: Sequence[Score], languages: Sequence[str]) -> dict[str, Any]:
+        """The task's metrics per language (and per temperature where the task sweeps it), from its Scores alone:
+        a run's ``scores.parquet`` gives back its summary."""
         ...
 
 

@@ -117,23 +117,20 @@ class CorrectnessTask:
     def score(self, records: Sequence[dict[str, Any]], languages: Sequence[str]) -> TaskResult:
         """One row per sample (plus a column per answer metric); ``summarize`` for the summary."""
         rows = [dict(r) for r in records]
-        if not self.answer_metrics:
-            return TaskResult(rows=rows, summary=self.summarize(rows, languages))
-        add_answer_metrics(rows, self.answer_metrics, answer="answer")
-        summary = self.summarize(rows, languages)
-        summary["answer_metrics"] = answer_metric_means(rows, self.answer_metrics, languages)
-        return TaskResult(rows=rows, summary=summary)
+        if self.answer_metrics:
+            add_answer_metrics(rows, self.answer_metrics, answer="answer")
+        return TaskResult(rows=rows, summary=self.summarize(scores(rows), languages))
 
-    def summarize(self, records: Sequence[dict[str, Any]], languages: Sequence[str]) -> dict[str, Any]:
-        """Per language, from the task's Scores (one unit per answer, the judge's label as ``answer``): ``n``
+    def summarize(self, units: Sequence[Score], languages: Sequence[str]) -> dict[str, Any]:
+        """Per language, from the task's Scores alone (one unit per answer, the judge's label as ``answer``): ``n``
         (judged or no-response items), ``counts`` per label, ``proportions``, ``change_vs_en_pp`` (percentage
         points of the language's n against English: the paper's "relative decrease", e.g. HealthQA hi "more"
         (575 − 1013)/1134 = −38.62), ``ratio_vs_en`` (count / English count: the paper's "×" figures),
         ``n_errors`` (requests that failed; not labelled) and ``parse_methods``."""
-        units = [s for s in scores(records) if s.metric == OUTCOMES[0][0]]
+        answers = [s for s in units if s.metric == OUTCOMES[0][0]]
         out: dict[str, Any] = {"labels": list(LABELS), "label_names": LABEL_NAMES, "languages": {}}
         for lang in languages:
-            mine = [s for s in units if s.lang == lang]
+            mine = [s for s in answers if s.lang == lang]
             labelled = [s.answer for s in mine if s.answer is not None]
             n = len(labelled)
             counts = {lab: labelled.count(lab) for lab in LABELS}
@@ -159,6 +156,8 @@ class CorrectnessTask:
             stats["ratio_vs_en"] = {
                 lab: (stats["counts"][lab] / en["counts"][lab] if en["counts"][lab] else None) for lab in LABELS
             }
+        if self.answer_metrics:
+            out["answer_metrics"] = answer_metric_means(units, self.answer_metrics, languages)
         return out
 
 

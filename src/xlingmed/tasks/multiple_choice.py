@@ -171,14 +171,27 @@ class MultipleChoiceTask:
         }
 
     def score(self, records: Sequence[dict[str, Any]], languages: Sequence[str]) -> TaskResult:
-        """From the task's Scores: accuracy (invalid = wrong; failed requests excluded and counted) per language ×
-        temperature × condition, with breakdowns per bias and per category; for perturbed items, per condition and per
-        (condition, bias): the change against the clean question on the same items (exact McNemar; bootstrap 95%
-        CI resampled by item) and how often the answer was the option the bias pointed at; MedArabiQ Table 1 /
-        Table 2 layouts with numerators and denominators."""
+        """One row per answer; ``summarize`` for the summary; MedArabiQ's Table 1 (and, with bias conditions,
+        Table 2 and the per-bias breakdown) as their own tables."""
+        from xlingmed.analysis.conditions import bias_breakdown  # scipy: only when scoring
+
+        units = scores(records)
+        summary = self.summarize(units, languages)
+        tables = {"multiple_choice_table1": summary["table1"]}
+        if "table2" in summary:
+            by, conditions, item_biases = _grouped(units)
+            tables["multiple_choice_table2"] = summary["table2"]
+            tables["multiple_choice_bias"] = bias_breakdown(by, languages, self.temperatures, conditions, item_biases)
+        return TaskResult(rows=[dict(r) for r in records], summary=summary, tables=tables)
+
+    def summarize(self, units: Sequence[Score], languages: Sequence[str]) -> dict[str, Any]:
+        """From the task's Scores alone: accuracy (invalid = wrong; failed requests excluded and counted) per
+        language × temperature × condition, with breakdowns per bias and per category; for perturbed items, per
+        condition and per (condition, bias): the change against the clean question on the same items (exact
+        McNemar; bootstrap 95% CI resampled by item) and how often the answer was the option the bias pointed at;
+        MedArabiQ Table 1 / Table 2 layouts with numerators and denominators."""
         from xlingmed.analysis.conditions import (  # scipy: only when scoring
             accuracy_cell,
-            bias_breakdown,
             followed_bias,
             fraction,
             grouped,
@@ -186,16 +199,7 @@ class MultipleChoiceTask:
             versus_original,
         )
 
-        answers = _rows_of(scores(records))
-        by: dict[tuple[str, float, str], list[dict[str, Any]]] = defaultdict(list)
-        for r in answers:
-            by[(r["lang"], r["temperature"], r["condition"])].append(r)
-        conditions = [c for c in CONDITIONS if any(k[2] == c for k in by)]
-        # which biases each item was asked under: the original question counts for each of them
-        item_biases: dict[str, set[str]] = defaultdict(set)
-        for r in answers:
-            if r["bias"]:
-                item_biases[r["item_id"]].add(r["bias"])
+        by, conditions, item_biases = _grouped(units)
         langs_out: dict[str, Any] = {}
         table1: list[dict[str, Any]] = []
         table2: list[dict[str, Any]] = []
@@ -248,12 +252,9 @@ class MultipleChoiceTask:
             "languages": langs_out,
             "table1": table1,
         }
-        tables = {"multiple_choice_table1": table1}
         if table2:
             summary["table2"] = table2
-            tables["multiple_choice_table2"] = table2
-            tables["multiple_choice_bias"] = bias_breakdown(by, languages, self.temperatures, conditions, item_biases)
-        return TaskResult(rows=[dict(r) for r in records], summary=summary, tables=tables)
+        return summary
 
 
 class MultipleChoiceOptions(TaskOptions):
@@ -338,6 +339,23 @@ def scores(rows: Sequence[Mapping[str, Any]]) -> list[Score]:
                       answer=cell(r.get("prediction")), target=target, **common)
             )  # fmt: skip
     return out
+
+
+def _grouped(
+    units: Sequence[Score],
+) -> tuple[dict[tuple[str, float, str], list[dict[str, Any]]], list[str], dict[str, set[str]]]:
+    """The answers (``_rows_of``) per (language, temperature, condition), the conditions present in
+    ``CONDITIONS`` order, and which biases each item was asked under (the original question counts for each)."""
+    by: dict[tuple[str, float, str], list[dict[str, Any]]] = defaultdict(list)
+    answers = _rows_of(units)
+    for r in answers:
+        by[(r["lang"], r["temperature"], r["condition"])].append(r)
+    conditions = [c for c in CONDITIONS if any(k[2] == c for k in by)]
+    item_biases: dict[str, set[str]] = defaultdict(set)
+    for r in answers:
+        if r["bias"]:
+            item_biases[r["item_id"]].add(r["bias"])
+    return by, conditions, item_biases
 
 
 def _rows_of(units: Sequence[Score]) -> list[dict[str, Any]]:

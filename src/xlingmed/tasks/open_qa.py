@@ -128,7 +128,14 @@ class OpenQATask:
             r.setdefault("bertscore_r", None)
             r.setdefault("bertscore_f1", None)
         add_answer_metrics(rows, self.answer_metrics, answer="response")
-        groups = scores_by_item(scores(rows))
+        summary = self.summarize(scores(rows), languages)
+        return TaskResult(rows=rows, summary=summary, tables={"open_qa_table1": summary["table1"]})
+
+    def summarize(self, units: Sequence[Score], languages: Sequence[str]) -> dict[str, Any]:
+        """Per language × temperature, from the task's Scores alone: mean ± sd of BERTScore F1/P/R (× 100) over
+        the answered items, empty replies (scored 0) and failed requests (excluded) counted; the Table 1 layout;
+        the answer metrics' means."""
+        groups = scores_by_item(units)
         langs_out: dict[str, Any] = {}
         table1 = []
         for lang in languages:
@@ -159,7 +166,7 @@ class OpenQATask:
                     }
                 )
             langs_out[lang] = per_t
-        summary = {
+        summary: dict[str, Any] = {
             "settings": {
                 "bertscore": {
                     **self.bertscore.settings(),
@@ -174,8 +181,8 @@ class OpenQATask:
             "table1": table1,
         }
         if self.answer_metrics:
-            summary["answer_metrics"] = answer_metric_means(rows, self.answer_metrics, languages)
-        return TaskResult(rows=rows, summary=summary, tables={"open_qa_table1": table1})
+            summary["answer_metrics"] = answer_metric_means(units, self.answer_metrics, languages)
+        return summary
 
 
 class OpenQAOptions(EncoderOptions):

@@ -118,11 +118,18 @@ class RubricTask:
         return row
 
     def score(self, records: Sequence[dict[str, Any]], languages: Sequence[str]) -> TaskResult:
-        """Per language × temperature, from the task's Scores: mean ± sd of each dimension over the items where it
-        parsed, and of the per-item average (items with all four); missing dimensions counted; the Table J1 layout
-        (its "Average Score" is also given as the mean of the four dimension means, which is how the paper's
+        """One row per item; ``summarize`` for the summary; the paper's Table J1 layout as its own table."""
+        summary = self.summarize(scores(records), languages)
+        return TaskResult(
+            rows=[dict(r) for r in records], summary=summary, tables={"rubric_table_j1": summary["table_j1"]}
+        )
+
+    def summarize(self, units: Sequence[Score], languages: Sequence[str]) -> dict[str, Any]:
+        """Per language × temperature, from the task's Scores alone: mean ± sd of each dimension over the items
+        where it parsed, and of the per-item average (items with all four); missing dimensions counted; the Table J1
+        layout (its "Average Score" is also given as the mean of the four dimension means, which is how the paper's
         column adds up)."""
-        groups = scores_by_item(scores(records))
+        groups = scores_by_item(units)
         langs_out: dict[str, Any] = {}
         table = []
         for lang in languages:
@@ -164,7 +171,7 @@ class RubricTask:
             "languages": langs_out,
             "table_j1": table,
         }
-        return TaskResult(rows=[dict(r) for r in records], summary=summary, tables={"rubric_table_j1": table})
+        return summary
 
 
 class RubricOptions(TaskOptions):

@@ -261,17 +261,16 @@ class VerifiabilityTask:
 
     def score(self, records: Sequence[dict[str, Any]], languages: Sequence[str]) -> TaskResult:
         """One row per sample; ``summarize`` for the summary; the paper's Table A11 layout as its own table."""
-        summary = self.summarize(records, languages)
+        summary = self.summarize(scores(records), languages)
         return TaskResult(rows=list(records), summary=summary, tables={"verifiability_table_a11": summary["table_a11"]})
 
-    def summarize(self, records: Sequence[dict[str, Any]], languages: Sequence[str]) -> dict[str, Any]:
+    def summarize(self, units: Sequence[Score], languages: Sequence[str]) -> dict[str, Any]:
         """Per language and temperature, from the task's Scores (one per claim: the reading as ``answer``, the
         claim's truth as ``target``, P(yes) as ``probability``): the ``binary_metrics`` on claims read yes or no, plus
         ``n_claims``, ``n_unparsed`` (−1), ``n_refused``, ``n_errors`` (failed requests) — all excluded from the
         metrics, as in the paper — and ``accuracy_unparsed_as_wrong`` over all claims. ``mean_over_temperatures`` and
         ``sd_over_temperatures`` (ddof=1) give each metric over the temperatures, and ``table_a11`` the paper's
         Table A11 layout: "mean ± sd" per metric and language, with the paper's AUC (from hard labels)."""
-        units = scores(records)
         out: dict[str, Any] = {"parser": self.parser, "languages": {}}
         for lang in languages:
             per_t: dict[str, Any] = {}

@@ -43,11 +43,14 @@ class AnswerLengthTask:
         }
 
     def score(self, records: Sequence[dict[str, Any]], languages: Sequence[str]) -> TaskResult:
-        summary = {"languages": {}}
+        return TaskResult(rows=list(records), summary=self.summarize(scores(records), languages))
+
+    def summarize(self, units: Sequence[Score], languages: Sequence[str]) -> dict[str, Any]:
+        summary: dict[str, Any] = {"languages": {}}
         for lang in languages:
-            words = [r["words"] for r in records if r["lang"] == lang and r["words"] is not None]
+            words = [s.value for s in units if s.lang == lang and s.value is not None]
             summary["languages"][lang] = {"n": len(words), "mean_words": sum(words) / len(words) if words else None}
-        return TaskResult(rows=list(records), summary=summary)
+        return summary
 
 
 def scores(rows: Sequence[Mapping[str, Any]]) -> list[Score]:

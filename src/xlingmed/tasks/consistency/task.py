@@ -20,7 +20,7 @@ import hashlib
 import math
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar, Literal
+from typing import Any, ClassVar, Literal
 
 from xlingmed.errors import ConfigError
 from xlingmed.metrics.bertscore import PairwiseBERTScore
@@ -39,10 +39,7 @@ from xlingmed.metrics.topics import hdp_similarity, lda_similarity, only_stopwor
 from xlingmed.tasks.base import Stage, TaskResult, error_of
 from xlingmed.tasks.consistency.summary import metric_columns, scores, summarize
 from xlingmed.translate import clean_translation, translation_request
-from xlingmed.types import Completion, GenerateRequest, Item, Message, Parsed, Sample
-
-if TYPE_CHECKING:
-    pass
+from xlingmed.types import Completion, GenerateRequest, Item, Message, Parsed, Sample, Score
 
 SYSTEM = "Assistant is a medical expert that answers health-related questions."
 
@@ -314,7 +311,7 @@ class ConsistencyTask:
         for (lang, _temp), entries in valid.items():
             self._score_condition(lang, entries, text_mode)
         self._score_topics(topic_sets, text_mode)
-        summary = summarize(self, scores(rows), languages)
+        summary = self.summarize(scores(rows), languages)
         a9 = summary["table_a9"]
         table_a9 = [
             {
@@ -339,6 +336,10 @@ class ConsistencyTask:
                 "consistency_table_a9": table_a9,
             },
         )
+
+    def summarize(self, units: Sequence[Score], languages: Sequence[str]) -> dict[str, Any]:
+        """``score``'s summary, from the task's Scores alone (``summary.summarize``)."""
+        return summarize(self, units, languages)
 
     def _score_condition(
         self, lang: str, entries: list[tuple[dict[str, Any], list[str], list[str]]], text_mode: Mode

@@ -26,7 +26,7 @@ from xlingmed.judges.correctness import (
 from xlingmed.languages import get_language
 from xlingmed.metrics.registry import add_answer_metrics, answer_metric_means, answer_metric_scores, check_names
 from xlingmed.tasks.base import Stage, TaskResult, cell, error_of, temperature_of
-from xlingmed.tasks.registry import TaskOptions, TaskSpec, one_of, register_task
+from xlingmed.tasks.registry import PrimaryOutcome, TaskOptions, TaskSpec, one_of, register_task
 from xlingmed.types import Completion, GenerateRequest, Item, Message, Parsed, Sample, Score
 
 if TYPE_CHECKING:
@@ -227,5 +227,6 @@ register_task(
         scores,
         view="xlingmed.views.correctness",
         parses=True,
+        primary=PrimaryOutcome("contradictory", "contradictory", 0.05),
     )
 )

@@ -23,7 +23,7 @@ from xlingmed.languages import get_language
 from xlingmed.parsing.choice import FALLBACKS, MARKERS, PARSERS, extract_choice, extract_letter
 from xlingmed.prompts import render
 from xlingmed.tasks.base import Stage, TaskResult, cell, error_of, number, temperature_of
-from xlingmed.tasks.registry import TaskOptions, TaskSpec, names_list, one_of, register_task
+from xlingmed.tasks.registry import PrimaryOutcome, TaskOptions, TaskSpec, names_list, one_of, register_task
 from xlingmed.types import Completion, GenerateRequest, Item, Message, Parsed, Sample, Score
 
 if TYPE_CHECKING:
@@ -389,5 +389,6 @@ register_task(
         scores,
         view="xlingmed.views.multiple_choice",
         parses=True,
+        primary=PrimaryOutcome("accuracy", "correct", 0.05),
     )
 )

@@ -19,7 +19,7 @@ from xlingmed.metrics.registry import add_answer_metrics, answer_metric_means, a
 from xlingmed.prompts import render
 from xlingmed.tasks.base import Stage, TaskResult, error_of, number, scores_by_item, temperature_of
 from xlingmed.tasks.encoders import EncoderOptions, open_qa_bertscore
-from xlingmed.tasks.registry import TaskSpec, register_task
+from xlingmed.tasks.registry import PrimaryOutcome, TaskSpec, register_task
 from xlingmed.types import Completion, GenerateRequest, Item, Message, Parsed, Sample, Score
 
 if TYPE_CHECKING:
@@ -251,5 +251,6 @@ register_task(
         "MedArabiQ §4.4: BERTScore of the answer against the gold",
         scores,
         view="xlingmed.views.open_qa",
+        primary=PrimaryOutcome("bertscore_f1", "bertscore_f1", 2.0, unit="points of BERTScore F1 × 100"),
     )
 )

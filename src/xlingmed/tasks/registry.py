@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
@@ -35,6 +35,27 @@ class NoOptions(TaskOptions):
 
 
 @dataclass(frozen=True)
+class PrimaryOutcome:
+    """The outcome a deployment verdict is given on (``analysis.verdicts``: non-inferiority to English).
+
+    Attributes:
+        name: what ``xlingmed report --margin NAME=δ`` names (``accuracy``, ``contradictory``…).
+        metric: the task's Score metric it is computed from.
+        margin: the default non-inferiority margin δ, in the outcome's own units (a proportion 0–1, BERTScore
+            × 100, rubric points 1–5).
+        statistic: ``mean`` (over items, each item's mean over its temperatures) or ``macro_f1`` (of the yes/no
+            readings against their truth, the claims of resampled items pooled; XLingEval's verifiability metric).
+        unit: how the margin reads (``"proportion"``, ``"points of BERTScore × 100"``…).
+    """
+
+    name: str
+    metric: str
+    margin: float
+    statistic: Literal["mean", "macro_f1"] = "mean"
+    unit: str = "proportion"
+
+
+@dataclass(frozen=True)
 class TaskSpec:
     """A registered task.
 
@@ -52,6 +73,7 @@ class TaskSpec:
             XLingEval Table A9 is at that grain).
         parses: the task reads a choice or label from each reply: its Scores' parse methods are counted per
             language (``parsing.methods``; the run's "how replies were read").
+        primary: the outcome its deployment verdict is given on; ``None`` = no verdict.
     """
 
     name: str
@@ -62,6 +84,7 @@ class TaskSpec:
     mean_over_temperatures: bool = False
     view: str | None = None
     parses: bool = False
+    primary: PrimaryOutcome | None = None
 
 
 # One line per built-in task module; each registers its spec when imported.

@@ -17,7 +17,7 @@ from xlingmed.judges.rubric import DIMENSIONS, parse_rubric
 from xlingmed.prompts import render
 from xlingmed.tasks.base import Stage, TaskResult, cell, error_of, number, scores_by_item, temperature_of
 from xlingmed.tasks.open_qa import answer_request, mean_sd
-from xlingmed.tasks.registry import TaskOptions, TaskSpec, register_task
+from xlingmed.tasks.registry import PrimaryOutcome, TaskOptions, TaskSpec, register_task
 from xlingmed.types import Completion, GenerateRequest, Item, Message, Parsed, Sample, Score
 
 if TYPE_CHECKING:
@@ -229,5 +229,6 @@ register_task(
         scores,
         view="xlingmed.views.rubric",
         parses=True,
+        primary=PrimaryOutcome("rubric_average", "average", 0.25, unit="rubric points (1–5)"),
     )
 )

@@ -21,7 +21,7 @@ from xlingmed.errors import ConfigError
 from xlingmed.languages import LANGUAGES
 from xlingmed.metrics.classification import binary_metrics
 from xlingmed.tasks.base import Stage, TaskResult, cell, error_of, number, temperature_of
-from xlingmed.tasks.registry import TaskOptions, TaskSpec, one_of, register_task
+from xlingmed.tasks.registry import PrimaryOutcome, TaskOptions, TaskSpec, one_of, register_task
 from xlingmed.types import Completion, GenerateRequest, Item, Message, Parsed, Sample, Score, TokenLogprob
 
 if TYPE_CHECKING:
@@ -376,5 +376,6 @@ register_task(
         scores,
         view="xlingmed.views.verifiability",
         parses=True,
+        primary=PrimaryOutcome("verifiability_f1", "correct", 0.03, "macro_f1", "macro-F1 (0–1)"),
     )
 )  # fmt: skip

@@ -1,0 +1,277 @@
+"""Is a language acceptably close to English? Non-inferiority verdicts per language, from a run's Scores.
+
+A health system does not ask "is Hindi different from English" (with enough items, it always is) but "is Hindi
+no worse than English by more than a margin δ we can accept". That is a non-inferiority question (Piaggio et al.,
+CONSORT extension for non-inferiority trials, JAMA 2012; Wellek, *Testing Statistical Hypotheses of Equivalence
+and Noninferiority*, 2010), asked here per language, on each task's primary outcome (``TaskSpec.primary``).
+
+For outcome θ and language X, the difference Δ = θ_X − θ_en is taken in the direction of a better model (for a
+lower-is-better outcome such as "contradictory", Δ = θ_en − θ_X), on the items present in both languages. Items
+are resampled with replacement (the pairing kept: an item's answers in both languages travel together), so the
+uncertainty is that of the item sample. With B resamples Δ*:
+
+* ``p_noninferior`` = (1 + #{Δ* ≤ −δ}) / (B + 1), the bootstrap p-value of H0: Δ ≤ −δ;
+* ``p_inferior`` = (1 + #{Δ* ≥ −δ}) / (B + 1), that of H0: Δ ≥ −δ;
+* both Holm-corrected across the languages of one outcome (``analysis.paired.holm``).
+
+Verdict: **non-inferior** when the corrected ``p_noninferior`` < α (the one-sided lower bound of Δ is above −δ),
+**inferior** when the corrected ``p_inferior`` < α (the upper bound is below −δ: worse by more than the margin),
+else **inconclusive**, with the number of items that would make it conclusive at 80 % power. Fewer than
+``min_items`` paired items is inconclusive whatever the resamples say: a bootstrap over a handful of items
+understates its own uncertainty. With ``equivalence=True`` the two one-sided tests (TOST) of |Δ| < δ are added.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from xlingmed.analysis.paired import holm
+from xlingmed.errors import ConfigError
+
+NONINFERIOR, INFERIOR, INCONCLUSIVE = "non-inferior", "inferior", "inconclusive"
+MIN_ITEMS = 20
+POWER = 0.8
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """One primary outcome of one task, with the margin this report uses."""
+
+    task: str
+    name: str
+    metric: str
+    margin: float
+    statistic: str
+    unit: str
+    higher_is_better: bool
+
+
+def parse_margins(text: str | Mapping[str, float] | None) -> dict[str, float]:
+    """``"accuracy=0.05,contradictory=0.05"`` (or a mapping) as ``{name: δ}``.
+
+    Raises:
+        ConfigError: a part without ``=``, a margin that is not a positive number, or a name that is no task's
+            primary outcome (the known names listed).
+    """
+    from xlingmed.tasks.registry import task_specs
+
+    known = {s.primary.name for s in task_specs().values() if s.primary is not None}
+    if text is None or text == "":
+        return {}
+    pairs = text.items() if isinstance(text, Mapping) else (p.partition("=")[::2] for p in str(text).split(","))
+    out: dict[str, float] = {}
+    for name, raw in pairs:
+        name = str(name).strip()
+        try:
+            value = float(raw)
+        except (TypeError, ValueError):
+            raise ConfigError(f"--margin {name}={raw!r}: a margin is a number (NAME=δ, e.g. accuracy=0.05)") from None
+        if name not in known:
+            raise ConfigError(f"--margin: unknown outcome {name!r}; known: {', '.join(sorted(known))}")
+        if not value > 0 or math.isinf(value):
+            raise ConfigError(f"--margin {name}={raw}: the margin must be a positive number")
+        out[name] = value
+    return out
+
+
+def outcomes(margins: Mapping[str, float] | None = None) -> list[Outcome]:
+    """Every registered task's primary outcome, with the margin of ``margins`` or its documented default."""
+    from xlingmed.tasks.registry import task_specs
+
+    margins = margins or {}
+    out = []
+    for name, spec in task_specs().items():
+        p = spec.primary
+        if p is None:
+            continue
+        out.append(Outcome(name, p.name, p.metric, margins.get(p.name, p.margin), p.statistic, p.unit, True))
+    return out
+
+
+def _item_table(sub: pd.DataFrame, lang: str, statistic: str) -> pd.DataFrame:
+    """Per item of ``lang``: the columns the statistic sums over (mean: value sum and count; macro-F1: the
+    yes/no confusion counts of the claims read yes or no)."""
+    mine = sub[sub["lang"] == lang]
+    if statistic == "mean":
+        scored = mine.dropna(subset=["value"])
+        grouped = scored.groupby("item_id")["value"]
+        return pd.DataFrame({"s": grouped.sum(), "n": grouped.count()})
+    read = mine[mine["answer"].isin(("yes", "no")) & mine["target"].isin(("yes", "no"))]
+    cells = pd.DataFrame(
+        {
+            "item_id": read["item_id"],
+            "tp": (read["answer"] == "yes") & (read["target"] == "yes"),
+            "fp": (read["answer"] == "yes") & (read["target"] == "no"),
+            "fn": (read["answer"] == "no") & (read["target"] == "yes"),
+            "tn": (read["answer"] == "no") & (read["target"] == "no"),
+        }
+    )
+    return cells.groupby("item_id")[["tp", "fp", "fn", "tn"]].sum().astype(float)
+
+
+def _macro_f1(c: np.ndarray) -> np.ndarray:
+    """Macro-F1 over the classes yes and no from summed confusion counts ``c[..., (tp, fp, fn, tn)]``."""
+    tp, fp, fn, tn = c[..., 0], c[..., 1], c[..., 2], c[..., 3]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        f_yes = np.where(2 * tp + fp + fn > 0, 2 * tp / (2 * tp + fp + fn), 0.0)
+        f_no = np.where(2 * tn + fn + fp > 0, 2 * tn / (2 * tn + fn + fp), 0.0)
+    return (f_yes + f_no) / 2
+
+
+def _statistic(statistic: str, ref: np.ndarray, lang: np.ndarray) -> Callable[[np.ndarray], np.ndarray]:
+    """θ_lang − θ_ref for item weights ``w`` (resamples × items; all ones = the observed items)."""
+    if statistic == "mean":
+        # each item's mean over its units and temperatures, then the mean over items
+        d = lang[:, 0] / lang[:, 1] - ref[:, 0] / ref[:, 1]
+        d = np.where(np.abs(d) <= 1e-9, 0.0, d)
+        return lambda w: (w @ d) / w.sum(axis=-1)
+    return lambda w: _macro_f1(w @ lang) - _macro_f1(w @ ref)
+
+
+def _resample(stat: Callable[[np.ndarray], np.ndarray], n: int, n_resamples: int, seed: int) -> np.ndarray:
+    """``n_resamples`` values of ``stat`` over items drawn with replacement (multinomial counts), in chunks so
+    that memory stays at about 1000 × n."""
+    rng = np.random.default_rng(seed)
+    out = []
+    for start in range(0, n_resamples, 1000):
+        size = min(1000, n_resamples - start)
+        out.append(stat(rng.multinomial(n, np.full(n, 1.0 / n), size=size).astype(float)))
+    return np.concatenate(out)
+
+
+def _items_needed(estimate: float, margin: float, se: float, n: int, alpha: float, sd: float | None) -> int | None:
+    """Items for a conclusive verdict at ``POWER`` if the observed difference held: statsmodels' paired t-test
+    power (``TTestPower``) on the per-item differences where the statistic is a mean (``sd`` given), else the
+    normal approximation from the bootstrap standard error, which shrinks as 1/√n. ``None`` when the observed
+    difference sits on the margin (no sample size decides it)."""
+    distance = abs(estimate + margin)
+    if distance < 1e-12:
+        return None
+    if sd is not None:
+        if sd == 0:
+            return MIN_ITEMS
+        from statsmodels.stats.power import TTestPower
+
+        n_t = TTestPower().solve_power(effect_size=distance / sd, alpha=alpha, power=POWER, alternative="larger")
+        return max(MIN_ITEMS, math.ceil(float(n_t)))
+    from scipy.stats import norm
+
+    if se == 0:
+        return MIN_ITEMS
+    z = float(norm.ppf(1 - alpha) + norm.ppf(POWER))
+    return max(MIN_ITEMS, math.ceil(n * (z * se / distance) ** 2))
+
+
+def noninferiority(
+    scores: pd.DataFrame,
+    languages: Sequence[str],
+    reference: str = "en",
+    margins: Mapping[str, float] | None = None,
+    *,
+    alpha: float = 0.05,
+    equivalence: bool = False,
+    min_items: int = MIN_ITEMS,
+    n_resamples: int = 10_000,
+    seed: int = 0,
+) -> list[dict[str, Any]]:
+    """Non-inferiority verdicts of every language against ``reference`` on each primary outcome in ``scores``.
+
+    Args:
+        scores: a run's Scores (``analysis.run.read_scores``); only the plain question (no prompt condition).
+        languages: the run's languages; those other than ``reference`` get a verdict.
+        margins: δ per outcome name (``parse_margins``); the rest use the task's default.
+        alpha: one-sided level of each test (the bounds are one-sided (1 − α) bounds).
+        equivalence: add the TOST equivalence test (|Δ| < δ), Holm-corrected like the others.
+
+    Returns:
+        One row per (outcome, language): task, outcome, metric, statistic, unit, lang, reference, n_items
+        (paired), margin, alpha, value_reference, value_lang, difference (Δ, better direction), lower, upper
+        (one-sided (1 − α) bounds of Δ), p_noninferior, p_inferior (raw and ``_holm``), verdict, reason,
+        n_items_needed (inconclusive only), and with ``equivalence`` p_equivalence(_holm) and equivalent.
+        Values are in the outcome's units (a proportion for accuracy, not %).
+    """
+    rows: list[dict[str, Any]] = []
+    plain = scores[scores["condition"].isna()] if "condition" in scores else scores
+    for oc in outcomes(margins):
+        sub = plain[(plain["task"] == oc.task) & (plain["metric"] == oc.metric)]
+        if sub.empty or reference not in set(sub["lang"]):
+            continue
+        higher = bool(sub["higher_is_better"].iloc[0])
+        sign = 1.0 if higher else -1.0
+        ref_table = _item_table(sub, reference, oc.statistic)
+        block = []
+        for k, lang in enumerate(lg for lg in languages if lg != reference):
+            lang_table = _item_table(sub, lang, oc.statistic)
+            items = ref_table.index.intersection(lang_table.index)
+            ref, mine = ref_table.loc[items].to_numpy(float), lang_table.loc[items].to_numpy(float)
+            row: dict[str, Any] = {
+                "task": oc.task, "outcome": oc.name, "metric": oc.metric, "statistic": oc.statistic,
+                "unit": oc.unit, "higher_is_better": higher, "lang": lang, "reference": reference,
+                "n_items": len(items), "margin": oc.margin, "alpha": alpha,
+            }  # fmt: skip
+            if len(items) == 0:
+                rows.append(
+                    {**row, "verdict": INCONCLUSIVE, "reason": f"no item scored in both {lang} and {reference}"}
+                )
+                continue
+            stat = _statistic(oc.statistic, ref, mine)
+            ones = np.ones((1, len(items)))
+            estimate = sign * float(stat(ones)[0])
+            if oc.statistic == "mean":
+                value_ref, value_lang = float(np.mean(ref[:, 0] / ref[:, 1])), float(np.mean(mine[:, 0] / mine[:, 1]))
+            else:
+                value_ref, value_lang = float(_macro_f1(ref.sum(axis=0))), float(_macro_f1(mine.sum(axis=0)))
+            boot = sign * _resample(stat, len(items), n_resamples, seed + k)
+            p_ni = (1 + int(np.sum(boot <= -oc.margin))) / (n_resamples + 1)
+            p_inf = (1 + int(np.sum(boot >= -oc.margin))) / (n_resamples + 1)
+            row.update(
+                value_reference=value_ref, value_lang=value_lang, difference=estimate,
+                lower=float(np.quantile(boot, alpha)), upper=float(np.quantile(boot, 1 - alpha)),
+                p_noninferior=p_ni, p_inferior=p_inf,
+            )  # fmt: skip
+            if equivalence:
+                row["p_equivalence"] = max(p_ni, (1 + int(np.sum(boot >= oc.margin))) / (n_resamples + 1))
+            if oc.statistic == "mean":
+                d = sign * (mine[:, 0] / mine[:, 1] - ref[:, 0] / ref[:, 1])
+                row["_sd"] = float(np.std(d, ddof=1)) if len(d) > 1 else 0.0
+            else:
+                row["_sd"] = None
+            row["_se"] = float(np.std(boot, ddof=1))
+            block.append(row)
+        _decide(block, alpha, min_items, equivalence)
+        rows += block
+    return [{k: v for k, v in r.items() if not k.startswith("_")} for r in rows]
+
+
+def _decide(block: list[dict[str, Any]], alpha: float, min_items: int, equivalence: bool) -> None:
+    """Holm across the languages of one outcome, then each language's verdict and, if inconclusive, the items
+    needed (at α / m, Holm's strictest step, so the estimate holds whatever the other languages do)."""
+    if not block:
+        return
+    keys = ["p_noninferior", "p_inferior", *(["p_equivalence"] if equivalence else [])]
+    for key in keys:
+        for r, p in zip(block, holm([r[key] for r in block]), strict=True):
+            r[f"{key}_holm"] = float(p)
+    m = len(block)
+    for r in block:
+        if equivalence:
+            r["equivalent"] = bool(r["p_equivalence_holm"] < alpha and r["n_items"] >= min_items)
+        if r["n_items"] < min_items:
+            r["verdict"], r["reason"] = INCONCLUSIVE, f"{r['n_items']} paired items, fewer than {min_items}"
+        elif r["p_noninferior_holm"] < alpha:
+            r["verdict"], r["reason"] = NONINFERIOR, f"lower bound {r['lower']:+.4g} > −δ = {-r['margin']:+.4g}"
+        elif r["p_inferior_holm"] < alpha:
+            r["verdict"], r["reason"] = INFERIOR, f"upper bound {r['upper']:+.4g} < −δ = {-r['margin']:+.4g}"
+        else:
+            r["verdict"] = INCONCLUSIVE
+            r["reason"] = f"the bounds [{r['lower']:+.4g}, {r['upper']:+.4g}] straddle −δ = {-r['margin']:+.4g}"
+        if r["verdict"] == INCONCLUSIVE:
+            r["n_items_needed"] = _items_needed(
+                r["difference"], r["margin"], r["_se"], r["n_items"], alpha / m, r["_sd"]
+            )

@@ -16,6 +16,7 @@ import struct
 import time
 from pathlib import Path
 
+import pandas as pd
 import pytest
 from conftest import FullRun, chromium
 from typer.testing import CliRunner
@@ -52,11 +53,30 @@ def test_run_writes_report_with_every_criterion(full_run: FullRun) -> None:
 
 def test_report_rebuilds_offline_in_under_a_minute(full_run: FullRun, tmp_path: Path) -> None:
     t0 = time.perf_counter()
-    result = CliRunner().invoke(app, ["report", str(full_run.out), "--out", str(tmp_path / "again")])
+    margins = "contradictory=0.5,verifiability_f1=0.25"
+    result = CliRunner().invoke(
+        app, ["report", str(full_run.out), "--out", str(tmp_path / "again"), "--margin", margins, "--equivalence"]
+    )
     elapsed = time.perf_counter() - t0
     assert result.exit_code == 0, result.output
     assert (tmp_path / "again" / "index.html").is_file()
     assert elapsed < 60, elapsed
+    # the verdicts: 2 items per language can decide nothing, whatever the margin, and say how many would
+    verdicts = pd.read_csv(tmp_path / "again" / "stats" / "verdicts.csv")
+    assert sorted(zip(verdicts["outcome"], verdicts["lang"], strict=True)) == [
+        (o, lg) for o in ("contradictory", "verifiability_f1") for lg in ("es", "hi", "zh")
+    ]
+    assert set(verdicts["verdict"]) == {"inconclusive"} and set(verdicts["n_items"]) == {2}
+    assert set(verdicts["margin"]) == {0.5, 0.25} and "p_equivalence_holm" in verdicts
+    assert set(verdicts["reason"]) == {"2 paired items, fewer than 20"}
+    html = (tmp_path / "again" / "index.html").read_text(encoding="utf-8")
+    assert "llamacpp/smollm2 on xlinghealth/medicationqa, each language against English" in html
+    assert "Inconclusive: Spanish on contradictory (δ = 50.0 percentage points; 2 paired items" in html
+    # the run's own report used the documented default margins
+    default = pd.read_csv(full_run.out / "report" / "stats" / "verdicts.csv")
+    assert set(default["margin"]) == {0.05, 0.03}
+    bad = CliRunner().invoke(app, ["report", str(full_run.out), "--out", str(tmp_path / "bad"), "--margin", "acc=1"])
+    assert bad.exit_code != 0 and "unknown outcome 'acc'" in bad.output and not (tmp_path / "bad").exists()
 
 
 def test_report_opens_in_headless_chromium(full_run: FullRun, tmp_path: Path) -> None:

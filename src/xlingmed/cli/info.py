@@ -23,12 +23,24 @@ def report_(
         list[Path] | None,
         typer.Option(help="Annotation set(s) whose judge–human agreement to include (repeatable; one batch each)."),
     ] = None,
+    margin: Annotated[
+        str | None,
+        typer.Option(
+            help="Non-inferiority margins δ per primary outcome, e.g. accuracy=0.05,contradictory=0.05,"
+            "verifiability_f1=0.03 (the rest keep their defaults; `xlingmed list` shows them)."
+        ),
+    ] = None,
+    alpha: Annotated[float, typer.Option(help="One-sided level of each verdict's test.")] = 0.05,
+    equivalence: Annotated[bool, typer.Option(help="Add the TOST equivalence test (|difference| < δ).")] = False,
 ) -> None:
-    """Rebuild figures, statistics and index.html from stored results; no model is called."""
+    """Rebuild figures, statistics, verdicts and index.html from stored results; no model is called."""
     from xlingmed.report import build_report
 
     try:
-        index = build_report(runs, out, n_resamples=resamples, seed=seed, annotations=annotations or ())
+        index = build_report(
+            runs, out, n_resamples=resamples, seed=seed, annotations=annotations or (), margins=margin, alpha=alpha,
+            equivalence=equivalence,
+        )  # fmt: skip
     except XlingmedError as exc:
         fail(exc)
         return
@@ -99,6 +111,10 @@ def list_() -> None:
     for spec in task_specs().values():
         opts = ", ".join(f"{k}={_fmt_default(f.default)}" for k, f in spec.options.model_fields.items())
         stdout.print(f"  {spec.name}: {spec.description}; -T {opts or '(none)'}", highlight=False)
+        if spec.primary is not None:
+            p = spec.primary
+            stdout.print(f"    verdict on {p.name} ({p.statistic} of {p.metric}; default --margin {p.name}={p.margin:g}"
+                         f", {p.unit})", highlight=False)  # fmt: skip
     stdout.print("languages:  " + ", ".join(f"{c} ({lang.name})" for c, lang in LANGUAGES.items()))
     stdout.print(
         "models:     "

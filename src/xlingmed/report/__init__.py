@@ -12,7 +12,7 @@ import base64
 import json
 import sys
 import types
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from importlib import metadata
 from pathlib import Path
@@ -23,6 +23,7 @@ import pandas as pd
 from xlingmed import output
 from xlingmed.analysis.overview import by_language
 from xlingmed.analysis.run import analyse_run, read_scores
+from xlingmed.errors import ConfigError
 from xlingmed.report import figures, sections
 from xlingmed.report.load import RunData, load_run
 from xlingmed.views.base import cell, tau
@@ -93,18 +94,30 @@ def build_report(
     n_resamples: int = 2000,
     seed: int = 0,
     annotations: Sequence[Path] = (),
+    margins: str | Mapping[str, float] | None = None,
+    alpha: float = 0.05,
+    equivalence: bool = False,
 ) -> Path:
     """Build the report of ``run_dirs`` and return the path of its ``index.html``.
 
     ``annotations``: annotation sets (``xlingmed annotate sample``), one batch each; their judge–human agreement
     per language (XLingEval Table A7) is added as a table and written to ``stats/judge_human_agreement.csv``.
+    ``margins`` (``"accuracy=0.05,…"`` or a mapping), ``alpha`` and ``equivalence``: the non-inferiority verdicts
+    (``analysis.verdicts``), at the top of each run and in ``stats/verdicts.csv``.
 
     Raises:
+        ConfigError: a margin that is not a positive number or names no primary outcome.
         DataNotFoundError: a folder that is not a finished run.
         DataError: a run file that cannot be parsed.
     """
     import jinja2
 
+    from xlingmed.analysis.verdicts import parse_margins
+    from xlingmed.report import verdicts
+
+    if not 0 < alpha < 0.5:
+        raise ConfigError(f"alpha {alpha}: the one-sided level must be between 0 and 0.5")
+    deltas = parse_margins(margins)
     runs = [load_run(Path(p)) for p in run_dirs]
     out = Path(out_dir) if out_dir is not None else runs[0].path / "report"
     views = []
@@ -116,7 +129,12 @@ def build_report(
         figs = _figures(run, tables)
         for name, png in figs.items():
             output.write_atomic(out / "figures" / f"{prefix}{name}.png", png)
-        views.append(_view(run, tables, figs))
+        verdict = verdicts.section(
+            read_scores(run.path), run.summary, run.languages, deltas,
+            alpha=alpha, equivalence=equivalence, n_resamples=n_resamples, seed=seed,
+        )  # fmt: skip
+        output.write_csv(out / "stats" / f"{prefix}verdicts.csv", verdict["raw"])
+        views.append({**_view(run, tables, figs), "verdict": verdict})
     agreement = sections.agreement(annotations)
     if agreement is not None:
         output.write_csv(out / "stats" / "judge_human_agreement.csv", agreement["raw"])
@@ -261,6 +279,9 @@ class _CallableModule(types.ModuleType):
         n_resamples: int = 2000,
         seed: int = 0,
         annotations: Sequence[Path] = (),
+        margins: str | Mapping[str, float] | None = None,
+        alpha: float = 0.05,
+        equivalence: bool = False,
     ) -> Path:
         return build_report(
             [Path(r) for r in run_dirs],
@@ -268,6 +289,9 @@ class _CallableModule(types.ModuleType):
             n_resamples=n_resamples,
             seed=seed,
             annotations=annotations,
+            margins=margins,
+            alpha=alpha,
+            equivalence=equivalence,
         )
 
 

@@ -1,0 +1,126 @@
+"""Language effects with the item as cluster: a GEE of each primary outcome on language (and on model × language
+when several runs are compared).
+
+The paired tests compare two languages at a time; a regression puts every language (and model) in one model and
+lets the same question's answers, in every language, temperature and claim, be correlated. A generalised
+estimating equation (Liang & Zeger, Biometrika 1986) with an exchangeable working correlation clustered by item
+(statsmodels ``GEE``) gives population-averaged effects with robust (sandwich) standard errors: a logit link for
+binary outcomes (the coefficient is a log odds ratio against English) and an identity link for continuous ones
+(the coefficient is a difference in the outcome's units). For a binary outcome the implied difference in
+proportion (``marginal_difference``: the fitted share in the language minus that in English) is given beside the
+log odds, so it reads like the paired gap.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+
+def _expit(x: float) -> float:
+    return 1.0 / (1.0 + math.exp(-x))
+
+
+def _primary_metrics() -> dict[str, str]:
+    """Task → the Score metric of its primary outcome (verifiability's macro-F1 is a ratio, not a per-claim mean:
+    its GEE models each claim read correctly, ``correct``)."""
+    from xlingmed.tasks.registry import task_specs
+
+    return {name: spec.primary.metric for name, spec in task_specs().items() if spec.primary is not None}
+
+
+def language_effects(
+    scores: pd.DataFrame,
+    languages: Sequence[str],
+    reference: str = "en",
+    *,
+    confidence: float = 0.95,
+) -> list[dict[str, Any]]:
+    """Per task's primary outcome in ``scores`` (one run's Scores, or several runs' with a ``model`` column): the
+    GEE coefficient of each language against ``reference`` (and of each model × language interaction).
+
+    Args:
+        scores: Scores (``analysis.run.read_scores``), plain question only (prompt conditions are left out); a
+            ``model`` column, when present with several values, adds model and model × language terms (the first
+            model is the baseline).
+        languages: the languages to model; ``reference`` is the baseline.
+
+    Returns:
+        Rows: task, metric, family (``binomial``/``gaussian``), term (``lang[hi]``, ``model[B]``,
+        ``model[B]:lang[hi]``), coefficient, ci_low, ci_high, p, n_items (clusters), n_obs, and for a language term
+        ``marginal_difference`` (fitted mean in the language − in the reference, baseline model, outcome units).
+        An outcome that cannot be fitted (one language, no variation, no convergence) gets one row with
+        ``error`` saying why.
+    """
+    import statsmodels.api as sm
+    import statsmodels.formula.api as smf
+
+    out: list[dict[str, Any]] = []
+    plain = scores[scores["condition"].isna()] if "condition" in scores else scores
+    langs = [reference, *[lg for lg in languages if lg != reference]]
+    for task, metric in _primary_metrics().items():
+        sub = plain[(plain["task"] == task) & (plain["metric"] == metric)].dropna(subset=["value"])
+        sub = sub[sub["lang"].isin(langs)]
+        if sub.empty or reference not in set(sub["lang"]):
+            continue
+        binary = sub["kind"].iloc[0] == "binary"
+        models = list(dict.fromkeys(sub["model"])) if "model" in sub else []
+        several = len(models) > 1
+        present = [lg for lg in langs if lg in set(sub["lang"])]
+        data = pd.DataFrame(
+            {
+                "y": sub["value"].astype(float).to_numpy(),
+                "lang": pd.Categorical(sub["lang"], categories=present),
+                "item": sub["item_id"].astype(str).to_numpy(),
+            }
+        )
+        formula = "y ~ C(lang, Treatment(reference=" + repr(reference) + "))"
+        if several:
+            data["model"] = pd.Categorical(sub["model"], categories=models)
+            formula = f"y ~ C(model, Treatment(reference={models[0]!r})) * C(lang, Treatment(reference={reference!r}))"
+        base: dict[str, Any] = {"task": task, "metric": metric, "family": "binomial" if binary else "gaussian"}
+        base |= {"n_items": int(data["item"].nunique()), "n_obs": len(data)}
+        if len(present) < 2 or data["y"].nunique() < 2:
+            out.append({**base, "error": "needs two languages and some variation in the outcome"})
+            continue
+        family = sm.families.Binomial() if binary else sm.families.Gaussian()
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")  # convergence and domain warnings: judged below from the fit
+                fit = smf.gee(formula, "item", data, family=family, cov_struct=sm.cov_struct.Exchangeable()).fit()
+        except (ValueError, np.linalg.LinAlgError) as exc:
+            out.append({**base, "error": f"the GEE could not be fitted: {exc}"})
+            continue
+        ci = fit.conf_int(alpha=1 - confidence)
+        intercept = float(fit.params["Intercept"])
+        for name, coef in fit.params.items():
+            if name == "Intercept":
+                continue
+            term = _term(str(name))
+            row: dict[str, Any] = {
+                **base, "term": term, "coefficient": float(coef), "ci_low": float(ci.loc[name, 0]),
+                "ci_high": float(ci.loc[name, 1]), "p": float(fit.pvalues[name]),
+            }  # fmt: skip
+            if term.startswith("lang[") and ":" not in term:
+                row["marginal_difference"] = (
+                    _expit(intercept + float(coef)) - _expit(intercept) if binary else float(coef)
+                )
+            if not all(math.isfinite(row[k]) for k in ("coefficient", "ci_low", "ci_high")):
+                row["error"] = "not estimable (a language or model with no variation: separation)"
+            out.append(row)
+    return out
+
+
+def _term(name: str) -> str:
+    """``C(lang, Treatment(reference='en'))[T.hi]`` → ``lang[hi]``; interactions joined by ``:``."""
+    parts = []
+    for piece in name.split(":"):
+        var = "model" if piece.startswith("C(model") else "lang"
+        level = piece[piece.rindex("[T.") + 3 : -1]
+        parts.append(f"{var}[{level}]")
+    return ":".join(parts)

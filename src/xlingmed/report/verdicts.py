@@ -1,0 +1,96 @@
+"""The report's verdict section: per run, the non-inferiority verdict of each language on each primary outcome
+(``analysis.verdicts``) as a table, and one paragraph in plain language generated from those rows alone."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import pandas as pd
+
+from xlingmed.analysis.verdicts import INCONCLUSIVE, INFERIOR, NONINFERIOR, noninferiority
+from xlingmed.views.base import cell
+
+ORDER = (INFERIOR, INCONCLUSIVE, NONINFERIOR)
+
+
+def _name(code: str) -> str:
+    from xlingmed.languages import LANGUAGES
+
+    lang = LANGUAGES.get(code)
+    return lang.name if lang is not None else code
+
+
+def amount(row: Mapping[str, Any], value: float) -> str:
+    """A difference or margin in the outcome's units: percentage points for a proportion."""
+    if row["unit"] == "proportion":
+        return f"{100 * abs(value):.1f} percentage points"
+    return f"{abs(value):.3g} {row['unit']}"
+
+
+def paragraph(model: str, benchmark: str, rows: Sequence[Mapping[str, Any]], alpha: float) -> str:
+    """What a reader must know, in sentences built from the verdict rows: which languages are inferior,
+    inconclusive (with the items needed) or non-inferior on which outcome, with the margin."""
+    if not rows:
+        return (
+            f"{model} on {benchmark}: no verdict (no task with a primary outcome was scored in English and another "
+            "language)."
+        )
+    head = (
+        f"{model} on {benchmark}, each language against English (one-sided {100 * (1 - alpha):.0f}% bounds resampled "
+        "by item, Holm-corrected across languages)."
+    )
+    parts = [head]
+    for verdict in ORDER:
+        mine = [r for r in rows if r["verdict"] == verdict]
+        if not mine:
+            continue
+        said = []
+        for r in mine:
+            what = f"{_name(str(r['lang']))} on {r['outcome']} (δ = {amount(r, r['margin'])}"
+            if verdict == INFERIOR:
+                what += f"; worse by {amount(r, r['difference'])}"
+            elif verdict == INCONCLUSIVE:
+                needed = r.get("n_items_needed")
+                what += f"; {r['n_items']} paired items"
+                what += f", about {needed} needed" if needed else ", the observed gap sits on the margin"
+            said.append(what + ")")
+        label = {INFERIOR: "Inferior", INCONCLUSIVE: "Inconclusive", NONINFERIOR: "Non-inferior"}[verdict]
+        parts.append(f"{label}: {'; '.join(said)}.")
+    return " ".join(parts)
+
+
+def section(
+    scores: pd.DataFrame,
+    summary: Mapping[str, Any],
+    languages: Sequence[str],
+    margins: Mapping[str, float],
+    *,
+    alpha: float,
+    equivalence: bool,
+    n_resamples: int,
+    seed: int,
+) -> dict[str, Any]:
+    """The verdict rows of one run (``raw``, for ``stats/verdicts.csv``), their formatted table and paragraph."""
+    raw = noninferiority(
+        scores, languages, margins=margins, alpha=alpha, equivalence=equivalence, n_resamples=n_resamples, seed=seed
+    )
+    columns = ["outcome", "lang", "verdict", "items", "margin δ", "English", "language", "difference", "bounds"]
+    if equivalence:
+        columns.append("equivalent (TOST)")
+    table = []
+    for r in raw:
+        row = [
+            str(r["outcome"]), str(r["lang"]), str(r["verdict"]), str(r["n_items"]), cell(r["margin"]),
+            cell(r.get("value_reference")), cell(r.get("value_lang")), cell(r.get("difference")),
+            "–" if r.get("lower") is None else f"[{cell(r['lower'])}, {cell(r['upper'])}]",
+        ]  # fmt: skip
+        if equivalence:
+            row.append(cell(r.get("equivalent")))
+        table.append({"cells": row, "verdict": r["verdict"], "reason": r.get("reason", "")})
+    return {
+        "raw": raw,
+        "columns": columns,
+        "rows": table,
+        "paragraph": paragraph(str(summary.get("model", "?")), str(summary.get("benchmark", "?")), raw, alpha),
+    }

@@ -24,13 +24,14 @@ understates its own uncertainty. With ``equivalence=True`` the two one-sided tes
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from xlingmed.analysis.items import difference, item_table, resample, statistic_of
 from xlingmed.analysis.paired import holm
 from xlingmed.errors import ConfigError
 
@@ -94,57 +95,6 @@ def outcomes(margins: Mapping[str, float] | None = None) -> list[Outcome]:
     return out
 
 
-def _item_table(sub: pd.DataFrame, lang: str, statistic: str) -> pd.DataFrame:
-    """Per item of ``lang``: the columns the statistic sums over (mean: value sum and count; macro-F1: the
-    yes/no confusion counts of the claims read yes or no)."""
-    mine = sub[sub["lang"] == lang]
-    if statistic == "mean":
-        scored = mine.dropna(subset=["value"])
-        grouped = scored.groupby("item_id")["value"]
-        return pd.DataFrame({"s": grouped.sum(), "n": grouped.count()})
-    read = mine[mine["answer"].isin(("yes", "no")) & mine["target"].isin(("yes", "no"))]
-    cells = pd.DataFrame(
-        {
-            "item_id": read["item_id"],
-            "tp": (read["answer"] == "yes") & (read["target"] == "yes"),
-            "fp": (read["answer"] == "yes") & (read["target"] == "no"),
-            "fn": (read["answer"] == "no") & (read["target"] == "yes"),
-            "tn": (read["answer"] == "no") & (read["target"] == "no"),
-        }
-    )
-    return cells.groupby("item_id")[["tp", "fp", "fn", "tn"]].sum().astype(float)
-
-
-def _macro_f1(c: np.ndarray) -> np.ndarray:
-    """Macro-F1 over the classes yes and no from summed confusion counts ``c[..., (tp, fp, fn, tn)]``."""
-    tp, fp, fn, tn = c[..., 0], c[..., 1], c[..., 2], c[..., 3]
-    with np.errstate(invalid="ignore", divide="ignore"):
-        f_yes = np.where(2 * tp + fp + fn > 0, 2 * tp / (2 * tp + fp + fn), 0.0)
-        f_no = np.where(2 * tn + fn + fp > 0, 2 * tn / (2 * tn + fn + fp), 0.0)
-    return (f_yes + f_no) / 2
-
-
-def _statistic(statistic: str, ref: np.ndarray, lang: np.ndarray) -> Callable[[np.ndarray], np.ndarray]:
-    """θ_lang − θ_ref for item weights ``w`` (resamples × items; all ones = the observed items)."""
-    if statistic == "mean":
-        # each item's mean over its units and temperatures, then the mean over items
-        d = lang[:, 0] / lang[:, 1] - ref[:, 0] / ref[:, 1]
-        d = np.where(np.abs(d) <= 1e-9, 0.0, d)
-        return lambda w: (w @ d) / w.sum(axis=-1)
-    return lambda w: _macro_f1(w @ lang) - _macro_f1(w @ ref)
-
-
-def _resample(stat: Callable[[np.ndarray], np.ndarray], n: int, n_resamples: int, seed: int) -> np.ndarray:
-    """``n_resamples`` values of ``stat`` over items drawn with replacement (multinomial counts), in chunks so
-    that memory stays at about 1000 × n."""
-    rng = np.random.default_rng(seed)
-    out = []
-    for start in range(0, n_resamples, 1000):
-        size = min(1000, n_resamples - start)
-        out.append(stat(rng.multinomial(n, np.full(n, 1.0 / n), size=size).astype(float)))
-    return np.concatenate(out)
-
-
 def _items_needed(estimate: float, margin: float, se: float, n: int, alpha: float, sd: float | None) -> int | None:
     """Items for a conclusive verdict at ``POWER`` if the observed difference held: statsmodels' paired t-test
     power (``TTestPower``) on the per-item differences where the statistic is a mean (``sd`` given), else the
@@ -204,10 +154,10 @@ def noninferiority(
             continue
         higher = bool(sub["higher_is_better"].iloc[0])
         sign = 1.0 if higher else -1.0
-        ref_table = _item_table(sub, reference, oc.statistic)
+        ref_table = item_table(sub, reference, oc.statistic)
         block = []
         for k, lang in enumerate(lg for lg in languages if lg != reference):
-            lang_table = _item_table(sub, lang, oc.statistic)
+            lang_table = item_table(sub, lang, oc.statistic)
             items = ref_table.index.intersection(lang_table.index)
             ref, mine = ref_table.loc[items].to_numpy(float), lang_table.loc[items].to_numpy(float)
             row: dict[str, Any] = {
@@ -220,14 +170,12 @@ def noninferiority(
                     {**row, "verdict": INCONCLUSIVE, "reason": f"no item scored in both {lang} and {reference}"}
                 )
                 continue
-            stat = _statistic(oc.statistic, ref, mine)
+            stat = difference(oc.statistic, ref, mine)
             ones = np.ones((1, len(items)))
             estimate = sign * float(stat(ones)[0])
-            if oc.statistic == "mean":
-                value_ref, value_lang = float(np.mean(ref[:, 0] / ref[:, 1])), float(np.mean(mine[:, 0] / mine[:, 1]))
-            else:
-                value_ref, value_lang = float(_macro_f1(ref.sum(axis=0))), float(_macro_f1(mine.sum(axis=0)))
-            boot = sign * _resample(stat, len(items), n_resamples, seed + k)
+            value_ref = float(statistic_of(oc.statistic, ref)(ones)[0])
+            value_lang = float(statistic_of(oc.statistic, mine)(ones)[0])
+            boot = sign * resample(stat, len(items), n_resamples, seed + k)
             p_ni = (1 + int(np.sum(boot <= -oc.margin))) / (n_resamples + 1)
             p_inf = (1 + int(np.sum(boot >= -oc.margin))) / (n_resamples + 1)
             row.update(

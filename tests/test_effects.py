@@ -81,3 +81,13 @@ def test_an_outcome_without_variation_says_why() -> None:
     df["value"] = 1.0
     (row,) = language_effects(df, ["en", "hi"])
     assert "variation" in row["error"]
+
+
+def test_separation_withholds_the_numbers() -> None:
+    """A language whose answers are all wrong has no finite log odds: no coefficient, and the reason."""
+    df = _simulate("binary", {"en": 0.0, "es": 0.0, "ar": 0.0}, n_items=40)
+    df.loc[df["lang"] == "ar", "value"] = 0.0
+    rows = {r["term"]: r for r in language_effects(df, ["en", "es", "ar"])}
+    assert rows["lang[ar]"]["coefficient"] is None and rows["lang[ar]"]["p"] is None
+    assert rows["lang[ar]"]["error"] == "not estimable: separation (ar: every answer 0)"
+    assert rows["lang[es]"]["coefficient"] is not None and "error" not in rows["lang[es]"]

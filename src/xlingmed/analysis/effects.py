@@ -110,10 +110,33 @@ def language_effects(
                 row["marginal_difference"] = (
                     _expit(intercept + float(coef)) - _expit(intercept) if binary else float(coef)
                 )
-            if not all(math.isfinite(row[k]) for k in ("coefficient", "ci_low", "ci_high")):
-                row["error"] = "not estimable (a language or model with no variation: separation)"
+            flat = _degenerate(data, term, models[0] if several else None, reference) if binary else []
+            if flat or not all(math.isfinite(row[k]) for k in ("coefficient", "ci_low", "ci_high")):
+                # separation: a cell whose answers are all 0 or all 1 has no finite log odds; the fit stops at
+                # an arbitrary large value with a tiny p, so the numbers are withheld
+                why = ", ".join(flat) if flat else "a cell without variation"
+                row |= {"coefficient": None, "ci_low": None, "ci_high": None, "p": None, "marginal_difference": None}
+                row["error"] = f"not estimable: separation ({why})"
             out.append(row)
     return out
+
+
+def _degenerate(data: pd.DataFrame, term: str, base_model: str | None, reference: str) -> list[str]:
+    """The cells (model × language) behind ``term`` whose binary outcomes are all equal, named."""
+    levels = dict(part[:-1].split("[", 1) for part in term.split(":"))
+    langs = {reference, levels.get("lang", reference)}
+    models = {base_model, levels.get("model", base_model)} if base_model is not None else {None}
+    flat = []
+    for m in sorted(models, key=str):
+        for lang in sorted(langs):
+            sel = data["lang"] == lang
+            if m is not None:
+                sel &= data["model"] == m
+            ys = data.loc[sel, "y"]
+            if len(ys) and ys.nunique() == 1:
+                who = f"{m} " if m is not None else ""
+                flat.append(f"{who}{lang}: every answer {int(ys.iloc[0])}")
+    return flat
 
 
 def _term(name: str) -> str:

@@ -38,6 +38,7 @@ from xlingmed.errors import ConfigError
 NONINFERIOR, INFERIOR, INCONCLUSIVE = "non-inferior", "inferior", "inconclusive"
 MIN_ITEMS = 20
 POWER = 0.8
+MIN_JUDGE_KAPPA = 0.6  # "substantial" agreement (Landis & Koch, Biometrics 1977: 0.61–0.80)
 
 
 @dataclass(frozen=True)
@@ -50,7 +51,7 @@ class Outcome:
     margin: float
     statistic: str
     unit: str
-    higher_is_better: bool
+    judged: bool
 
 
 def parse_margins(text: str | Mapping[str, float] | None) -> dict[str, float]:
@@ -91,7 +92,7 @@ def outcomes(margins: Mapping[str, float] | None = None) -> list[Outcome]:
         p = spec.primary
         if p is None:
             continue
-        out.append(Outcome(name, p.name, p.metric, margins.get(p.name, p.margin), p.statistic, p.unit, True))
+        out.append(Outcome(name, p.name, p.metric, margins.get(p.name, p.margin), p.statistic, p.unit, spec.judged))
     return out
 
 
@@ -127,6 +128,8 @@ def noninferiority(
     alpha: float = 0.05,
     equivalence: bool = False,
     min_items: int = MIN_ITEMS,
+    judges: Mapping[tuple[str, str], Mapping[str, Any]] | None = None,
+    min_judge_kappa: float = MIN_JUDGE_KAPPA,
     n_resamples: int = 10_000,
     seed: int = 0,
 ) -> list[dict[str, Any]]:
@@ -138,12 +141,16 @@ def noninferiority(
         margins: δ per outcome name (``parse_margins``); the rest use the task's default.
         alpha: one-sided level of each test (the bounds are one-sided (1 − α) bounds).
         equivalence: add the TOST equivalence test (|Δ| < δ), Holm-corrected like the others.
+        judges: (task, language) → ``{"judge_kappa", "n_items"}`` (``annotate.agreement.judge_reliability``); a
+            verdict on a judged outcome (``TaskSpec.judged``) whose language has no κ, or one below
+            ``min_judge_kappa``, is marked ``judge_verified`` False.
 
     Returns:
         One row per (outcome, language): task, outcome, metric, statistic, unit, lang, reference, n_items
         (paired), margin, alpha, value_reference, value_lang, difference (Δ, better direction), lower, upper
         (one-sided (1 − α) bounds of Δ), p_noninferior, p_inferior (raw and ``_holm``), verdict, reason,
-        n_items_needed (inconclusive only), and with ``equivalence`` p_equivalence(_holm) and equivalent.
+        n_items_needed (inconclusive only), judge_kappa, judge_items and judge_verified (judged outcomes; else
+        None), and with ``equivalence`` p_equivalence(_holm) and equivalent.
         Values are in the outcome's units (a proportion for accuracy, not %).
     """
     rows: list[dict[str, Any]] = []
@@ -164,6 +171,7 @@ def noninferiority(
                 "task": oc.task, "outcome": oc.name, "metric": oc.metric, "statistic": oc.statistic,
                 "unit": oc.unit, "higher_is_better": higher, "lang": lang, "reference": reference,
                 "n_items": len(items), "margin": oc.margin, "alpha": alpha,
+                **_judge(oc, lang, judges or {}, min_judge_kappa),
             }  # fmt: skip
             if len(items) == 0:
                 rows.append(
@@ -195,6 +203,21 @@ def noninferiority(
         _decide(block, alpha, min_items, equivalence)
         rows += block
     return [{k: v for k, v in r.items() if not k.startswith("_")} for r in rows]
+
+
+def _judge(
+    oc: Outcome, lang: str, judges: Mapping[tuple[str, str], Mapping[str, Any]], min_kappa: float
+) -> dict[str, Any]:
+    """The judge's agreement with humans in ``lang`` and whether it clears ``min_kappa`` (judged outcomes)."""
+    if not oc.judged:
+        return {"judge_kappa": None, "judge_items": None, "judge_verified": None}
+    measured = judges.get((oc.task, lang)) or {}
+    kappa = measured.get("judge_kappa")
+    return {
+        "judge_kappa": kappa,
+        "judge_items": measured.get("n_items", 0),
+        "judge_verified": kappa is not None and kappa >= min_kappa,
+    }
 
 
 def _decide(block: list[dict[str, Any]], alpha: float, min_items: int, equivalence: bool) -> None:

@@ -6,7 +6,9 @@ Per language and over all languages, on the items at least one annotator answere
   strict majority are counted in ``n_no_majority`` and left out of the share);
 * ``unanimous``: share of items where every annotator who answered agrees with the judge;
 * ``cohen_kappa`` (exactly two annotators, items both answered; scikit-learn) or ``fleiss_kappa`` (three or more,
-  items all answered; statsmodels): agreement between the humans themselves, beyond chance.
+  items all answered; statsmodels): agreement between the humans themselves, beyond chance;
+* ``judge_kappa``: Cohen's κ between the judge's label and the majority human label (items with a majority): the
+  judge's agreement with the humans beyond chance, which a verdict on a judged outcome needs (``judge_reliability``).
 """
 
 from __future__ import annotations
@@ -51,7 +53,8 @@ def agreement_table(annotation_set: AnnotationSet, answers: Sequence[Answer]) ->
 
     Returns:
         rows with ``lang``, ``n_items``, ``n_annotators``, ``n_answers``, ``judge_agreement``,
-        ``n_no_majority``, ``unanimous``, ``kappa``, ``kappa_kind`` (``cohen`` | ``fleiss``), ``n_kappa_items``;
+        ``n_no_majority``, ``unanimous``, ``kappa``, ``kappa_kind`` (``cohen`` | ``fleiss``), ``n_kappa_items``,
+        ``judge_kappa``;
         shares are in [0, 1], ``None`` where undefined.
     """
     items = {it["id"]: it for it in annotation_set.items}
@@ -65,6 +68,7 @@ def agreement_table(annotation_set: AnnotationSet, answers: Sequence[Answer]) ->
         scope = {i: by for i, by in by_item.items() if lang == "all" or items[i]["lang"] == lang}
         annotators = sorted({a for by in scope.values() for a in by})
         majority_hits = no_majority = unanimous = 0
+        pairs: list[tuple[str, str]] = []  # (judge, majority) of the items with a majority
         for item, by in scope.items():
             judge = items[item]["label"]
             ranked = Counter(by.values()).most_common()
@@ -72,6 +76,7 @@ def agreement_table(annotation_set: AnnotationSet, answers: Sequence[Answer]) ->
                 no_majority += 1  # a tie: no majority label
             else:
                 majority_hits += ranked[0][0] == judge
+                pairs.append((judge, ranked[0][0]))
             unanimous += all(label == judge for label in by.values())
         decided = len(scope) - no_majority
         rows.append(
@@ -84,6 +89,42 @@ def agreement_table(annotation_set: AnnotationSet, answers: Sequence[Answer]) ->
                 "n_no_majority": no_majority,
                 "unanimous": unanimous / len(scope) if scope else None,
                 **_kappa(scope, annotators, annotation_set.labels),
+                "judge_kappa": judge_kappa(pairs, annotation_set.labels),
             }
         )
     return rows
+
+
+def judge_kappa(pairs: Sequence[tuple[str, str]], labels: Sequence[str]) -> float | None:
+    """Cohen's κ of (judge label, majority human label) pairs; ``None`` without pairs or when undefined (every
+    label in one category)."""
+    if not pairs:
+        return None
+    from sklearn.metrics import cohen_kappa_score
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        value = float(cohen_kappa_score([j for j, _ in pairs], [h for _, h in pairs], labels=list(labels)))
+    return None if math.isnan(value) else value
+
+
+def judge_reliability(sets: Sequence[tuple[AnnotationSet, Sequence[Answer]]]) -> dict[tuple[str, str], dict[str, Any]]:
+    """(task, language) → ``{"judge_kappa", "n_items"}`` over every annotation set given (batches pooled: each
+    item with a majority human label is one (judge, human) pair)."""
+    pooled: dict[tuple[str, str], list[tuple[str, str]]] = defaultdict(list)
+    labels: dict[tuple[str, str], list[str]] = {}
+    for aset, answers in sets:
+        task = str(aset.settings.get("task"))
+        items = {it["id"]: it for it in aset.items}
+        by_item: dict[str, list[str]] = defaultdict(list)
+        for ans in answers:
+            if ans.item in items and ans.annotator in aset.annotators:
+                by_item[ans.item].append(ans.label)
+        for item, given in by_item.items():
+            ranked = Counter(given).most_common()
+            if len(ranked) > 1 and ranked[1][1] == ranked[0][1]:
+                continue
+            key = (task, str(items[item]["lang"]))
+            pooled[key].append((items[item]["label"], ranked[0][0]))
+            labels[key] = list(dict.fromkeys([*labels.get(key, []), *aset.labels]))
+    return {k: {"judge_kappa": judge_kappa(v, labels[k]), "n_items": len(v)} for k, v in pooled.items()}

@@ -32,6 +32,10 @@ def report_(
     ] = None,
     alpha: Annotated[float, typer.Option(help="One-sided level of each verdict's test.")] = 0.05,
     equivalence: Annotated[bool, typer.Option(help="Add the TOST equivalence test (|difference| < δ).")] = False,
+    min_judge_kappa: Annotated[
+        float,
+        typer.Option(help="A judged verdict needs the judge's Cohen κ with humans (--annotations) at least this."),
+    ] = 0.6,
 ) -> None:
     """Rebuild figures, statistics, verdicts and index.html from stored results; no model is called."""
     from xlingmed.report import build_report
@@ -39,7 +43,7 @@ def report_(
     try:
         index = build_report(
             runs, out, n_resamples=resamples, seed=seed, annotations=annotations or (), margins=margin, alpha=alpha,
-            equivalence=equivalence,
+            equivalence=equivalence, min_judge_kappa=min_judge_kappa,
         )  # fmt: skip
     except XlingmedError as exc:
         fail(exc)

@@ -21,15 +21,28 @@ from typing import Any
 import pandas as pd
 
 from xlingmed import output
+from xlingmed.analysis.effects import language_effects
 from xlingmed.analysis.overview import by_language
 from xlingmed.analysis.run import analyse_run, read_scores
+from xlingmed.analysis.verdicts import MIN_JUDGE_KAPPA
 from xlingmed.errors import ConfigError
-from xlingmed.report import figures, sections
+from xlingmed.report import compare, explorer, figures, sections
+from xlingmed.report.compare import model_names
 from xlingmed.report.load import RunData, load_run
 from xlingmed.views.base import cell, tau
 from xlingmed.views.open_qa import encoder_note
 
 TOY_MODELS = ("llamacpp/smollm2", "llamacpp/gemma3-270m")
+EFFECTS_TITLE = "Language effects on each primary outcome (GEE, exchangeable correlation clustered by item)"
+EFFECTS_NOTE = (
+    "Coefficient against English: log odds ratio for binary outcomes (marginal_difference: the fitted share in the "
+    "language minus in English), a difference in the outcome's units for continuous ones; robust 95% CIs."
+)
+MODELS_XLABEL = "difference to English: pp (proportions) or the outcome's units; ← worse | better →; filled = inferior"
+
+
+def _languages(runs: Sequence[RunData]) -> list[str]:
+    return list(dict.fromkeys(lg for r in runs for lg in r.languages))
 
 
 _fmt = cell  # the report's cell format, shared with the task views
@@ -97,13 +110,16 @@ def build_report(
     margins: str | Mapping[str, float] | None = None,
     alpha: float = 0.05,
     equivalence: bool = False,
+    min_judge_kappa: float = MIN_JUDGE_KAPPA,
 ) -> Path:
     """Build the report of ``run_dirs`` and return the path of its ``index.html``.
 
     ``annotations``: annotation sets (``xlingmed annotate sample``), one batch each; their judge–human agreement
     per language (XLingEval Table A7) is added as a table and written to ``stats/judge_human_agreement.csv``.
     ``margins`` (``"accuracy=0.05,…"`` or a mapping), ``alpha`` and ``equivalence``: the non-inferiority verdicts
-    (``analysis.verdicts``), at the top of each run and in ``stats/verdicts.csv``.
+    (``analysis.verdicts``), at the top of each run and in ``stats/verdicts.csv``; a verdict on a judged outcome
+    is judge-unverified unless ``annotations`` measure the judge's κ with humans in its language at
+    ``min_judge_kappa`` or more.
 
     Raises:
         ConfigError: a margin that is not a positive number or names no primary outcome.
@@ -118,9 +134,11 @@ def build_report(
     if not 0 < alpha < 0.5:
         raise ConfigError(f"alpha {alpha}: the one-sided level must be between 0 and 0.5")
     deltas = parse_margins(margins)
+    judges = verdicts.reliability(annotations)
     runs = [load_run(Path(p)) for p in run_dirs]
     out = Path(out_dir) if out_dir is not None else runs[0].path / "report"
     views = []
+    verdict_rows: dict[str, list[dict[str, Any]]] = {}
     for k, run in enumerate(runs, start=1):
         prefix = f"run{k}_" if len(runs) > 1 else ""
         tables = analyse_run(run.path, run.languages, n_resamples=n_resamples, seed=seed)
@@ -131,10 +149,34 @@ def build_report(
             output.write_atomic(out / "figures" / f"{prefix}{name}.png", png)
         verdict = verdicts.section(
             read_scores(run.path), run.summary, run.languages, deltas,
-            alpha=alpha, equivalence=equivalence, n_resamples=n_resamples, seed=seed,
+            alpha=alpha, equivalence=equivalence, judges=judges, min_judge_kappa=min_judge_kappa,
+            n_resamples=n_resamples, seed=seed,
         )  # fmt: skip
         output.write_csv(out / "stats" / f"{prefix}verdicts.csv", verdict["raw"])
-        views.append({**_view(run, tables, figs), "verdict": verdict})
+        effects = language_effects(read_scores(run.path), run.languages)
+        output.write_csv(out / "stats" / f"{prefix}language_effects.csv", effects)
+        view = _view(run, tables, figs)
+        view["stat_tables"].insert(0, sections.table(EFFECTS_TITLE, effects, EFFECTS_NOTE))
+        views.append({**view, "verdict": verdict})
+        verdict_rows[model_names(runs)[k - 1]] = verdict["raw"]
+    models = compare.section(runs, _languages(runs), n_resamples=n_resamples, seed=seed)
+    if models is not None:
+        for name, rows in models["tables"].items():
+            output.write_csv(out / "stats" / f"models_{name}.csv", rows)
+        models["figure"] = None
+        forest_rows = compare.forest_rows(verdict_rows)
+        if models["refused"] is None and not forest_rows.empty:
+            png = figures.forest(forest_rows, "Each model's difference to English (one-sided bounds)", MODELS_XLABEL)
+            output.write_atomic(out / "figures" / "models_forest.png", png)
+            models["figure"] = base64.b64encode(png).decode("ascii")
+        models["shown"] = {
+            name: sections.table(title, models["tables"].get(name, []))
+            for name, title in (
+                ("pairs", "Model against model, per language (paired by item; Holm across pairs and languages)"),
+                ("ranking", "Ranking per language (bootstrap intervals of the value and of the rank; 1 = best)"),
+                ("effects", "Model × language effects (GEE clustered by item; first model and English = baseline)"),
+            )
+        }
     agreement = sections.agreement(annotations)
     if agreement is not None:
         output.write_csv(out / "stats" / "judge_human_agreement.csv", agreement["raw"])
@@ -145,6 +187,8 @@ def build_report(
         title=", ".join(r.label for r in runs),
         runs=views,
         comparison=sections.comparison(runs),
+        models=models,
+        explorer=explorer.section(runs, model_names(runs)),
         headline=sections.headline(runs),
         agreement=agreement["table"] if agreement is not None else None,
         built=datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
@@ -282,6 +326,7 @@ class _CallableModule(types.ModuleType):
         margins: str | Mapping[str, float] | None = None,
         alpha: float = 0.05,
         equivalence: bool = False,
+        min_judge_kappa: float = MIN_JUDGE_KAPPA,
     ) -> Path:
         return build_report(
             [Path(r) for r in run_dirs],
@@ -292,6 +337,7 @@ class _CallableModule(types.ModuleType):
             margins=margins,
             alpha=alpha,
             equivalence=equivalence,
+            min_judge_kappa=min_judge_kappa,
         )
 
 

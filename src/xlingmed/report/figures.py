@@ -187,7 +187,10 @@ def verifiability_heatmaps(verifiability: Mapping[str, Any], languages: Sequence
     return _png(fig)
 
 
-def forest(gaps: pd.DataFrame, title: str) -> bytes:
+FOREST_XLABEL = "gap vs English: % of the English value (continuous) or pp (binary); ← worse | better →"
+
+
+def forest(gaps: pd.DataFrame, title: str, xlabel: str = FOREST_XLABEL) -> bytes:
     """Every criterion's gap against English with its 95% CI, in % of the English value (continuous metrics)
     or percentage points (binary outcomes), oriented so that left = worse than English. Filled markers:
     significant after Holm correction (paired test, p < 0.05); hollow: not significant."""
@@ -208,7 +211,7 @@ def forest(gaps: pd.DataFrame, title: str) -> bytes:
         )
     ax.axvline(0, color="black", linewidth=0.8)
     ax.set_yticks(range(len(rows)), list(rows["label"])[::-1], fontsize=7)
-    ax.set_xlabel("gap vs English: % of the English value (continuous) or pp (binary); ← worse | better →", fontsize=8)
+    ax.set_xlabel(xlabel, fontsize=8)
     ax.set_title(title, fontsize=10)
     ax.tick_params(axis="x", labelsize=7)
     fig.tight_layout()

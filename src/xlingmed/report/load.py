@@ -53,7 +53,9 @@ def load_run(path: Path) -> RunData:
         except (OSError, json.JSONDecodeError) as exc:
             raise DataError(f"cannot read: {exc}", file=str(file)) from None
     run = RunData(path=path, summary=data["summary"], manifest=data["manifest"])
-    for name in ("correctness", "verifiability", "consistency"):
+    from xlingmed.tasks.registry import task_specs
+
+    for name in task_specs():
         file = path / f"{name}.csv"
         if file.is_file():
             try:

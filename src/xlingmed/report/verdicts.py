@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 import pandas as pd
@@ -57,7 +58,39 @@ def paragraph(model: str, benchmark: str, rows: Sequence[Mapping[str, Any]], alp
             said.append(what + ")")
         label = {INFERIOR: "Inferior", INCONCLUSIVE: "Inconclusive", NONINFERIOR: "Non-inferior"}[verdict]
         parts.append(f"{label}: {'; '.join(said)}.")
+    unverified = [r for r in rows if r.get("judge_verified") is False]
+    if unverified:
+        said = [f"{_name(str(r['lang']))} on {r['outcome']} ({_judge_words(r)})" for r in unverified]
+        parts.append(
+            "Judge-unverified, so read these verdicts as the judge's, not yet the clinicians': " + "; ".join(said) + "."
+        )
     return " ".join(parts)
+
+
+def _judge_words(r: Mapping[str, Any]) -> str:
+    kappa = r.get("judge_kappa")
+    return "no judge–human agreement measured" if kappa is None else f"judge–human κ {kappa:.2f}"
+
+
+def reliability(annotations: Sequence[Path]) -> dict[tuple[str, str], dict[str, Any]]:
+    """The judge's agreement with humans per (task, language), from the annotation sets given to the report."""
+    if not annotations:
+        return {}
+    from xlingmed.annotate import AnswerStore, load_annotation_set
+    from xlingmed.annotate.agreement import judge_reliability
+
+    sets = []
+    for path in annotations:
+        aset = load_annotation_set(Path(path))
+        sets.append((aset, AnswerStore(aset.path / "answers.sqlite").all()))
+    return judge_reliability(sets)
+
+
+def _judge_cell(r: Mapping[str, Any]) -> str:
+    if r.get("judge_verified") is None:
+        return "no judge"
+    kappa = "unmeasured" if r.get("judge_kappa") is None else f"{r['judge_kappa']:.2f} (n={r['judge_items']})"
+    return kappa if r["judge_verified"] else f"{kappa}: judge-unverified"
 
 
 def section(
@@ -68,14 +101,18 @@ def section(
     *,
     alpha: float,
     equivalence: bool,
+    judges: Mapping[tuple[str, str], Mapping[str, Any]],
+    min_judge_kappa: float,
     n_resamples: int,
     seed: int,
 ) -> dict[str, Any]:
     """The verdict rows of one run (``raw``, for ``stats/verdicts.csv``), their formatted table and paragraph."""
     raw = noninferiority(
-        scores, languages, margins=margins, alpha=alpha, equivalence=equivalence, n_resamples=n_resamples, seed=seed
-    )
+        scores, languages, margins=margins, alpha=alpha, equivalence=equivalence, judges=judges,
+        min_judge_kappa=min_judge_kappa, n_resamples=n_resamples, seed=seed,
+    )  # fmt: skip
     columns = ["outcome", "lang", "verdict", "items", "margin δ", "English", "language", "difference", "bounds"]
+    columns.append("judge–human κ")
     if equivalence:
         columns.append("equivalent (TOST)")
     table = []
@@ -84,6 +121,7 @@ def section(
             str(r["outcome"]), str(r["lang"]), str(r["verdict"]), str(r["n_items"]), cell(r["margin"]),
             cell(r.get("value_reference")), cell(r.get("value_lang")), cell(r.get("difference")),
             "–" if r.get("lower") is None else f"[{cell(r['lower'])}, {cell(r['upper'])}]",
+            _judge_cell(r),
         ]  # fmt: skip
         if equivalence:
             row.append(cell(r.get("equivalent")))

@@ -228,5 +228,6 @@ register_task(
         view="xlingmed.views.correctness",
         parses=True,
         primary=PrimaryOutcome("contradictory", "contradictory", 0.05),
+        judged=True,
     )
 )

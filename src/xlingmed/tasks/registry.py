@@ -74,6 +74,8 @@ class TaskSpec:
         parses: the task reads a choice or label from each reply: its Scores' parse methods are counted per
             language (``parsing.methods``; the run's "how replies were read").
         primary: the outcome its deployment verdict is given on; ``None`` = no verdict.
+        judged: an LLM judge gives its outcome: its verdicts need the judge's agreement with humans
+            (``xlingmed annotate``), else they are marked judge-unverified.
     """
 
     name: str
@@ -85,6 +87,7 @@ class TaskSpec:
     view: str | None = None
     parses: bool = False
     primary: PrimaryOutcome | None = None
+    judged: bool = False
 
 
 # One line per built-in task module; each registers its spec when imported.

@@ -230,5 +230,6 @@ register_task(
         view="xlingmed.views.rubric",
         parses=True,
         primary=PrimaryOutcome("rubric_average", "average", 0.25, unit="rubric points (1–5)"),
+        judged=True,
     )
 )

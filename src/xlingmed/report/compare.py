@@ -1,0 +1,94 @@
+"""The report's model comparison: whether several runs can be compared item by item, and if so their paired
+model-vs-model tests, rankings, model × language effects and a forest plot of each model's gap to English.
+
+Runs are compared only on the same benchmark and dataset file (the same items); the comparison is refused
+otherwise, with the reason shown. Differences that leave the items alike but change what is measured (the judge,
+temperatures, token limits, parsers, task options, prompt templates) are listed as marks above the tables.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import pandas as pd
+
+from xlingmed.analysis.run import read_scores
+from xlingmed.report.load import RunData
+
+# ``manifest.json`` → ``resolved`` keys that change what a score measures; the model itself is what is compared.
+MEASURED = ("temperatures", "max_tokens", "letter_parser", "judge_parser", "verify_parser", "task_options", "judge")
+
+
+def model_names(runs: Sequence[RunData]) -> list[str]:
+    """Each run's model, with the folder name where two runs share a model."""
+    models = [str(r.summary.get("model", "?")) for r in runs]
+    return [r.label if models.count(m) > 1 else m for r, m in zip(runs, models, strict=True)]
+
+
+def compatibility(runs: Sequence[RunData]) -> tuple[str | None, list[str]]:
+    """``(refusal, marks)``: why the runs cannot be compared item by item (``None`` if they can), and what differs
+    between them that a reader must know."""
+    benchmarks = {str(r.summary.get("benchmark")) for r in runs}
+    if len(benchmarks) > 1:
+        return f"the runs are on different benchmarks ({', '.join(sorted(benchmarks))}): no item is shared", []
+    files = {str((r.manifest.get("dataset") or {}).get("sha256")) for r in runs}
+    if len(files) > 1:
+        return "the runs read different dataset files (sha256 differs): their items may differ", []
+    marks = []
+    names = model_names(runs)
+    for key in MEASURED:
+        values = [((r.manifest.get("resolved") or {}).get(key)) for r in runs]
+        if any(v != values[0] for v in values[1:]):
+            shown = "; ".join(f"{n}: {v}" for n, v in zip(names, values, strict=True))
+            marks.append(f"{key} differs ({shown})")
+    items = [r.summary.get("n_items_per_language") for r in runs]
+    if any(i != items[0] for i in items[1:]):
+        marks.append("the runs scored different numbers of items; each comparison uses the items both scored")
+    return None, marks
+
+
+def combined_scores(runs: Sequence[RunData]) -> pd.DataFrame:
+    """The Scores of every run, with a ``model`` column (``model_names``)."""
+    return pd.concat(
+        [read_scores(r.path).assign(model=name) for r, name in zip(runs, model_names(runs), strict=True)],
+        ignore_index=True,
+    )
+
+
+def forest_rows(verdicts: Mapping[str, Sequence[Mapping[str, Any]]]) -> pd.DataFrame:
+    """One row per model × outcome × language for the forest plot: the difference to English and its one-sided
+    bounds, in percentage points for proportions; filled marker = inferior."""
+    rows = []
+    for model, raw in verdicts.items():
+        for r in raw:
+            if r.get("difference") is None:
+                continue
+            scale = 100.0 if r["unit"] == "proportion" else 1.0
+            rows.append(
+                {
+                    "label": f"{r['outcome']} [{r['lang']}] {model}",
+                    "lang": r["lang"],
+                    "effect": scale * r["difference"],
+                    "low": scale * r["lower"],
+                    "high": scale * r["upper"],
+                    "significant": r["verdict"] == "inferior",
+                }
+            )
+    return pd.DataFrame(rows)
+
+
+def section(runs: Sequence[RunData], languages: Sequence[str], *, n_resamples: int, seed: int) -> dict[str, Any] | None:
+    """The comparison of ``runs`` (≥ 2): ``refused`` or the tables ``pairs``, ``ranking`` and ``effects``."""
+    if len(runs) < 2:
+        return None
+    refused, marks = compatibility(runs)
+    if refused is not None:
+        return {"refused": refused, "marks": [], "tables": {}}
+    from xlingmed.analysis.effects import language_effects
+    from xlingmed.analysis.models import compare_models
+
+    scores = combined_scores(runs)
+    tables = compare_models(scores, languages, n_resamples=n_resamples, seed=seed)
+    tables["effects"] = language_effects(scores, languages)
+    return {"refused": None, "marks": marks, "tables": tables}

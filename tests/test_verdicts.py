@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -139,3 +141,50 @@ def test_margins_are_parsed_and_checked() -> None:
         parse_margins("accuracy=five")
     with pytest.raises(ConfigError, match="positive"):
         parse_margins("accuracy=-0.05")
+
+
+def test_judged_verdicts_carry_the_judge_kappa_and_are_unverified_without_it(tmp_path: Path) -> None:
+    """Correctness is judged: with two annotators agreeing with the judge in Spanish (κ 1) and disagreeing half
+    the time in Hindi, Spanish is verified, Hindi (κ below 0.6) and Chinese (unmeasured) are not."""
+    from xlingmed.annotate.agreement import judge_reliability
+    from xlingmed.annotate.answers import Answer
+    from xlingmed.annotate.sample import AnnotationSet
+
+    labels = ["more", "equal", "less", "contradictory"]
+    items, answers = [], []
+    for lang in ("es", "hi"):
+        for i in range(40):
+            judge = labels[i % 4]
+            items.append({"id": f"{lang}{i}", "lang": lang, "label": judge})
+            human = judge if lang == "es" or i % 2 == 0 else labels[(i + 1) % 4]
+            answers += [Answer(a, f"{lang}{i}", "agree" if human == judge else "disagree", human) for a in ("a", "b")]
+    aset = AnnotationSet(tmp_path, {"task": "correctness", "labels": labels}, items, {"a": "t1", "b": "t2"})
+    judges = judge_reliability([(aset, answers)])
+    assert judges[("correctness", "es")] == {"judge_kappa": 1.0, "n_items": 40}
+    assert judges[("correctness", "hi")]["judge_kappa"] < 0.6
+
+    en = [0] * 450 + [1] * 50
+    df = _frame(
+        [
+            {"item_id": f"q{i}", "lang": lang, "task": "correctness", "metric": "contradictory", "value": float(v),
+             "kind": "binary", "higher_is_better": False}
+            for lang in ("en", "es", "hi", "zh")
+            for i, v in enumerate(en)
+        ]
+    )  # fmt: skip
+    v = _by_lang(noninferiority(df, ["en", "es", "hi", "zh"], judges=judges))
+    assert v["es"]["judge_verified"] is True and v["es"]["judge_kappa"] == 1.0 and v["es"]["judge_items"] == 40
+    assert v["hi"]["judge_verified"] is False and v["zh"]["judge_verified"] is False
+    assert v["zh"]["judge_kappa"] is None and v["zh"]["judge_items"] == 0
+    assert all(r["verdict"] == NONINFERIOR for r in v.values())  # the statistics are unchanged by the mark
+    mc = noninferiority(_mc({"en": [1] * 30, "hi": [1] * 30}), ["en", "hi"], judges=judges)
+    assert mc[0]["judge_verified"] is None  # multiple choice has no judge
+
+    from xlingmed.report.verdicts import paragraph
+
+    text = paragraph("openai/x", "xlinghealth/liveqa", list(v.values()), 0.05)
+    assert "Judge-unverified" in text and "Hindi on contradictory (judge–human κ" in text
+    assert (
+        "Chinese on contradictory (no judge–human agreement measured)" in text
+        and "Spanish on contrad" not in (text.split("Judge-unverified")[1])
+    )

@@ -68,6 +68,14 @@ def test_two_models_compared_item_by_item(two_runs: list[Path], tmp_path: Path) 
     ranking = pd.read_csv(tmp_path / "report" / "stats" / "models_ranking.csv")
     assert len(ranking) == 4 and set(ranking["rank"]) <= {1, 2}
     assert (tmp_path / "report" / "figures" / "models_forest.png").is_file()
+    agreement = pd.read_csv(tmp_path / "report" / "stats" / "run1_crosslingual_agreement.csv")
+    assert sorted(zip(agreement["lang"], agreement["temperature"], strict=True)) == [
+        ("all", 0.0),
+        ("all", 1.0),
+        ("ar", 0.0),
+        ("ar", 1.0),
+    ]
+    assert set(agreement["n_items"] + agreement["n_unread"]) == {4}  # 4 items, read or not in both languages
     verdicts = pd.read_csv(tmp_path / "report" / "stats" / "run1_verdicts.csv")
     assert list(verdicts["lang"]) == ["ar"] and verdicts["verdict"].iloc[0] == "inconclusive"
 

@@ -72,6 +72,13 @@ def test_report_rebuilds_offline_in_under_a_minute(full_run: FullRun, tmp_path: 
     html = (tmp_path / "again" / "index.html").read_text(encoding="utf-8")
     assert "llamacpp/smollm2 on xlinghealth/medicationqa, each language against English" in html
     assert "Inconclusive: Spanish on contradictory (δ = 50.0 percentage points; 2 paired items" in html
+    # cross-lingual agreement of the judge's labels and the claims' yes/no with English, per language and τ
+    agree = pd.read_csv(tmp_path / "again" / "stats" / "crosslingual_agreement.csv")
+    assert set(agree["task"]) == {"correctness", "verifiability"}
+    assert set(agree["lang"]) == {"es", "zh", "hi", "all"}
+    corr = agree[agree["task"] == "correctness"]
+    assert len(corr) == 4 and set(corr["n_items"] + corr["n_unread"]) == {2}
+    assert set(agree[agree["task"] == "verifiability"]["temperature"]) == {0.0, 1.0}
     # the run's own report used the documented default margins
     default = pd.read_csv(full_run.out / "report" / "stats" / "verdicts.csv")
     assert set(default["margin"]) == {0.05, 0.03}

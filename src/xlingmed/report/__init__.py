@@ -21,6 +21,7 @@ from typing import Any
 import pandas as pd
 
 from xlingmed import output
+from xlingmed.analysis.crosslingual import answer_agreement
 from xlingmed.analysis.effects import language_effects
 from xlingmed.analysis.overview import by_language
 from xlingmed.analysis.run import analyse_run, read_scores
@@ -37,6 +38,11 @@ EFFECTS_TITLE = "Language effects on each primary outcome (GEE, exchangeable cor
 EFFECTS_NOTE = (
     "Coefficient against English: log odds ratio for binary outcomes (marginal_difference: the fitted share in the "
     "language minus in English), a difference in the outcome's units for continuous ones; robust 95% CIs."
+)
+AGREEMENT_TITLE = "Cross-lingual answer agreement: the same reading as in English, item by item"
+AGREEMENT_NOTE = (
+    "What was read from each reply (the chosen option, the judge's label, a claim's yes/no) compared with the English "
+    "reading of the same item: share alike and Cohen's κ; lang = all: alike in every language, Fleiss' κ."
 )
 MODELS_XLABEL = "difference to English: pp (proportions) or the outcome's units; ← worse | better →; filled = inferior"
 
@@ -155,8 +161,13 @@ def build_report(
         output.write_csv(out / "stats" / f"{prefix}verdicts.csv", verdict["raw"])
         effects = language_effects(read_scores(run.path), run.languages)
         output.write_csv(out / "stats" / f"{prefix}language_effects.csv", effects)
+        agreement_rows = answer_agreement(read_scores(run.path), run.languages)
+        output.write_csv(out / "stats" / f"{prefix}crosslingual_agreement.csv", agreement_rows)
         view = _view(run, tables, figs)
-        view["stat_tables"].insert(0, sections.table(EFFECTS_TITLE, effects, EFFECTS_NOTE))
+        view["stat_tables"][:0] = [
+            sections.table(AGREEMENT_TITLE, agreement_rows, AGREEMENT_NOTE),
+            sections.table(EFFECTS_TITLE, effects, EFFECTS_NOTE),
+        ]
         views.append({**view, "verdict": verdict})
         verdict_rows[model_names(runs)[k - 1]] = verdict["raw"]
     models = compare.section(runs, _languages(runs), n_resamples=n_resamples, seed=seed)

@@ -1,0 +1,111 @@
+"""Does the model give the same clinical answer to the same question in every language?
+
+Accuracy per language can be equal while the answers differ: 70 % right in English and 70 % right in Hindi, on
+different questions. On parallel items (the same ``item_id`` in every language) this compares what was read from
+each reply (``Score.answer``: the chosen option, the judge's label, a claim's yes/no) with the reference
+language's reading, item by item:
+
+* per language: the share of items whose reading equals the reference's, and Cohen's κ between the two readings
+  (agreement beyond chance; scikit-learn);
+* across all languages: the share of items read alike in every language, and Fleiss' κ (statsmodels), on the
+  items read in every language.
+
+Each (task, temperature) is one comparison, on the plain question (no prompt condition); a reply that was not read
+(no ``answer``) leaves its item out of the comparisons that need it, counted.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+
+def _readings(scores: pd.DataFrame) -> pd.DataFrame:
+    """One reading per (task, temperature, unit, item, language): the primary outcome's Scores that carry one."""
+    from xlingmed.tasks.registry import task_specs
+
+    # tasks that read a category from each reply (an option, a label, yes/no); not rubric scores or open answers
+    primary = {name: s.primary.metric for name, s in task_specs().items() if s.primary is not None and s.parses}
+    plain = scores[scores["condition"].isna()] if "condition" in scores else scores
+    chosen = np.array([primary.get(t) == m for t, m in zip(plain["task"], plain["metric"], strict=True)], dtype=bool)
+    keep = plain[chosen & (plain["kind"] == "binary").to_numpy()]
+    units = [u if isinstance(u, str) else "" for u in keep["unit"]]
+    keep = keep.assign(temp=keep["temperature"].fillna(-1.0), unit=units)
+    return keep[["task", "temp", "unit", "item_id", "lang", "answer"]]
+
+
+def _kappa(a: pd.Series, b: pd.Series) -> float | None:
+    from sklearn.metrics import cohen_kappa_score
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        value = float(cohen_kappa_score(list(a), list(b)))
+    return None if math.isnan(value) else value
+
+
+def _fleiss(wide: pd.DataFrame) -> float | None:
+    from statsmodels.stats.inter_rater import aggregate_raters, fleiss_kappa
+
+    if len(wide) < 2:
+        return None
+    codes = {v: k for k, v in enumerate(sorted(set(wide.to_numpy().ravel())))}
+    table, _ = aggregate_raters(wide.replace(codes).to_numpy(dtype=int))
+    with warnings.catch_warnings(), np.errstate(invalid="ignore", divide="ignore"):
+        warnings.simplefilter("ignore")
+        value = float(fleiss_kappa(table, method="fleiss"))
+    return None if math.isnan(value) else value
+
+
+def answer_agreement(scores: pd.DataFrame, languages: Sequence[str], reference: str = "en") -> list[dict[str, Any]]:
+    """Agreement of each language's readings with the reference's, and across all languages.
+
+    Returns:
+        Rows: task, temperature (``None`` for a task without one), lang (a language, or ``all``), reference, n_items
+        (items read in both, or in every language for ``all``), n_unread (items scored but not read in that
+        language or the reference), agreement (share, 0–1), kappa, kappa_kind (``cohen`` / ``fleiss``).
+    """
+    readings = _readings(scores)
+    rows: list[dict[str, Any]] = []
+    for (task, temp), sub in readings.groupby(["task", "temp"], sort=False):
+        sub = sub.assign(key=sub["item_id"].astype(str) + "#" + sub["unit"].astype(str))
+        wide = sub.drop_duplicates(["key", "lang"]).pivot(index="key", columns="lang", values="answer")
+        langs = [lg for lg in languages if lg in wide.columns]
+        if reference not in langs or len(langs) < 2:
+            continue
+        key = {"task": task, "temperature": None if temp == -1.0 else float(str(temp)), "reference": reference}
+        scored = sub.groupby("lang")["key"].apply(set)
+        for lang in langs:
+            if lang == reference:
+                continue
+            both = wide[[reference, lang]].dropna()
+            in_both = scored.get(reference, set()) & scored.get(lang, set())
+            rows.append(
+                {
+                    **key,
+                    "lang": lang,
+                    "n_items": len(both),
+                    "n_unread": len(in_both) - len(both),
+                    "agreement": float((both[reference] == both[lang]).mean()) if len(both) else None,
+                    "kappa": _kappa(both[reference], both[lang]) if len(both) else None,
+                    "kappa_kind": "cohen",
+                }
+            )
+        every = wide[langs].dropna()
+        in_all = set.intersection(*(scored.get(lg, set()) for lg in langs))
+        rows.append(
+            {
+                **key,
+                "lang": "all",
+                "n_items": len(every),
+                "n_unread": len(in_all) - len(every),
+                "agreement": float((every.nunique(axis=1) == 1).mean()) if len(every) else None,
+                "kappa": _fleiss(every),
+                "kappa_kind": "fleiss",
+            }
+        )
+    return rows

@@ -16,6 +16,7 @@ import struct
 import time
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 from conftest import FullRun, chromium
@@ -51,12 +52,14 @@ def test_run_writes_report_with_every_criterion(full_run: FullRun) -> None:
     assert set(summary["tasks"]) == {"correctness", "verifiability", "consistency"}
 
 
-def test_report_rebuilds_offline_in_under_a_minute(full_run: FullRun, tmp_path: Path) -> None:
+def test_report_rebuilds_offline_in_under_a_minute(full_run: FullRun, tmp_path: Path, minilm_path: str) -> None:
     t0 = time.perf_counter()
     margins = "contradictory=0.5,verifiability_f1=0.25"
     result = CliRunner().invoke(
-        app, ["report", str(full_run.out), "--out", str(tmp_path / "again"), "--margin", margins, "--equivalence"]
-    )
+        app,
+        ["report", str(full_run.out), "--out", str(tmp_path / "again"), "--margin", margins, "--equivalence",
+         "--answer-encoder", minilm_path],
+    )  # fmt: skip
     elapsed = time.perf_counter() - t0
     assert result.exit_code == 0, result.output
     assert (tmp_path / "again" / "index.html").is_file()
@@ -79,6 +82,20 @@ def test_report_rebuilds_offline_in_under_a_minute(full_run: FullRun, tmp_path: 
     corr = agree[agree["task"] == "correctness"]
     assert len(corr) == 4 and set(corr["n_items"] + corr["n_unread"]) == {2}
     assert set(agree[agree["task"] == "verifiability"]["temperature"]) == {0.0, 1.0}
+    # the answers themselves against the English answer to the same item, embedded by the named encoder
+    similar = pd.read_csv(tmp_path / "again" / "stats" / "crosslingual_similarity.csv", dtype={"item_id": str})
+    assert set(similar["task"]) == {"correctness"} and set(similar["lang"]) == {"es", "zh", "hi"}
+    from xlingmed.metrics.embedding import SentenceSimilarity, cosine_matrix
+
+    answers = pd.read_csv(full_run.out / "correctness.csv", dtype={"item_id": str}).set_index(["lang", "item_id"])
+    hi = similar.set_index("lang").loc["hi"]
+    pairs = [(answers.loc[("en", i), "answer"], answers.loc[("hi", i), "answer"]) for i in answers.loc["en"].index]
+    pairs = [(a, b) for a, b in pairs if isinstance(a, str) and a.strip() and isinstance(b, str) and b.strip()]
+    assert hi["n_items"] == len(pairs)
+    if pairs:
+        enc = SentenceSimilarity(minilm_path)
+        sims = [cosine_matrix(np.stack([enc.encode([a])[a], enc.encode([b])[b]]))[0, 1] for a, b in pairs]
+        assert hi["mean"] == pytest.approx(float(np.mean(sims)), abs=1e-5)
     # the run's own report used the documented default margins
     default = pd.read_csv(full_run.out / "report" / "stats" / "verdicts.csv")
     assert set(default["margin"]) == {0.05, 0.03}
@@ -110,6 +127,9 @@ def test_report_opens_in_headless_chromium(full_run: FullRun, tmp_path: Path) ->
             headings = page.evaluate("Array.from(document.querySelectorAll('h2')).map(h => h.textContent)")
             shot = tmp_path / "report.png"
             page.screenshot(path=str(shot), full_page=True)
+            verdict = tmp_path / "verdict.png"
+            page.locator("#verdict1").screenshot(path=str(verdict))
+            paragraph = page.locator("#verdict1 p.verdict").inner_text()
         finally:
             browser.close()
     assert problems == []
@@ -117,6 +137,8 @@ def test_report_opens_in_headless_chromium(full_run: FullRun, tmp_path: Path) ->
     assert len(images) == 5
     assert all(im["ok"] and im["w"] >= 400 and im["h"] >= 200 for im in images), images
     assert [u for u in requests if not u.startswith(("data:", "file:"))] == []
+    assert paragraph.startswith("llamacpp/smollm2 on xlinghealth/medicationqa, each language against English")
+    assert "Judge-unverified" in paragraph  # the toy judge was never compared with humans
     assert headings, "the page has no sections"
     data = shot.read_bytes()
     width, height = struct.unpack(">II", data[16:24])
@@ -126,3 +148,4 @@ def test_report_opens_in_headless_chromium(full_run: FullRun, tmp_path: Path) ->
     if keep:  # CI and the closing note keep the screenshot
         Path(keep).mkdir(parents=True, exist_ok=True)
         shutil.copy(shot, Path(keep) / "report.png")
+        shutil.copy(verdict, Path(keep) / "verdict.png")

@@ -109,3 +109,51 @@ def answer_agreement(scores: pd.DataFrame, languages: Sequence[str], reference: 
             }
         )
     return rows
+
+
+def answer_similarity(
+    texts: pd.DataFrame, languages: Sequence[str], encoder: Any, reference: str = "en"
+) -> list[dict[str, Any]]:
+    """How alike the answers themselves are across languages: per item, the cosine similarity of the reply in
+    each language with the reply in ``reference``, embedded by ``encoder`` (``metrics.embedding.
+    SentenceSimilarity``; a multilingual sentence encoder the user names, so that the same meaning in two
+    languages lands close).
+
+    Args:
+        texts: one row per reply: task, item_id, lang, temperature, text (empty or missing = no reply).
+
+    Returns:
+        Rows per (task, temperature, language): n_items (replied in both), mean, sd (ddof 1), min of the
+        per-item cosine, and the encoder's name.
+    """
+    from xlingmed.metrics.embedding import cosine_matrix
+
+    rows: list[dict[str, Any]] = []
+    usable = texts[texts["text"].map(lambda t: isinstance(t, str) and bool(t.strip()))]
+    if usable.empty:
+        return rows
+    vectors = encoder.encode(list(usable["text"]))
+    for (task, temp), sub in usable.assign(temp=usable["temperature"].fillna(-1.0)).groupby(["task", "temp"]):
+        by_lang = {lg: dict(zip(g["item_id"], g["text"], strict=True)) for lg, g in sub.groupby("lang")}
+        ref = by_lang.get(reference, {})
+        for lang in languages:
+            if lang == reference or lang not in by_lang:
+                continue
+            items = [i for i in by_lang[lang] if i in ref]
+            sims = np.array(
+                [cosine_matrix(np.stack([vectors[ref[i]], vectors[by_lang[lang][i]]]))[0, 1] for i in items]
+            )
+            rows.append(
+                {
+                    "task": task,
+                    "temperature": None if temp == -1.0 else float(str(temp)),
+                    "lang": lang,
+                    "reference": reference,
+                    "n_items": len(items),
+                    "mean": float(sims.mean()) if len(sims) else None,
+                    "sd": float(sims.std(ddof=1)) if len(sims) > 1 else None,
+                    "min": float(sims.min()) if len(sims) else None,
+                    "encoder": getattr(encoder, "model", None),
+                }
+            )
+    return rows

@@ -36,6 +36,10 @@ def report_(
         float,
         typer.Option(help="A judged verdict needs the judge's Cohen κ with humans (--annotations) at least this."),
     ] = 0.6,
+    answer_encoder: Annotated[
+        str | None,
+        typer.Option(help="Sentence-transformers model (multilingual) to compare each reply with the English one."),
+    ] = None,
 ) -> None:
     """Rebuild figures, statistics, verdicts and index.html from stored results; no model is called."""
     from xlingmed.report import build_report
@@ -43,7 +47,7 @@ def report_(
     try:
         index = build_report(
             runs, out, n_resamples=resamples, seed=seed, annotations=annotations or (), margins=margin, alpha=alpha,
-            equivalence=equivalence, min_judge_kappa=min_judge_kappa,
+            equivalence=equivalence, min_judge_kappa=min_judge_kappa, answer_encoder=answer_encoder,
         )  # fmt: skip
     except XlingmedError as exc:
         fail(exc)

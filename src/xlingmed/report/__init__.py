@@ -21,7 +21,7 @@ from typing import Any
 import pandas as pd
 
 from xlingmed import output
-from xlingmed.analysis.crosslingual import answer_agreement
+from xlingmed.analysis.crosslingual import answer_agreement, answer_similarity
 from xlingmed.analysis.effects import language_effects
 from xlingmed.analysis.overview import by_language
 from xlingmed.analysis.run import analyse_run, read_scores
@@ -44,6 +44,8 @@ AGREEMENT_NOTE = (
     "What was read from each reply (the chosen option, the judge's label, a claim's yes/no) compared with the English "
     "reading of the same item: share alike and Cohen's κ; lang = all: alike in every language, Fleiss' κ."
 )
+SIMILARITY_TITLE = "Cross-lingual answer similarity: each reply against the English reply to the same item"
+SIMILARITY_NOTE = "Cosine similarity of sentence embeddings (the encoder named by --answer-encoder), per item."
 MODELS_XLABEL = "difference to English: pp (proportions) or the outcome's units; ← worse | better →; filled = inferior"
 
 
@@ -117,6 +119,7 @@ def build_report(
     alpha: float = 0.05,
     equivalence: bool = False,
     min_judge_kappa: float = MIN_JUDGE_KAPPA,
+    answer_encoder: str | None = None,
 ) -> Path:
     """Build the report of ``run_dirs`` and return the path of its ``index.html``.
 
@@ -125,10 +128,12 @@ def build_report(
     ``margins`` (``"accuracy=0.05,…"`` or a mapping), ``alpha`` and ``equivalence``: the non-inferiority verdicts
     (``analysis.verdicts``), at the top of each run and in ``stats/verdicts.csv``; a verdict on a judged outcome
     is judge-unverified unless ``annotations`` measure the judge's κ with humans in its language at
-    ``min_judge_kappa`` or more.
+    ``min_judge_kappa`` or more. ``answer_encoder`` (a sentence-transformers model, multilingual for a fair
+    comparison): the similarity of each reply with the English reply to the same item.
 
     Raises:
-        ConfigError: a margin that is not a positive number or names no primary outcome.
+        ConfigError: a margin that is not a positive number or names no primary outcome; an answer encoder that
+            cannot be loaded.
         DataNotFoundError: a folder that is not a finished run.
         DataError: a run file that cannot be parsed.
     """
@@ -141,6 +146,11 @@ def build_report(
         raise ConfigError(f"alpha {alpha}: the one-sided level must be between 0 and 0.5")
     deltas = parse_margins(margins)
     judges = verdicts.reliability(annotations)
+    encoder = None
+    if answer_encoder is not None:  # loaded once, before any file is written
+        from xlingmed.metrics.embedding import SentenceSimilarity
+
+        encoder = SentenceSimilarity(answer_encoder)
     runs = [load_run(Path(p)) for p in run_dirs]
     out = Path(out_dir) if out_dir is not None else runs[0].path / "report"
     views = []
@@ -168,6 +178,10 @@ def build_report(
             sections.table(AGREEMENT_TITLE, agreement_rows, AGREEMENT_NOTE),
             sections.table(EFFECTS_TITLE, effects, EFFECTS_NOTE),
         ]
+        if encoder is not None:
+            similar = answer_similarity(sections.reply_texts(run), run.languages, encoder)
+            output.write_csv(out / "stats" / f"{prefix}crosslingual_similarity.csv", similar)
+            view["stat_tables"].insert(1, sections.table(SIMILARITY_TITLE, similar, SIMILARITY_NOTE))
         views.append({**view, "verdict": verdict})
         verdict_rows[model_names(runs)[k - 1]] = verdict["raw"]
     models = compare.section(runs, _languages(runs), n_resamples=n_resamples, seed=seed)
@@ -338,6 +352,7 @@ class _CallableModule(types.ModuleType):
         alpha: float = 0.05,
         equivalence: bool = False,
         min_judge_kappa: float = MIN_JUDGE_KAPPA,
+        answer_encoder: str | None = None,
     ) -> Path:
         return build_report(
             [Path(r) for r in run_dirs],
@@ -349,6 +364,7 @@ class _CallableModule(types.ModuleType):
             alpha=alpha,
             equivalence=equivalence,
             min_judge_kappa=min_judge_kappa,
+            answer_encoder=answer_encoder,
         )
 
 

@@ -8,6 +8,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+import pandas as pd
+
 from xlingmed.report.load import RunData
 from xlingmed.views.base import REPORT, cell, losses_of, tables_of, tau
 
@@ -148,3 +150,30 @@ def task_tables(run: RunData) -> list[dict[str, Any]]:
     return [
         {"title": t.title, "note": t.note, "columns": t.columns, "rows": t.rows} for t in tables_of(run.summary, REPORT)
     ]
+
+
+def reply_texts(run: RunData) -> pd.DataFrame:
+    """The free-text replies of a run (task, item_id, lang, temperature, text), for tasks whose outcome a judge or
+    a reference metric gives (correctness answers, open answers, rubric answers); not choices or yes/no."""
+    from xlingmed.tasks.registry import task_specs
+
+    frames = []
+    for name, spec in task_specs().items():
+        table = run.tables.get(name)
+        if table is None or (spec.parses and not spec.judged):
+            continue
+        column = next((c for c in ("response", "answer") if c in table.columns), None)
+        if column is None:
+            continue
+        temps = table["temperature"] if "temperature" in table.columns else pd.Series([None] * len(table))
+        frames.append(
+            pd.DataFrame(
+                {"task": name, "item_id": table["item_id"].astype(str), "lang": table["lang"].astype(str),
+                 "temperature": pd.to_numeric(temps, errors="coerce").to_numpy(), "text": table[column].to_numpy()}
+            )
+        )  # fmt: skip
+    return (
+        pd.concat(frames, ignore_index=True)
+        if frames
+        else pd.DataFrame(columns=["task", "item_id", "lang", "temperature", "text"])
+    )

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -70,3 +73,31 @@ def test_continuous_outcome_uses_wilcoxon_on_item_means() -> None:
     assert pair["test"] == "wilcoxon" and pair["n_items"] == 80
     assert pair["difference"] == pytest.approx(0.4) and pair["p"] < 1e-6
     assert [r["rank"] for r in sorted(out["ranking"], key=lambda r: r["model"])] == [2, 1]
+
+
+def test_runs_on_other_items_are_refused_and_other_settings_are_marked(tmp_path: Path) -> None:
+    from xlingmed.report.compare import compatibility
+    from xlingmed.report.load import RunData
+
+    def run(name: str, model: str, benchmark: str = "xlinghealth/liveqa", sha: str = "abc", judge: str = "j",
+            prompt: str = "Q?") -> RunData:  # fmt: skip
+        folder = tmp_path / name
+        folder.mkdir()
+        line = {"task": "correctness", "item_id": "q0", "lang": "en", "prompt": [{"role": "user", "content": prompt}]}
+        (folder / "samples.jsonl").write_text(json.dumps(line) + "\n", encoding="utf-8")
+        return RunData(
+            folder,
+            {"model": model, "benchmark": benchmark, "n_items_per_language": {"en": 1}},
+            {"dataset": {"sha256": sha}, "resolved": {"judge": judge, "temperatures": {"correctness": [0.0]}},
+             "xlingmed_version": "0.2"},
+        )  # fmt: skip
+
+    a = run("a", "openai/a")
+    assert compatibility([a, run("b", "openai/b")]) == (None, [])
+    refused, _ = compatibility([a, run("c", "openai/c", benchmark="xlinghealth/healthqa")])
+    assert refused is not None and "different benchmarks" in refused
+    refused, _ = compatibility([a, run("d", "openai/d", sha="other")])
+    assert refused is not None and "different dataset files" in refused
+    _, marks = compatibility([a, run("e", "openai/e", judge="other", prompt="Question?")])
+    assert any(m.startswith("judge differs (openai/a: j; openai/e: other)") for m in marks)
+    assert "the prompts differ on 1 of 1 shared (task, item, language)" in marks

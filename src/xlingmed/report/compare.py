@@ -14,7 +14,7 @@ from typing import Any
 import pandas as pd
 
 from xlingmed.analysis.run import read_scores
-from xlingmed.report.load import RunData
+from xlingmed.report.load import RunData, first_prompts
 
 # ``manifest.json`` → ``resolved`` keys that change what a score measures; the model itself is what is compared.
 MEASURED = ("temperatures", "max_tokens", "letter_parser", "judge_parser", "verify_parser", "task_options", "judge")
@@ -42,6 +42,14 @@ def compatibility(runs: Sequence[RunData]) -> tuple[str | None, list[str]]:
         if any(v != values[0] for v in values[1:]):
             shown = "; ".join(f"{n}: {v}" for n, v in zip(names, values, strict=True))
             marks.append(f"{key} differs ({shown})")
+    version = [r.manifest.get("xlingmed_version") for r in runs]
+    if any(v != version[0] for v in version[1:]):
+        marks.append(f"the runs were made by different xlingmed versions ({', '.join(map(str, version))})")
+    asked = [first_prompts(r) for r in runs]
+    shared = set(asked[0]).intersection(*asked[1:])
+    differ = sum(1 for k in shared if any(a[k] != asked[0][k] for a in asked[1:]))
+    if differ:
+        marks.append(f"the prompts differ on {differ} of {len(shared)} shared (task, item, language)")
     items = [r.summary.get("n_items_per_language") for r in runs]
     if any(i != items[0] for i in items[1:]):
         marks.append("the runs scored different numbers of items; each comparison uses the items both scored")

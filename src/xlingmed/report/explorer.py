@@ -13,32 +13,12 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from xlingmed.report.load import RunData
+from xlingmed.report.load import RunData, first_prompts
 from xlingmed.tasks.base import cell
 
 # The columns of a task's rows that hold the model's reply and the judge's reply, in the order looked for.
 ANSWER_COLUMNS = ("response", "answer")
 JUDGE_COLUMNS = ("judge_reasoning", "judge_reply")
-
-
-def _prompts(run: RunData) -> dict[tuple[str, str, str], str]:
-    """(task, item_id, lang) → the last user message of the first prompt the model got for it."""
-    out: dict[tuple[str, str, str], str] = {}
-    path = run.path / "samples.jsonl"
-    if not path.is_file():
-        return out
-    with path.open(encoding="utf-8") as fh:
-        for line in fh:
-            try:
-                r = json.loads(line)
-            except json.JSONDecodeError:
-                continue  # a damaged line shows as a missing prompt, not a broken page
-            key = (str(r.get("task")), str(r.get("item_id")), str(r.get("lang")))
-            if key in out or not r.get("prompt"):
-                continue
-            users = [m["content"] for m in r["prompt"] if m.get("role") == "user"]
-            out[key] = users[-1] if users else r["prompt"][-1].get("content", "")
-    return out
 
 
 def _text(row: Mapping[str, Any], columns: Sequence[str]) -> str | None:
@@ -66,7 +46,7 @@ def records(runs: Sequence[RunData], names: Sequence[str]) -> dict[str, Any]:
     prompt_index: dict[str, int] = {}
     items: dict[tuple[Any, ...], dict[str, Any]] = {}
     for run, model in zip(runs, names, strict=True):
-        asked = _prompts(run)
+        asked = first_prompts(run)
         for task, spec in task_specs().items():
             table = run.tables.get(task)
             if table is None or spec.scores is None or spec.primary is None:

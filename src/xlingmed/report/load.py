@@ -63,3 +63,23 @@ def load_run(path: Path) -> RunData:
             except (OSError, pd.errors.ParserError) as exc:
                 raise DataError(f"cannot read: {exc}", file=str(file)) from None
     return run
+
+
+def first_prompts(run: RunData) -> dict[tuple[str, str, str], str]:
+    """(task, item_id, lang) → the last user message of the first prompt the model got for it."""
+    out: dict[tuple[str, str, str], str] = {}
+    path = run.path / "samples.jsonl"
+    if not path.is_file():
+        return out
+    with path.open(encoding="utf-8") as fh:
+        for line in fh:
+            try:
+                r = json.loads(line)
+            except json.JSONDecodeError:
+                continue  # a damaged line shows as a missing prompt, not a broken page
+            key = (str(r.get("task")), str(r.get("item_id")), str(r.get("lang")))
+            if key in out or not r.get("prompt"):
+                continue
+            users = [m["content"] for m in r["prompt"] if m.get("role") == "user"]
+            out[key] = users[-1] if users else r["prompt"][-1].get("content", "")
+    return out

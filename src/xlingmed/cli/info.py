@@ -52,6 +52,9 @@ def report_(
     except XlingmedError as exc:
         fail(exc)
         return
+    verdict = index.parent / "verdict.txt"
+    if verdict.is_file():
+        stdout.print(verdict.read_text(encoding="utf-8").strip(), highlight=False)
     stdout.print(f"wrote {index}", highlight=False)
 
 

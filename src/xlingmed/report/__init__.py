@@ -2,7 +2,8 @@
 the stored results of finished runs (no model is called).
 
 Writes into the output folder (default ``RUN_DIR/report``): ``index.html`` (figures embedded as base64 PNG, no
-external resource), ``figures/*.png`` and ``stats/*.csv`` (every table of ``xlingmed.analysis.run``). With
+external resource), ``verdict.txt`` (the verdict paragraphs), ``figures/*.png`` and ``stats/*.csv`` (every table
+of ``xlingmed.analysis``). With
 several runs, files of run k are prefixed ``runk_`` and the page starts with the models side by side.
 """
 
@@ -221,6 +222,8 @@ def build_report(
         n_resamples=n_resamples,
         seed=seed,
     )
+    # the verdicts in plain text, one paragraph per run: what a reviewer reads first (and the CLI prints)
+    output.write_atomic(out / "verdict.txt", "\n\n".join(v["verdict"]["paragraph"] for v in views) + "\n")
     index = out / "index.html"
     output.write_atomic(index, html)
     return index

@@ -180,10 +180,10 @@ def noninferiority(
                 continue
             stat = difference(oc.statistic, ref, mine)
             ones = np.ones((1, len(items)))
-            estimate = sign * float(stat(ones)[0])
+            estimate = sign * float(stat(ones)[0]) + 0.0  # + 0.0: no "−0.0" for a lower-is-better outcome
             value_ref = float(statistic_of(oc.statistic, ref)(ones)[0])
             value_lang = float(statistic_of(oc.statistic, mine)(ones)[0])
-            boot = sign * resample(stat, len(items), n_resamples, seed + k)
+            boot = sign * resample(stat, len(items), n_resamples, seed + k) + 0.0
             p_ni = (1 + int(np.sum(boot <= -oc.margin))) / (n_resamples + 1)
             p_inf = (1 + int(np.sum(boot >= -oc.margin))) / (n_resamples + 1)
             row.update(

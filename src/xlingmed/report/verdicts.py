@@ -51,6 +51,8 @@ def paragraph(model: str, benchmark: str, rows: Sequence[Mapping[str, Any]], alp
             what = f"{_name(str(r['lang']))} on {r['outcome']} (δ = {amount(r, r['margin'])}"
             if verdict == INFERIOR:
                 what += f"; worse by {amount(r, r['difference'])}"
+            elif verdict == INCONCLUSIVE and not r["n_items"]:
+                what += "; no item scored in both languages"
             elif verdict == INCONCLUSIVE:
                 needed = r.get("n_items_needed")
                 what += f"; {r['n_items']} paired items"

@@ -75,7 +75,7 @@ def test_report_rebuilds_offline_in_under_a_minute(full_run: FullRun, tmp_path: 
     assert set(verdicts["margin"]) == {0.5, 0.25} and "p_equivalence_holm" in verdicts
     for n, reason in zip(verdicts["n_items"], verdicts["reason"], strict=True):
         if n:
-            assert reason == f"{n} paired items, fewer than 20"
+            assert reason == f"{n} paired item{'' if n == 1 else 's'}, fewer than 20"
         else:
             assert reason.startswith("no item scored in both")
     html = (tmp_path / "again" / "index.html").read_text(encoding="utf-8")

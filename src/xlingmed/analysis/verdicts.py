@@ -54,6 +54,11 @@ class Outcome:
     judged: bool
 
 
+def paired(n: int) -> str:
+    """``"1 paired item"``, ``"2 paired items"``."""
+    return f"{n} paired item{'' if n == 1 else 's'}"
+
+
 def parse_margins(text: str | Mapping[str, float] | None) -> dict[str, float]:
     """``"accuracy=0.05,contradictory=0.05"`` (or a mapping) as ``{name: δ}``.
 
@@ -234,7 +239,7 @@ def _decide(block: list[dict[str, Any]], alpha: float, min_items: int, equivalen
         if equivalence:
             r["equivalent"] = bool(r["p_equivalence_holm"] < alpha and r["n_items"] >= min_items)
         if r["n_items"] < min_items:
-            r["verdict"], r["reason"] = INCONCLUSIVE, f"{r['n_items']} paired items, fewer than {min_items}"
+            r["verdict"], r["reason"] = INCONCLUSIVE, f"{paired(r['n_items'])}, fewer than {min_items}"
         elif r["p_noninferior_holm"] < alpha:
             r["verdict"], r["reason"] = NONINFERIOR, f"lower bound {r['lower']:+.4g} > −δ = {-r['margin']:+.4g}"
         elif r["p_inferior_holm"] < alpha:

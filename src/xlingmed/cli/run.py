@@ -235,6 +235,9 @@ def run(
         except XlingmedError as exc:
             fail(exc)
             return
+        verdict = index.parent / "verdict.txt"
+        if verdict.is_file():
+            console.print(verdict.read_text(encoding="utf-8").strip(), highlight=False)
         console.print(f"report: {index}", highlight=False)
 
 

@@ -9,7 +9,7 @@ from typing import Any
 
 import pandas as pd
 
-from xlingmed.analysis.verdicts import INCONCLUSIVE, INFERIOR, NONINFERIOR, noninferiority
+from xlingmed.analysis.verdicts import INCONCLUSIVE, INFERIOR, NONINFERIOR, noninferiority, paired
 from xlingmed.views.base import cell
 
 ORDER = (INFERIOR, INCONCLUSIVE, NONINFERIOR)
@@ -55,7 +55,7 @@ def paragraph(model: str, benchmark: str, rows: Sequence[Mapping[str, Any]], alp
                 what += "; no item scored in both languages"
             elif verdict == INCONCLUSIVE:
                 needed = r.get("n_items_needed")
-                what += f"; {r['n_items']} paired items"
+                what += f"; {paired(r['n_items'])}"
                 what += f", about {needed} needed" if needed else ", the observed gap sits on the margin"
             said.append(what + ")")
         label = {INFERIOR: "Inferior", INCONCLUSIVE: "Inconclusive", NONINFERIOR: "Non-inferior"}[verdict]

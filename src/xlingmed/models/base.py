@@ -106,6 +106,8 @@ class Backend:
 BUILTIN: tuple[Backend, ...] = (
     Backend("llamacpp", "xlingmed.models.llamacpp:LlamaCppModel", True, True, True,
             "GGUF files in process (llama-cpp-python); embedded: smollm2, gemma3-270m"),
+    Backend("hf", "xlingmed.models.hf:HFModel", True, True, True,
+            "Hugging Face transformers in process: a hub id or local folder (-M gguf_file=, device=, dtype=)"),
     Backend("openai", "xlingmed.models.openai_api:OpenAIModel", False, None, False,
             "any OpenAI-compatible chat server (--base-url), api.openai.com by default"),
 )  # fmt: skip

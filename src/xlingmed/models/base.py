@@ -108,6 +108,8 @@ BUILTIN: tuple[Backend, ...] = (
             "GGUF files in process (llama-cpp-python); embedded: smollm2, gemma3-270m"),
     Backend("hf", "xlingmed.models.hf:HFModel", True, True, True,
             "Hugging Face transformers in process: a hub id or local folder (-M gguf_file=, device=, dtype=)"),
+    Backend("litellm", "xlingmed.models.litellm_api:LiteLLMModel", False, None, False,
+            "every provider LiteLLM knows: litellm/anthropic/…, litellm/gemini/…, litellm/bedrock/… (extra [litellm])"),
     Backend("openai", "xlingmed.models.openai_api:OpenAIModel", False, None, False,
             "any OpenAI-compatible chat server (--base-url), api.openai.com by default"),
 )  # fmt: skip

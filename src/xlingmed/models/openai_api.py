@@ -73,6 +73,7 @@ class OpenAIModel:
                 )
             key = "not-needed"  # local servers ignore it, the SDK requires a value
         self._secret = key
+        self._timeout = options.timeout_s
         # max_retries=0: retries are ours (they must pace the whole backend, which the SDK's cannot)
         self._client = openai.AsyncOpenAI(
             api_key=key,
@@ -130,10 +131,14 @@ class OpenAIModel:
             latency_s=time.perf_counter() - start,
         )
 
+    async def _call(self, kwargs: dict[str, Any]) -> Any:
+        """One chat-completions call (a subclass swaps the client: ``models/litellm_api.py``)."""
+        return await self._client.chat.completions.create(**kwargs)
+
     async def _once(self, kwargs: dict[str, Any]) -> _Attempt:
         start = time.perf_counter()
         try:
-            resp = await self._client.chat.completions.create(**kwargs)
+            resp = await self._call(kwargs)
         except openai.APIStatusError as exc:
             status = exc.status_code
             reason = f"{type(exc).__name__} ({status}): {exc.message}"
@@ -145,7 +150,7 @@ class OpenAIModel:
                 permanent=status in PERMANENT_STATUS,
             )
         except openai.APITimeoutError:
-            return _Attempt(error=f"timeout: no answer within {self._client.timeout} s", retry=True)
+            return _Attempt(error=f"timeout: no answer within {self._timeout} s", retry=True)
         except openai.APIConnectionError as exc:
             return _Attempt(error=f"connection error: {exc.__cause__ or exc}", retry=True)
         except (openai.APIError, ValueError) as exc:  # a 200 whose body is not a chat completion (truncated JSON…)

@@ -1,0 +1,58 @@
+"""``litellm/<provider>/<model>``: every provider LiteLLM knows (Anthropic, Gemini/Vertex, Bedrock, Azure OpenAI,
+Mistral, DeepSeek, Together, Groq…), through the LiteLLM SDK.
+
+LiteLLM reads each provider's usual environment variables (``ANTHROPIC_API_KEY``, ``GEMINI_API_KEY``, AWS
+credentials…) itself; xlingmed never reads, stores or logs them. Its exceptions subclass the ``openai`` SDK's, so
+the OpenAI backend's failure mapping applies unchanged: 429/503/529 slow the whole backend down, 408/409/5xx,
+timeouts and connection errors are resent with backoff, 400/413/422 fail permanently (cached), 401/403/404 fail
+without being cached. LiteLLM's own retries are off (``num_retries=0``): pacing and retries are xlingmed's.
+``--base-url`` becomes LiteLLM's ``api_base`` (a local OpenAI-compatible server: ``litellm/openai/<model>``).
+"""
+
+from __future__ import annotations
+
+import os
+import random
+from typing import Any
+
+from xlingmed.models.base import ModelOptions
+from xlingmed.models.openai_api import OpenAIModel
+from xlingmed.models.pacing import AdaptiveConcurrency, RateLimits, RetryPolicy
+
+# LiteLLM fetches its price map from the network at import unless told to use the copy it ships.
+os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+
+
+class LiteLLMModel(OpenAIModel):
+    """``litellm/<provider>/<model>`` (see the module docstring)."""
+
+    supports_logprobs = True
+
+    def __init__(self, name: str, options: ModelOptions) -> None:
+        import litellm
+
+        self.name = name
+        self.model_id = f"litellm/{name}"
+        self.max_concurrency = max(1, options.max_concurrency)
+        self._litellm = litellm
+        self._base_url = options.base_url
+        self._timeout = options.timeout_s
+        # a key named with --api-key-env is passed on (a local server may want one); otherwise LiteLLM reads the
+        # provider's own variable
+        self._secret = os.environ.get(options.api_key_env, "") if options.base_url else ""
+        self.limiter = AdaptiveConcurrency(self.max_concurrency)
+        self._rates = RateLimits(options.rpm, options.tpm)
+        self._tpm = options.tpm is not None
+        self._retry = RetryPolicy(max_retries=options.max_retries, cap_s=options.retry_cap_s)
+        self._rng = random.Random()
+        self.attempts = 0
+
+    async def _call(self, kwargs: dict[str, Any]) -> Any:
+        extra: dict[str, Any] = {"num_retries": 0, "timeout": self._timeout}
+        if self._base_url is not None:
+            extra["api_base"] = self._base_url
+            extra["api_key"] = self._secret or "not-needed"
+        return await self._litellm.acompletion(**kwargs, **extra)
+
+    async def aclose(self) -> None:
+        return None

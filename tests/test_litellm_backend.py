@@ -1,0 +1,64 @@
+"""``litellm/<provider>/<model>`` through the real LiteLLM SDK, against a local OpenAI-compatible server that
+answers, throttles and fails on purpose (``tests/fault_server.py``): LiteLLM's errors land on xlingmed's
+transient / permanent failures and retries."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from fault_server import FaultServer, Reply, error, ok
+
+from xlingmed.models.base import ModelOptions
+from xlingmed.types import GenerateRequest, Message
+
+pytest.importorskip("litellm", reason="the litellm extra is not installed (pip install -e '.[litellm]')")
+
+
+def _model(url: str):  # type: ignore[no-untyped-def]
+    from xlingmed.models.litellm_api import LiteLLMModel
+
+    return LiteLLMModel("openai/m", ModelOptions(base_url=url, max_retries=2, retry_cap_s=0.05, timeout_s=10))
+
+
+def _ask(prompt: str) -> GenerateRequest:
+    return GenerateRequest(messages=(Message("user", prompt),), max_tokens=8)
+
+
+def test_answers_throttling_and_failures_map_onto_retries() -> None:
+    def policy(prompt: str, attempt: int) -> Reply:
+        if prompt == "throttled" and attempt == 0:
+            return error(429, "slow down", {"retry-after": "0"})
+        if prompt == "bad":
+            return error(400, "prompt too long")
+        if prompt == "denied":
+            return error(401, "no key")
+        if prompt == "down":
+            return error(500, "boom")
+        return ok(f"answer to {prompt}")
+
+    prompts = ("q", "throttled", "bad", "denied", "down")
+
+    async def ask_all(model):  # type: ignore[no-untyped-def]
+        return await asyncio.gather(*(model.generate(_ask(p)) for p in prompts))
+
+    with FaultServer(policy) as server:
+        model = _model(server.url)
+        out = asyncio.run(ask_all(model))
+        seen = dict(server.seen)
+    q, throttled, bad, denied, down = out
+    assert q.ok and q.text == "answer to q" and q.prompt_tokens == 10 and q.completion_tokens == 2
+    assert throttled.ok and throttled.text == "answer to throttled"  # resent after the 429
+    assert not bad.ok and bad.permanent and "400" in (bad.error or "")  # cached: the same prompt fails again
+    assert not denied.ok and not denied.permanent and "401" in (denied.error or "")
+    assert not down.ok and not down.permanent and "after 3 attempts" in (down.error or "")
+    assert model.attempts == 1 + 2 + 1 + 1 + 3
+    assert seen == {"q": 1, "throttled": 2, "bad": 1, "denied": 1, "down": 3}  # the server saw exactly these
+
+
+def test_model_id_and_registry() -> None:
+    from xlingmed.models.base import backends
+
+    spec = backends()["litellm"]
+    assert not spec.in_process and not spec.free and spec.open_weights is None
+    assert _model("http://127.0.0.1:9/v1").model_id == "litellm/openai/m"

@@ -48,6 +48,7 @@ def test_run_writes_report_with_every_criterion(full_run: FullRun) -> None:
     assert html.count("data:image/png;base64,") == len(figures)
     assert re.search(r'(src|href)="(?!data:|#)', html) is None  # no external resource
     assert "built-in method" not in html and "items per language\nen: 2, es: 2, zh: 2, hi: 2;" in html
+    assert "Engines: llamacpp/smollm2: llama-cpp-python 0." in html  # the engine behind model, judge, translator
     summary = json.loads((full_run.out / "summary.json").read_text(encoding="utf-8"))
     assert set(summary["tasks"]) == {"correctness", "verifiability", "consistency"}
 

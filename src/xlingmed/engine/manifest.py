@@ -16,7 +16,7 @@ from xlingmed.types import Item
 
 PACKAGES = (
     "xlingmed", "llama-cpp-python", "openai", "pandas", "openpyxl", "scikit-learn", "numpy", "torch", "transformers",
-    "bert-score", "sentence-transformers", "gensim", "langid", "nltk", "datasets", "accelerate", "gguf",
+    "bert-score", "sentence-transformers", "gensim", "langid", "nltk", "datasets", "accelerate", "gguf", "litellm",
 )  # fmt: skip
 
 

@@ -50,6 +50,21 @@ SIMILARITY_NOTE = "Cosine similarity of sentence embeddings (the encoder named b
 MODELS_XLABEL = "difference to English: pp (proportions) or the outcome's units; ← worse | better →; filled = inferior"
 
 
+# The package behind each provider, whose version the manifest records: two runs on different engines differ.
+ENGINE_PACKAGES = {"llamacpp": "llama-cpp-python", "hf": "transformers", "openai": "openai", "litellm": "litellm"}
+
+
+def engines(run: RunData) -> str:
+    """``"llamacpp/smollm2: llama-cpp-python 0.3.36"`` for the model, judge and translator of a run."""
+    packages = run.manifest.get("packages") or {}
+    names = dict.fromkeys(str(run.summary.get(k)) for k in ("model", "judge", "translator") if run.summary.get(k))
+    out = []
+    for name in names:
+        package = ENGINE_PACKAGES.get(name.split("/", 1)[0])
+        out.append(f"{name}: {package} {packages.get(package) or '?'}" if package else name)
+    return "; ".join(out) or "–"
+
+
 def _languages(runs: Sequence[RunData]) -> list[str]:
     return list(dict.fromkeys(lg for r in runs for lg in r.languages))
 
@@ -316,6 +331,7 @@ def _view(run: RunData, tables: dict[str, list[dict[str, Any]]], figs: dict[str,
             "n_items": ", ".join(f"{k}: {v}" for k, v in run.summary.get("n_items_per_language", {}).items()),
             "judge": run.summary.get("judge") or "–",
             "translator": run.summary.get("translator") or "–",
+            "engines": engines(run),
         },
         "languages": run.languages,
         "toy": run.summary.get("model") in TOY_MODELS,

@@ -10,6 +10,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -43,6 +44,36 @@ def _isolated_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 def chromium() -> str | None:
     """Debian's chromium (or ``$XLINGMED_CHROMIUM``) for the browser tests; ``None`` when there is none."""
     return os.environ.get("XLINGMED_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+@contextmanager
+def chromium_page(problems: list[str], width: int = 1280, height: int = 900) -> Iterator[Any]:
+    """A headless Chromium page that appends console errors and page errors to ``problems``; closed on exit.
+
+    Skips the test when there is no Chromium (see :func:`chromium`).
+    """
+    exe = chromium()
+    if exe is None:
+        pytest.skip("no Chromium executable (apt-get install chromium, or set XLINGMED_CHROMIUM)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=exe, args=["--no-sandbox"])
+        try:
+            page = browser.new_page(viewport={"width": width, "height": height})
+            page.on("console", lambda m: problems.append(f"console {m.type}: {m.text}") if m.type == "error" else None)
+            page.on("pageerror", lambda e: problems.append(f"page error: {e}"))
+            yield page
+        finally:
+            browser.close()
+
+
+def keep_artifact(path: Path, name: str) -> None:
+    """Copy a screenshot to ``$XLINGMED_TEST_ARTIFACTS`` when set (CI and the closing notes keep them)."""
+    keep = os.environ.get("XLINGMED_TEST_ARTIFACTS")
+    if keep:
+        Path(keep).mkdir(parents=True, exist_ok=True)
+        shutil.copy(path, Path(keep) / name)
 
 
 def free_port() -> int:

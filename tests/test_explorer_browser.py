@@ -7,13 +7,11 @@ The two runs take about 40 s together (16 short answers each); the browser part 
 
 from __future__ import annotations
 
-import os
-import shutil
 from pathlib import Path
 
 import pandas as pd
 import pytest
-from conftest import chromium
+from conftest import chromium_page, keep_artifact
 from replay_server import write_mcq_file
 
 from xlingmed import evaluate, make_config
@@ -81,10 +79,6 @@ def test_two_models_compared_item_by_item(two_runs: list[Path], tmp_path: Path) 
 
 
 def test_explorer_filters_pages_rtl_and_never_runs_model_text(two_runs: list[Path], tmp_path: Path) -> None:
-    exe = chromium()
-    if exe is None:
-        pytest.skip("no Chromium executable (apt-get install chromium, or set XLINGMED_CHROMIUM)")
-    from playwright.sync_api import sync_playwright
 
     index = build_report(two_runs, tmp_path / "report", n_resamples=200)
     # expected counts from the stored rows: per item × τ, does a model answer right in en and wrong in ar?
@@ -100,47 +94,37 @@ def test_explorer_filters_pages_rtl_and_never_runs_model_text(two_runs: list[Pat
 
     expected = sum(any(good_en_bad_ar(m, u) for m in MODELS) for u in units)
     problems: list[str] = []
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=exe, args=["--no-sandbox"])
-        try:
-            page = browser.new_page(viewport={"width": 1280, "height": 900})
-            page.on("console", lambda m: problems.append(f"console {m.type}: {m.text}") if m.type == "error" else None)
-            page.on("pageerror", lambda e: problems.append(f"page error: {e}"))
-            page.goto(index.as_uri(), wait_until="load")
-            status = page.locator("#x-status")
-            assert status.inner_text() == "8 of 8 shown"
-            assert page.locator("#explorer-body section.item").count() == 8
-            # pages: 5 per page gives two pages
-            page.select_option("#f-size", "5")
-            assert page.locator("#explorer-body section.item").count() == 5
-            assert page.locator("#x-page").inner_text() == "page 1 of 2"
-            page.click("#x-next")
-            assert page.locator("#explorer-body section.item").count() == 3
-            assert page.locator("#x-page").inner_text() == "page 2 of 2"
-            page.select_option("#f-size", "20")
-            # "good in English, bad in Arabic"
-            page.select_option("#f-good", "en")
-            page.select_option("#f-bad", "ar")
-            assert status.inner_text() == f"{expected} of 8 shown"
-            page.select_option("#f-good", "(any)")
-            page.select_option("#f-bad", "(any)")
-            # one model only: every unit still shown, one model row each
-            page.select_option("#f-model", MODELS[1])
-            assert page.locator("#explorer-body tr[data-model]").count() == 8
-            page.select_option("#f-model", "(any)")
-            # the planted markup is text, in a right-to-left cell, and nothing of it ran
-            cell = page.locator("#explorer-body td[lang=ar]", has_text="window.__planted").first
-            assert cell.get_attribute("dir") == "rtl"
-            assert PLANTED in cell.inner_text()
-            assert page.evaluate("window.__planted") is None
-            assert page.locator("#x-items script, #x-items img").count() == 0  # no element from model text
-            shot = tmp_path / "explorer.png"
-            page.select_option("#f-size", "5")
-            page.locator("#explorer-body").screenshot(path=str(shot))
-        finally:
-            browser.close()
+    with chromium_page(problems) as page:
+        page.goto(index.as_uri(), wait_until="load")
+        status = page.locator("#x-status")
+        assert status.inner_text() == "8 of 8 shown"
+        assert page.locator("#explorer-body section.item").count() == 8
+        # pages: 5 per page gives two pages
+        page.select_option("#f-size", "5")
+        assert page.locator("#explorer-body section.item").count() == 5
+        assert page.locator("#x-page").inner_text() == "page 1 of 2"
+        page.click("#x-next")
+        assert page.locator("#explorer-body section.item").count() == 3
+        assert page.locator("#x-page").inner_text() == "page 2 of 2"
+        page.select_option("#f-size", "20")
+        # "good in English, bad in Arabic"
+        page.select_option("#f-good", "en")
+        page.select_option("#f-bad", "ar")
+        assert status.inner_text() == f"{expected} of 8 shown"
+        page.select_option("#f-good", "(any)")
+        page.select_option("#f-bad", "(any)")
+        # one model only: every unit still shown, one model row each
+        page.select_option("#f-model", MODELS[1])
+        assert page.locator("#explorer-body tr[data-model]").count() == 8
+        page.select_option("#f-model", "(any)")
+        # the planted markup is text, in a right-to-left cell, and nothing of it ran
+        cell = page.locator("#explorer-body td[lang=ar]", has_text="window.__planted").first
+        assert cell.get_attribute("dir") == "rtl"
+        assert PLANTED in cell.inner_text()
+        assert page.evaluate("window.__planted") is None
+        assert page.locator("#x-items script, #x-items img").count() == 0  # no element from model text
+        shot = tmp_path / "explorer.png"
+        page.select_option("#f-size", "5")
+        page.locator("#explorer-body").screenshot(path=str(shot))
     assert problems == []
-    keep = os.environ.get("XLINGMED_TEST_ARTIFACTS")
-    if keep:  # the closing note and docs/img keep the screenshot
-        Path(keep).mkdir(parents=True, exist_ok=True)
-        shutil.copy(shot, Path(keep) / "explorer.png")
+    keep_artifact(shot, "explorer.png")  # the closing note and docs/img keep the screenshot

@@ -9,9 +9,7 @@ skipped with the reason (``.ci/run`` installs it).
 from __future__ import annotations
 
 import json
-import os
 import re
-import shutil
 import struct
 import time
 from pathlib import Path
@@ -19,7 +17,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from conftest import FullRun, chromium
+from conftest import FullRun, chromium_page, keep_artifact
 from typer.testing import CliRunner
 
 from xlingmed.cli import app
@@ -114,34 +112,22 @@ def test_report_rebuilds_offline_in_under_a_minute(full_run: FullRun, tmp_path: 
 
 
 def test_report_opens_in_headless_chromium(full_run: FullRun, tmp_path: Path) -> None:
-    exe = chromium()
-    if exe is None:
-        pytest.skip("no Chromium executable (apt-get install chromium, or set XLINGMED_CHROMIUM)")
-    from playwright.sync_api import sync_playwright
-
     index = full_run.out / "report" / "index.html"
     problems: list[str] = []
     requests: list[str] = []
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=exe, args=["--no-sandbox"])
-        try:
-            page = browser.new_page(viewport={"width": 1280, "height": 900})
-            page.on("console", lambda m: problems.append(f"console {m.type}: {m.text}") if m.type == "error" else None)
-            page.on("pageerror", lambda e: problems.append(f"page error: {e}"))
-            page.on("request", lambda r: requests.append(r.url))
-            page.goto(index.as_uri(), wait_until="load")
-            images = page.evaluate(
-                "Array.from(document.images).map(i => ({alt: i.alt, ok: i.complete, w: i.naturalWidth,"
-                " h: i.naturalHeight}))"
-            )
-            headings = page.evaluate("Array.from(document.querySelectorAll('h2')).map(h => h.textContent)")
-            shot = tmp_path / "report.png"
-            page.screenshot(path=str(shot), full_page=True)
-            verdict = tmp_path / "verdict.png"
-            page.locator("#verdict1").screenshot(path=str(verdict))
-            paragraph = page.locator("#verdict1 p.verdict").inner_text()
-        finally:
-            browser.close()
+    with chromium_page(problems) as page:
+        page.on("request", lambda r: requests.append(r.url))
+        page.goto(index.as_uri(), wait_until="load")
+        images = page.evaluate(
+            "Array.from(document.images).map(i => ({alt: i.alt, ok: i.complete, w: i.naturalWidth,"
+            " h: i.naturalHeight}))"
+        )
+        headings = page.evaluate("Array.from(document.querySelectorAll('h2')).map(h => h.textContent)")
+        shot = tmp_path / "report.png"
+        page.screenshot(path=str(shot), full_page=True)
+        verdict = tmp_path / "verdict.png"
+        page.locator("#verdict1").screenshot(path=str(verdict))
+        paragraph = page.locator("#verdict1 p.verdict").inner_text()
     assert problems == []
     # every figure decoded, and nothing was fetched beyond the page itself and its data: URIs
     assert len(images) == 5
@@ -154,8 +140,5 @@ def test_report_opens_in_headless_chromium(full_run: FullRun, tmp_path: Path) ->
     width, height = struct.unpack(">II", data[16:24])
     assert width == 1280 and height > 2000  # a long page: tables and five figures
     assert len(data) > 100_000
-    keep = os.environ.get("XLINGMED_TEST_ARTIFACTS")
-    if keep:  # CI and the closing note keep the screenshot
-        Path(keep).mkdir(parents=True, exist_ok=True)
-        shutil.copy(shot, Path(keep) / "report.png")
-        shutil.copy(verdict, Path(keep) / "verdict.png")
+    keep_artifact(shot, "report.png")  # CI and the closing note keep the screenshots
+    keep_artifact(verdict, "verdict.png")

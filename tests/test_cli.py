@@ -58,6 +58,9 @@ TR = ["--translator", "llamacpp/smollm2"]  # paper-mode consistency needs a name
             "sentence-embedding model '/no/such/dir': no such folder",
         ),
         (["--tasks", "consistency"], "pass --translator provider/model, or use --consistency-mode native"),
+        (["--preset", "medalpca"], "unknown preset 'medalpca'; known: medalpaca"),
+        (["-T", "prompt_style=alpaca"], "prompt_style: Value error"),
+        (["--top-k", "0"], "top_k: Input should be greater than or equal to 1"),
     ],
 )
 def test_bad_input_exits_nonzero_without_output(data_dir: Path, tmp_path: Path, extra: list[str], message: str) -> None:

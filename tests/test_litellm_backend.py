@@ -62,3 +62,36 @@ def test_model_id_and_registry() -> None:
     spec = backends()["litellm"]
     assert not spec.in_process and not spec.free and spec.open_weights is None
     assert _model("http://127.0.0.1:9/v1").model_id == "litellm/openai/m"
+
+
+@pytest.mark.slow
+def test_a_run_through_litellm_against_the_real_llama_cpp_server(data_dir, tmp_path, llama_server) -> None:  # type: ignore[no-untyped-def]
+    """End to end through LiteLLM's OpenAI-compatible route: verifiability and correctness on a real server,
+    chat and verbatim (``raw_prompt``, LiteLLM's text completion) prompts; then the cached re-run."""
+    import json
+
+    from xlingmed import evaluate, make_config
+
+    cfg = make_config(
+        benchmark="xlinghealth/medicationqa", data_dir=data_dir, languages="en,es", limit=1,
+        model="litellm/openai/smollm2", base_url=llama_server, temperatures="0", max_tokens=12,
+        task_args={"verify_max_tokens": 4, "judge_max_tokens": 12}, max_concurrency=2,
+        cache=tmp_path / "cache.sqlite", out=tmp_path / "run",
+    )  # fmt: skip
+    first = evaluate(cfg)
+    assert first.failed_requests == 0 and first.backend_calls == 2 + 2 + 10  # answers, judgements, claims
+    ver = first.summary["tasks"]["verifiability"]["languages"]
+    assert ver["en"]["temperatures"]["0"]["n_claims"] == 5 and ver["es"]["temperatures"]["0"]["n_claims"] == 5
+    rows = [json.loads(x) for x in (tmp_path / "run" / "samples.jsonl").read_text().splitlines()]
+    assert {r["model"] for r in rows} == {"litellm/openai/smollm2"} and sum(1 for r in rows if r["response"]) >= 12
+    assert not any(r["raw_prompt"] for r in rows)
+    again = evaluate(cfg.model_copy(update={"out": tmp_path / "again"}))
+    assert again.backend_calls == 0 and again.cache_hits == 14
+    # MedAlpaca's verbatim prompts through LiteLLM's text completion
+    alpaca = evaluate(
+        cfg.model_copy(update={"tasks": ("verifiability",), "preset": "medalpaca", "out": tmp_path / "alpaca",
+                               "task_args": {**cfg.task_args, "prompt_style": "medalpaca"}})
+    )  # fmt: skip
+    assert alpaca.failed_requests == 0 and alpaca.backend_calls == 10
+    rows = [json.loads(x) for x in (tmp_path / "alpaca" / "samples.jsonl").read_text().splitlines()]
+    assert all(r["raw_prompt"] for r in rows) and sum(1 for r in rows if r["response"]) >= 8

@@ -8,9 +8,10 @@ import io
 import json
 import threading
 from collections.abc import Iterator
+from dataclasses import replace
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import pytest
 from fault_server import completion_body
@@ -184,3 +185,35 @@ def test_permanent_400_is_cached_and_not_resent(
     assert (again.backend_calls, again.cache_hits, handler.calls) == (0, 5, 5)
     v = again.summary["tasks"]["verifiability"]["languages"]["en"]["temperatures"]["0"]
     assert v["n_errors"] == 5
+
+
+@pytest.mark.slow
+def test_raw_prompt_and_top_k_through_the_completions_endpoint(llama_server: str) -> None:
+    """A ``raw_prompt`` request (MedAlpaca's Alpaca prompts) goes to ``/v1/completions`` verbatim; its logprobs
+    come back in that endpoint's shape; ``top_k`` reaches the server's sampler (k = 1 at τ 1.5 is greedy)."""
+    from xlingmed.prompts import medalpaca
+
+    text = medalpaca.alpaca("Primer.", "Answer me 'Yes' or 'No'.", "Question: Is water wet?\nResponse: Yes", "")
+
+    def ask(requests: list[GenerateRequest]) -> list[Any]:
+        async def go() -> list[Any]:
+            model = get_model("openai/smollm2", ModelOptions(base_url=llama_server, max_retries=0))
+            try:
+                return list(await asyncio.gather(*(model.generate(r) for r in requests)))
+            finally:
+                await model.aclose()
+
+        return asyncio.run(go())
+
+    base = GenerateRequest(messages=(Message("user", text),), max_tokens=6, raw_prompt=True)
+    raw = ask(
+        [replace(base, logprobs=True, top_logprobs=3)]
+        + [replace(base, temperature=1.5, seed=s, top_k=1) for s in (1, 2)]
+    )
+    assert all(c.ok and c.text for c in raw), raw
+    assert raw[1].text == raw[2].text == raw[0].text  # top-k 1 samples the greedy token at every step
+    first = raw[0].logprobs[0] if raw[0].logprobs else None
+    assert first is not None and first.logprob <= 0 and len(first.top) >= 1 and first.token in first.top
+    # the same text as a chat message is wrapped in SmolLM2's template, so it is another, longer prompt
+    chat = ask([replace(base, raw_prompt=False)])[0]
+    assert chat.ok and chat.prompt_tokens > raw[0].prompt_tokens

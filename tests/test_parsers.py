@@ -7,7 +7,7 @@ import math
 import pytest
 
 from xlingmed.judges.correctness import OPTIONS, parse_judgement
-from xlingmed.tasks.verifiability import clean_reply, p_yes, parse_paper, parse_strict
+from xlingmed.tasks.verifiability import clean_reply, p_yes, parse_medalpaca, parse_paper, parse_strict
 from xlingmed.types import TokenLogprob
 
 MORE = "Answer 2 provides more comprehensive and appropriate information"
@@ -105,3 +105,29 @@ def test_p_yes_from_first_content_token() -> None:
     assert p_yes((TokenLogprob("The", -0.1, {"The": -0.1}),), "en") is None
     zh = (TokenLogprob("是", math.log(0.3), {"是": math.log(0.3), "不": math.log(0.1)}),)
     assert p_yes(zh, "zh") == pytest.approx(0.75)
+
+
+@pytest.mark.parametrize(
+    ("reply", "value", "method"),
+    [
+        # realistic MedAlpaca continuations of "### Response:\nThe answer to the question is:"
+        (" Yes", 1, "medalpaca_yes"),
+        (" No.", 0, "medalpaca_no"),
+        ("\nYes, the response is factually correct.", 1, "medalpaca_yes"),
+        (" Not entailment", 0, "medalpaca_no"),
+        (" Entailment", 1, "medalpaca_yes"),
+        (" Yes. No other treatment is needed.", -1, "medalpaca_both"),  # both words: never a guess
+        (" yes", -1, "unparsed"),  # case-sensitive, as the authors' code
+        ("Unknown without more context", -1, "medalpaca_unknown"),
+        ("Depends on the dose", -1, "medalpaca_unknown"),
+        (" Sí, es correcta", -1, "unparsed"),  # the MedAlpaca sets are English only (spec Appendix C)
+        (" 是的", -1, "unparsed"),
+        (" हाँ", -1, "unparsed"),
+        # an echoed prompt: only the text after the last "Response" counts
+        ("Question: Is it safe? No idea.\nResponse: Yes", 1, "medalpaca_yes"),
+        ("", -1, "unparsed"),
+    ],
+)
+def test_medalpaca_parser(reply: str, value: int, method: str) -> None:
+    parsed = parse_medalpaca(reply)
+    assert (parsed.value, parsed.method) == (value, method)

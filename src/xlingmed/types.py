@@ -74,6 +74,11 @@ class GenerateRequest:
 
     ``cache_key(model_id)`` hashes all fields and the model id, so K samples at several temperatures never
     collapse into one cached answer. ``sample_index`` is part of the key even when the seed is fixed.
+
+    ``top_k`` (``None``: the engine's default; OpenAI's API has none, vLLM and llama.cpp servers take it) and
+    ``raw_prompt`` (the one user message is the whole prompt, sent verbatim with no chat template: MedAlpaca's
+    Alpaca prompts, spec xlingeval.md §6.2) came in 0.3; at their defaults they are left out of the key, so
+    answers cached before then are still found.
     """
 
     messages: tuple[Message, ...]
@@ -84,6 +89,8 @@ class GenerateRequest:
     sample_index: int = 0
     logprobs: bool = False
     top_logprobs: int = 0
+    top_k: int | None = None
+    raw_prompt: bool = False
 
     def cache_key(self, model_id: str) -> str:
         payload = {"model": model_id, **self.to_json()}
@@ -94,7 +101,18 @@ class GenerateRequest:
         """``dataclasses.asdict(self)``, built by hand: it runs for every request and asdict's deep copy is slow."""
         out: dict[str, Any] = {f.name: getattr(self, f.name) for f in fields(self)}
         out["messages"] = [{"role": m.role, "content": m.content} for m in self.messages]
+        for name, default in _KEY_DEFAULTS:  # fields added after 0.2: absent at their default (stable keys)
+            if out[name] == default:
+                del out[name]
         return out
+
+    @property
+    def prompt_text(self) -> str:
+        """The verbatim prompt of a ``raw_prompt`` request (its last message)."""
+        return self.messages[-1].content if self.messages else ""
+
+
+_KEY_DEFAULTS: tuple[tuple[str, Any], ...] = (("top_k", None), ("raw_prompt", False))
 
 
 @dataclass(frozen=True)

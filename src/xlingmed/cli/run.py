@@ -60,6 +60,14 @@ def run(
     max_tokens: Annotated[
         int | None, typer.Option(help="Answer max tokens (XLingEval: 1000; MedArabiQ: 16 letter, 64 FITB, 512 Q&A).")
     ] = None,
+    top_p: Annotated[float | None, typer.Option(help="Nucleus sampling of the model under test (default 1).")] = None,
+    top_k: Annotated[
+        int | None, typer.Option(help="Top-k sampling of the model under test (default: the engine's own).")
+    ] = None,
+    preset: Annotated[
+        str | None,
+        typer.Option(help="A named protocol filling every setting left unset: medalpaca (XLingEval §6)."),
+    ] = None,
     max_concurrency: Annotated[int | None, typer.Option(help="Requests in flight (OpenAI-compatible).")] = None,
     max_retries: Annotated[
         int | None, typer.Option(help="Retries on 429/5xx/timeouts before a request is recorded as failed.")
@@ -166,6 +174,9 @@ def run(
             seed=seed,
             temperatures=temperatures,
             max_tokens=max_tokens,
+            top_p=top_p,
+            top_k=top_k,
+            preset=preset,
             max_concurrency=max_concurrency,
             max_retries=max_retries,
             timeout_s=timeout,

@@ -8,6 +8,7 @@ from typing import Any
 import yaml
 from pydantic import ValidationError
 
+from xlingmed.config.presets import apply_preset
 from xlingmed.config.run_config import RunConfig
 from xlingmed.errors import ConfigError
 
@@ -35,6 +36,7 @@ def make_config(source: str | Path | None = None, **overrides: Any) -> RunConfig
         if key in ("task_args", "model_args") and isinstance(data.get(key), dict):
             value = {**data[key], **value}  # flags add to (and override) the file's options
         data[key] = value
+    data = apply_preset(data)  # a preset fills only what the file and the flags left unset
     try:
         return RunConfig(**data)
     except ValidationError as exc:

@@ -51,6 +51,10 @@ class RunConfig(BaseModel):
         seed: sent with every request (the paper set none) [--seed]
         temperatures: temperatures swept by verifiability and consistency; default the paper's 0, 0.25, 0.5, 0.75,
             1 for consistency and for verifiability on XLingHealth (0 for a user's qa:FILE) [--temperatures]
+        top_p / top_k: nucleus and top-k sampling of the model under test (not of a judge or translator);
+            ``None``: top_p 1 and the engine's own top-k (OpenAI's API has none) [--top-p, --top-k]
+        preset: a named protocol (``config/presets.py``), e.g. ``medalpaca`` (spec xlingeval.md §6): its
+            settings fill every field the user left unset [--preset]
         max_tokens: the answer's limit; default XLingEval 1000 (paper), MedArabiQ 16 for a letter, 64 for a FITB
             term, 512 for a Q&A answer (unstated in that paper) [--max-tokens]
         model_class: ``auto`` | ``open`` | ``closed``: MedArabiQ's default temperatures depend on it (open 0.0
@@ -107,6 +111,9 @@ class RunConfig(BaseModel):
     seed: int | None = 42
     temperatures: tuple[float, ...] | None = None
     max_tokens: int | None = Field(default=None, ge=1)
+    top_p: float | None = Field(default=None, gt=0, le=1)
+    top_k: int | None = Field(default=None, ge=1)
+    preset: str | None = None
     model_class: Literal["auto", "open", "closed"] = "auto"
     paper_compat: bool = False
     prompt_templates: Path | None = None

@@ -120,9 +120,10 @@ class CachedBackend:
         batch = getattr(model, "generate_batch", None)
         if batch is not None:
             pending = list(todo.items())
-            for start in range(0, len(pending), BATCH_SIZE):
+            size = int(getattr(model, "batch_requests", BATCH_SIZE))  # vllm/ takes thousands at once
+            for start in range(0, len(pending), size):
                 chunk: list[tuple[str, GenerateRequest, float]] = []
-                for key, req in pending[start : start + BATCH_SIZE]:
+                for key, req in pending[start : start + size]:
                     reserved = reserve(req)
                     if reserved is None:
                         break
@@ -131,7 +132,7 @@ class CachedBackend:
                     comps = await batch([req for _, req, _ in chunk])
                     for (key, req, reserved), comp in zip(chunk, comps, strict=True):
                         store(key, req, comp, reserved)
-                if len(chunk) < len(pending[start : start + BATCH_SIZE]):
+                if len(chunk) < len(pending[start : start + size]):
                     break
         else:
             queue: asyncio.Queue[tuple[str, GenerateRequest]] = asyncio.Queue()

@@ -6,7 +6,7 @@ before anything is sent or written.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +29,7 @@ class Plan:
     roles: dict[str, ModelAPI]
     backends: list[ModelAPI]
     budget: Budget
+    sampling: dict[str, Any] = field(default_factory=dict)  # --top-p/--top-k: laid over the model's requests
 
     async def aclose(self) -> None:
         for backend in self.backends:
@@ -110,4 +111,5 @@ def make_plan(config: RunConfig) -> Plan:
         )
     budget = Budget(max_requests=config.max_requests, max_cost=config.max_cost, prices=parse_prices(config.prices))
     budget.check_prices(sorted({b.model_id for b in roles.values()}))
-    return Plan(items, provenance, plans, roles, list(backends.values()), budget)
+    sampling = {k: v for k, v in (("top_p", config.top_p), ("top_k", config.top_k)) if v is not None}
+    return Plan(items, provenance, plans, roles, list(backends.values()), budget, sampling)

@@ -8,7 +8,7 @@ stand-in for a dry run) and hand the completions to the next stage.
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from xlingmed.engine.plan import Plan
 from xlingmed.models.base import ModelAPI
@@ -47,6 +47,8 @@ async def walk(
             pending = [
                 (i, req) for i, s in enumerate(samples) if (req := task.request(stage.name, s, done[i])) is not None
             ]
+            if stage.role == "model" and plan.sampling:  # --top-p/--top-k apply to the model under test only
+                pending = [(i, replace(req, **plan.sampling)) for i, req in pending]
             indices = [i for i, _ in pending]
             batch = StageBatch(task, stage, backend, indices, [samples[i] for i in indices], [r for _, r in pending])
             comps = await answer(batch)

@@ -58,8 +58,9 @@ class ModelAPI(Protocol):
     ``generate`` never raises for a failed request: it returns a ``Completion`` whose ``error`` says why, so
     one bad request never stops a run. Engines that are faster given many requests at once may also define
     ``async def generate_batch(requests) -> list[Completion]`` (same order); the generation loop then hands
-    them whole batches of cache misses.
-    """
+    them whole batches of cache misses, ``batch_requests`` at a time (an optional attribute; 64 by default).
+    A request with ``raw_prompt`` set carries one user message that is the whole prompt: a backend sends it
+    verbatim, with no chat template (or returns a failed ``Completion`` saying it cannot)."""
 
     model_id: str
     supports_logprobs: bool
@@ -108,6 +109,8 @@ BUILTIN: tuple[Backend, ...] = (
             "GGUF files in process (llama-cpp-python); embedded: smollm2, gemma3-270m"),
     Backend("hf", "xlingmed.models.hf:HFModel", True, True, True,
             "Hugging Face transformers in process: a hub id or local folder (-M gguf_file=, device=, dtype=)"),
+    Backend("vllm", "xlingmed.models.vllm_offline:VLLMModel", True, True, True,
+            "vLLM's offline engine on a GPU, a whole stage per call, n = K sampling (extra [vllm])"),
     Backend("litellm", "xlingmed.models.litellm_api:LiteLLMModel", False, None, False,
             "every provider LiteLLM knows: litellm/anthropic/…, litellm/gemini/…, litellm/bedrock/… (extra [litellm])"),
     Backend("openai", "xlingmed.models.openai_api:OpenAIModel", False, None, False,

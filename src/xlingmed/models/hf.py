@@ -3,7 +3,8 @@
 The model and tokenizer load with ``AutoModelForCausalLM`` / ``AutoTokenizer`` from a hub id (users with network)
 or a local folder, or from a GGUF file with ``-M gguf_file=NAME`` (transformers de-quantizes it; needs the
 ``gguf`` package). Prompts use the tokenizer's chat template when it has one, else a plain ``User:``/``Assistant:``
-rendering (``-M template=plain``) or the Alpaca template (``-M template=alpaca``, MedAlpaca's).
+rendering (``-M template=plain``) or the Alpaca template (``-M template=alpaca``, MedAlpaca's). A ``raw_prompt``
+request (``--preset medalpaca``) is given to the model verbatim.
 
 Batching: greedy requests (temperature 0) of one stage are generated together, sorted by prompt length, left
 padded, ``-M batch_size`` at a time; the batch is halved on an out-of-memory error. A sampled request is generated
@@ -105,8 +106,13 @@ class HFModel:
         return "chat" if getattr(tokenizer, "chat_template", None) else "plain"
 
     def prompt(self, request: GenerateRequest) -> str:
-        """The text the model continues (its chat template applied, or ``render``)."""
+        """The text the model continues: a ``raw_prompt`` verbatim (after the tokenizer's BOS, as a tokenizer
+        adds it by default), else the chat template applied, or ``render``."""
         _, tokenizer = self._load()
+        if request.raw_prompt:
+            bos = tokenizer.bos_token or ""
+            text = request.prompt_text
+            return text if text.startswith(bos) else bos + text
         template = self._template()
         if template == "chat":
             messages = [{"role": m.role, "content": m.content} for m in request.messages]
@@ -171,6 +177,8 @@ class HFModel:
             if first.seed is not None:
                 torch.manual_seed(first.seed)
             kwargs.update(do_sample=True, temperature=first.temperature, top_p=first.top_p)
+            if first.top_k is not None:  # else the model's generation_config (transformers: 50)
+                kwargs["top_k"] = first.top_k
         else:
             kwargs.update(do_sample=False, temperature=None, top_p=None, top_k=None)
         with torch.inference_mode():

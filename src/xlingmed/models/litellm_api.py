@@ -52,7 +52,17 @@ class LiteLLMModel(OpenAIModel):
         if self._base_url is not None:
             extra["api_base"] = self._base_url
             extra["api_key"] = self._secret or "not-needed"
+        kwargs = dict(kwargs)
+        if "extra_body" in kwargs:  # LiteLLM maps top_k onto each provider's own parameter
+            kwargs.update(kwargs.pop("extra_body"))
+        if "prompt" in kwargs:
+            return await self._litellm.atext_completion(**kwargs, **extra)
         return await self._litellm.acompletion(**kwargs, **extra)
 
     async def aclose(self) -> None:
-        return None
+        # LiteLLM caches its HTTP clients per process; a run's event loop ends here, so close them and forget
+        # them (a later run builds new ones on its own loop)
+        close = getattr(self._litellm, "close_litellm_async_clients", None)  # LiteLLM ≥ 1.74
+        if close is not None:
+            await close()
+        self._litellm.in_memory_llm_clients_cache.flush_cache()  # type: ignore[no-untyped-call]

@@ -150,11 +150,17 @@ class LlamaCppModel:
             "max_tokens": request.max_tokens,
             "seed": request.seed,
         }
+        if request.top_k is not None:  # else llama.cpp's default, 40
+            common["top_k"] = request.top_k
         try:
             llm = self._load()
             if not self.args.prefix_cache:
                 llm.reset()  # every prompt from scratch (with the prefix cache, generate() decides what to keep)
-            if self.chat:
+            if request.raw_prompt:  # verbatim: no chat template, no stop string
+                resp = llm.create_completion(prompt=request.prompt_text, **common)
+                choice = resp["choices"][0]
+                text = choice.get("text") or ""
+            elif self.chat:
                 resp = llm.create_chat_completion(
                     messages=[{"role": m.role, "content": m.content} for m in request.messages], **common
                 )

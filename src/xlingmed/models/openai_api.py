@@ -92,18 +92,25 @@ class OpenAIModel:
     async def generate(self, request: GenerateRequest) -> Completion:
         kwargs: dict[str, Any] = {
             "model": self.name,
-            "messages": [{"role": m.role, "content": m.content} for m in request.messages],
             "temperature": request.temperature,
             "top_p": request.top_p,
             "max_tokens": request.max_tokens,
             "n": 1,
         }
+        if request.raw_prompt:  # a verbatim prompt goes to /v1/completions, which applies no chat template
+            kwargs["prompt"] = request.prompt_text
+            if request.logprobs:
+                kwargs["logprobs"] = max(1, request.top_logprobs)
+        else:
+            kwargs["messages"] = [{"role": m.role, "content": m.content} for m in request.messages]
+            if request.logprobs:
+                kwargs["logprobs"] = True
+                if request.top_logprobs:
+                    kwargs["top_logprobs"] = request.top_logprobs
         if request.seed is not None:
             kwargs["seed"] = request.seed
-        if request.logprobs:
-            kwargs["logprobs"] = True
-            if request.top_logprobs:
-                kwargs["top_logprobs"] = request.top_logprobs
+        if request.top_k is not None:
+            kwargs["extra_body"] = {"top_k": request.top_k}  # vLLM's and llama.cpp's servers take it
         # counted only under a tokens-per-minute ceiling: it is a per-request cost otherwise
         tokens = sum(estimate_tokens(m.content) for m in request.messages) + request.max_tokens if self._tpm else 0
         start = time.perf_counter()
@@ -132,7 +139,10 @@ class OpenAIModel:
         )
 
     async def _call(self, kwargs: dict[str, Any]) -> Any:
-        """One chat-completions call (a subclass swaps the client: ``models/litellm_api.py``)."""
+        """One chat-completions call, or a completions call for a verbatim ``prompt`` (a subclass swaps the
+        client: ``models/litellm_api.py``)."""
+        if "prompt" in kwargs:
+            return await self._client.completions.create(**kwargs)
         return await self._client.chat.completions.create(**kwargs)
 
     async def _once(self, kwargs: dict[str, Any]) -> _Attempt:
@@ -160,8 +170,8 @@ class OpenAIModel:
         if not choices:
             return _Attempt(error="server returned no choices", retry=True)
         choice = choices[0]
-        message = choice.message
-        text = (message.content if message is not None else None) or ""
+        message = getattr(choice, "message", None)  # a completions choice has .text instead
+        text = (message.content if message is not None else getattr(choice, "text", None)) or ""
         refusal = getattr(message, "refusal", None) if message is not None else None
         if choice.finish_reason == "content_filter" and not refusal:
             refusal = "content_filter"
@@ -215,7 +225,20 @@ def _retry_after(headers: Any) -> float | None:
 
 
 def _logprobs(choice: Any) -> tuple[TokenLogprob, ...] | None:
-    content = getattr(getattr(choice, "logprobs", None), "content", None)
+    logprobs = getattr(choice, "logprobs", None)
+    content = getattr(logprobs, "content", None)
+    tokens = getattr(logprobs, "tokens", None)
+    if not content and tokens:  # /v1/completions: parallel lists, alternatives as {token: logprob}
+        values = getattr(logprobs, "token_logprobs", None) or []
+        tops = getattr(logprobs, "top_logprobs", None) or []
+        return tuple(
+            TokenLogprob(
+                token=t,
+                logprob=float(v) if v is not None else float("nan"),
+                top={k: float(x) for k, x in (tops[i] or {}).items()} if i < len(tops) else {},
+            )
+            for i, (t, v) in enumerate(zip(tokens, values, strict=False))
+        )
     if not content:
         return None
     return tuple(

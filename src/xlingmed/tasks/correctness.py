@@ -25,8 +25,9 @@ from xlingmed.judges.correctness import (
 )
 from xlingmed.languages import get_language
 from xlingmed.metrics.registry import add_answer_metrics, answer_metric_means, answer_metric_scores, check_names
+from xlingmed.prompts import medalpaca
 from xlingmed.tasks.base import Stage, TaskResult, cell, error_of, temperature_of
-from xlingmed.tasks.registry import PrimaryOutcome, TaskOptions, TaskSpec, one_of, register_task
+from xlingmed.tasks.registry import PROMPT_STYLES, PrimaryOutcome, TaskOptions, TaskSpec, one_of, register_task
 from xlingmed.types import Completion, GenerateRequest, Item, Message, Parsed, Sample, Score
 
 if TYPE_CHECKING:
@@ -51,6 +52,7 @@ class CorrectnessTask:
     temperature: float = 0.0
     seed: int | None = None
     answer_metrics: tuple[str, ...] = ()
+    prompt_style: str = "paper"
 
     name: ClassVar[str] = "correctness"
     stages: ClassVar[tuple[Stage, ...]] = (Stage("answer", "model"), Stage("judge", "judge"))
@@ -61,6 +63,14 @@ class CorrectnessTask:
     def request(self, stage: str, sample: Sample, prior: Mapping[str, Completion]) -> GenerateRequest | None:
         item = sample.item
         language = get_language(item.lang).name
+        if stage == "answer" and self.prompt_style == "medalpaca":
+            instruction = ANSWER_SYSTEM.format(language=language)
+            return medalpaca.request(
+                medalpaca.correctness_prompt(item, instruction),
+                temperature=max(self.temperature, medalpaca.GREEDY_TEMPERATURE),
+                max_tokens=self.answer_max_tokens,
+                seed=self.seed,
+            )
         if stage == "answer":
             return GenerateRequest(
                 messages=(
@@ -163,11 +173,18 @@ class CorrectnessTask:
 
 class CorrectnessOptions(TaskOptions):
     """``-T`` options of correctness: ``judge_parser`` (``paper`` | ``paper+fallback``), ``judge_max_tokens``
-    (paper: 1000), ``answer_metrics`` (registered answer metrics against the expert answer, e.g. token_f1)."""
+    (paper: 1000), ``answer_metrics`` (registered answer metrics against the expert answer, e.g. token_f1),
+    ``prompt_style`` (``paper`` | ``medalpaca``: spec §6.3's Alpaca prompt, at temperature 0.001)."""
 
     judge_parser: str = "paper"
     judge_max_tokens: int = Field(default=1000, ge=1)
     answer_metrics: tuple[str, ...] = ()
+    prompt_style: str = "paper"
+
+    @field_validator("prompt_style")
+    @classmethod
+    def _prompt_style(cls, v: str) -> str:
+        return one_of(v, PROMPT_STYLES)
 
     @field_validator("answer_metrics", mode="before")
     @classmethod
@@ -187,6 +204,7 @@ def build(config: RunConfig, options: CorrectnessOptions) -> CorrectnessTask:
         judge_parser=options.judge_parser,
         seed=config.seed,
         answer_metrics=options.answer_metrics,
+        prompt_style=options.prompt_style,
     )
 
 

@@ -30,6 +30,11 @@ class TaskOptions(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
+PROMPT_STYLES = ("paper", "medalpaca")
+"""``-T prompt_style``: the paper's chat prompts, or MedAlpaca's verbatim Alpaca prompts (``prompts/medalpaca.py``;
+``--preset medalpaca`` sets it). Taken by correctness, consistency and verifiability."""
+
+
 class NoOptions(TaskOptions):
     """For a task without options of its own."""
 

@@ -20,8 +20,9 @@ from pydantic import Field, field_validator
 from xlingmed.errors import ConfigError
 from xlingmed.languages import LANGUAGES
 from xlingmed.metrics.classification import binary_metrics
+from xlingmed.prompts import medalpaca
 from xlingmed.tasks.base import Stage, TaskResult, cell, error_of, number, temperature_of
-from xlingmed.tasks.registry import PrimaryOutcome, TaskOptions, TaskSpec, one_of, register_task
+from xlingmed.tasks.registry import PROMPT_STYLES, PrimaryOutcome, TaskOptions, TaskSpec, one_of, register_task
 from xlingmed.types import Completion, GenerateRequest, Item, Message, Parsed, Sample, Score, TokenLogprob
 
 if TYPE_CHECKING:
@@ -89,7 +90,11 @@ PAPER_NO = (
 )
 PAPER_UNKNOWN = ("Unknown", "Depends", "N/a", "कारण पता नहीं है", "不确定", "无法判断")
 _STRIP = string.punctuation + "，。？！।॥"
-PARSERS = ("paper", "strict")
+PARSERS = ("paper", "strict", "medalpaca")
+# Spec §5.6 (MedAlpaca's parser, as the authors intended): case-sensitive substrings
+MEDALPACA_YES = ("Yes", "Entailment")
+MEDALPACA_NO = ("No", "Not entailment")
+MEDALPACA_UNKNOWN = ("Unknown", "Depends", "N/a")
 
 
 def clean_reply(text: str) -> str:
@@ -110,6 +115,28 @@ def parse_paper(text: str) -> Parsed:
         return Parsed(1, "paper_yes_phrase")
     if any(p.lower() in x for p in PAPER_UNKNOWN):
         return Parsed(-1, "paper_unknown_phrase")
+    return Parsed(-1, "unparsed")
+
+
+def parse_medalpaca(text: str) -> Parsed:
+    """MedAlpaca's verifiability parser as its authors intended (spec §5.6; their wired-in copy raises NameError
+    and maps "No" to 1): keep the text after the last ``### Input``, then after the last ``Question``, then after
+    the last ``Response``; case-sensitive substrings Yes {Yes, Entailment} and No {No, Not entailment}: both → −1
+    (``medalpaca_both``), one → 1 or 0; else −1, ``medalpaca_unknown`` when it starts with Unknown, Depends or
+    N/a, ``unparsed`` otherwise."""
+    x = text
+    for marker in ("### Input", "Question", "Response"):
+        x = x.rsplit(marker, 1)[-1]
+    yes = any(p in x for p in MEDALPACA_YES)
+    no = any(p in x for p in MEDALPACA_NO)
+    if yes and no:
+        return Parsed(-1, "medalpaca_both")
+    if yes:
+        return Parsed(1, "medalpaca_yes")
+    if no:
+        return Parsed(0, "medalpaca_no")
+    if x.strip().startswith(MEDALPACA_UNKNOWN):
+        return Parsed(-1, "medalpaca_unknown")
     return Parsed(-1, "unparsed")
 
 
@@ -194,6 +221,7 @@ class VerifiabilityTask:
     max_tokens: int = 32
     logprobs: bool = True
     seed: int | None = None
+    prompt_style: str = "paper"
     name: ClassVar[str] = "verifiability"
     stages: ClassVar[tuple[Stage, ...]] = (Stage("verify", "model"),)
 
@@ -203,7 +231,7 @@ class VerifiabilityTask:
 
     def samples(self, items: Sequence[Item]) -> list[Sample]:
         missing = sorted({it.lang for it in items} - set(PROMPTS))
-        if missing:
+        if missing and self.prompt_style == "paper":
             raise ConfigError(f"verifiability has no prompt for language(s) {', '.join(missing)}")
         out = []
         for it in items:
@@ -224,6 +252,15 @@ class VerifiabilityTask:
 
     def request(self, stage: str, sample: Sample, prior: Mapping[str, Completion]) -> GenerateRequest | None:
         item = sample.item
+        if self.prompt_style == "medalpaca":
+            return medalpaca.request(
+                medalpaca.verifiability_prompt(item, sample.meta["candidate"]),
+                temperature=sample.temperature,
+                max_tokens=self.max_tokens,
+                seed=self.seed,
+                logprobs=self.logprobs,
+                top_logprobs=20 if self.logprobs else 0,
+            )
         prompt = PROMPTS[item.lang].format(question=item.question, answer=sample.meta["candidate"])
         return GenerateRequest(
             messages=(Message("system", SYSTEM), Message("user", prompt)),
@@ -241,6 +278,8 @@ class VerifiabilityTask:
             return Parsed(-1, "refused")
         if self.parser == "strict":
             return parse_strict(completion.text, sample.item.lang)
+        if self.parser == "medalpaca":
+            return parse_medalpaca(completion.text)
         return parse_paper(completion.text)
 
     def record(self, sample: Sample, completions: Mapping[str, Completion]) -> dict[str, Any]:
@@ -324,12 +363,19 @@ class VerifiabilityTask:
 
 
 class VerifiabilityOptions(TaskOptions):
-    """``-T`` options of verifiability: ``verify_parser`` (``paper`` | ``strict``), ``verify_max_tokens`` (the
-    paper set none; a yes/no needs few), ``logprobs`` (ask for them, for the AUC from P(yes))."""
+    """``-T`` options of verifiability: ``verify_parser`` (``paper`` | ``strict`` | ``medalpaca``),
+    ``verify_max_tokens`` (the paper set none; a yes/no needs few), ``logprobs`` (ask for them, for the AUC from
+    P(yes)), ``prompt_style`` (``paper`` | ``medalpaca``: spec §6.3's Alpaca prompt)."""
 
     verify_parser: str = "paper"
     verify_max_tokens: int = Field(default=32, ge=1)
     logprobs: bool = True
+    prompt_style: str = "paper"
+
+    @field_validator("prompt_style")
+    @classmethod
+    def _prompt_style(cls, v: str) -> str:
+        return one_of(v, PROMPT_STYLES)
 
     @field_validator("verify_parser")
     @classmethod
@@ -344,6 +390,7 @@ def build(config: RunConfig, options: VerifiabilityOptions) -> VerifiabilityTask
         max_tokens=options.verify_max_tokens,
         logprobs=options.logprobs,
         seed=config.seed,
+        prompt_style=options.prompt_style,
     )
 
 

@@ -10,7 +10,7 @@ from xlingmed.metrics.bertscore import PairwiseBERTScore
 from xlingmed.metrics.embedding import SentenceSimilarity
 from xlingmed.tasks.consistency.task import METRIC_GROUPS, MODES, TOPIC_FITS, ConsistencyTask
 from xlingmed.tasks.encoders import PAPER_BERTSCORE_LAYER, USER, EncoderOptions, is_paper_bert, open_qa_bertscore
-from xlingmed.tasks.registry import names_list, one_of
+from xlingmed.tasks.registry import PROMPT_STYLES, names_list, one_of
 
 if TYPE_CHECKING:
     from xlingmed.config import RunConfig
@@ -26,7 +26,8 @@ class ConsistencyOptions(EncoderOptions):
     ``embedding_model`` the sim_sent encoder (paper mode bert-base-uncased mean pooling; native
     paraphrase-multilingual-MiniLM-L12-v2); ``lda_topics`` (Table A9: 20, 100); ``topic_fit`` ``condition`` (one
     topic model per language × τ) | ``shared``; ``topic_seed`` (42); ``language_id`` ``paper`` (langid over all
-    its languages, sentences in other languages ignored) | ``restricted`` (among the run's languages).
+    its languages, sentences in other languages ignored) | ``restricted`` (among the run's languages);
+    ``prompt_style`` ``paper`` | ``medalpaca`` (spec §6.3's Alpaca prompt; ``prompts/medalpaca.py``).
     """
 
     samples: int = Field(default=10, ge=2, le=1000)
@@ -38,6 +39,12 @@ class ConsistencyOptions(EncoderOptions):
     topic_fit: str = "condition"
     topic_seed: int = 42
     language_id: Literal["paper", "restricted"] = "paper"
+    prompt_style: str = "paper"
+
+    @field_validator("prompt_style")
+    @classmethod
+    def _prompt_style(cls, v: str) -> str:
+        return one_of(v, PROMPT_STYLES)
 
     @field_validator("consistency_mode")
     @classmethod
@@ -141,4 +148,5 @@ def build(config: RunConfig, options: ConsistencyOptions) -> ConsistencyTask:
         translator=config.translator_model if paper else None,
         encoder_sources=options.encoder_sources(),
         language_id=options.language_id,
+        prompt_style=options.prompt_style,
     )

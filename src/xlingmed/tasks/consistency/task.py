@@ -36,6 +36,7 @@ from xlingmed.metrics.lexical import (
     pairwise_ngram_jaccard,
 )
 from xlingmed.metrics.topics import hdp_similarity, lda_similarity, only_stopwords
+from xlingmed.prompts import medalpaca
 from xlingmed.tasks.base import Stage, TaskResult, error_of
 from xlingmed.tasks.consistency.summary import metric_columns, scores, summarize
 from xlingmed.translate import clean_translation, translation_request
@@ -125,6 +126,7 @@ class ConsistencyTask:
         translator: str | None = None,
         language_id: str = "paper",
         encoder_sources: Mapping[str, Mapping[str, str]] | None = None,
+        prompt_style: str = "paper",
     ) -> None:
         if mode not in MODES:
             raise ConfigError(f"unknown consistency mode {mode!r}; known: {', '.join(MODES)}")
@@ -155,13 +157,14 @@ class ConsistencyTask:
         self.translator = translator
         self.language_id = language_id
         self.encoder_sources = {k: dict(v) for k, v in (encoder_sources or {}).items()}
+        self.prompt_style = prompt_style
         self._langid: LanguageIdentifier | None = None
 
     # ---- generation -------------------------------------------------------------------------------------
 
     def samples(self, items: Sequence[Item]) -> list[Sample]:
         missing = sorted({it.lang for it in items} - set(PROMPTS))
-        if missing:
+        if missing and self.prompt_style == "paper":
             raise ConfigError(f"consistency has no prompt for language(s) {', '.join(missing)}")
         return [
             Sample(
@@ -182,6 +185,14 @@ class ConsistencyTask:
 
     def request(self, stage: str, sample: Sample, prior: Mapping[str, Completion]) -> GenerateRequest | None:
         item = sample.item
+        if stage == "answer" and self.prompt_style == "medalpaca":
+            return medalpaca.request(
+                medalpaca.consistency_prompt(item),
+                temperature=sample.temperature,
+                max_tokens=self.max_tokens,
+                seed=sample.meta["seed"],
+                sample_index=sample.sample_index,
+            )
         if stage == "answer":
             return GenerateRequest(
                 messages=(

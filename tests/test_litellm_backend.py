@@ -95,3 +95,32 @@ def test_a_run_through_litellm_against_the_real_llama_cpp_server(data_dir, tmp_p
     assert alpaca.failed_requests == 0 and alpaca.backend_calls == 10
     rows = [json.loads(x) for x in (tmp_path / "alpaca" / "samples.jsonl").read_text().splitlines()]
     assert all(r["raw_prompt"] for r in rows) and sum(1 for r in rows if r["response"]) >= 8
+
+
+def test_max_cost_prices_a_model_from_litellms_cost_map(data_dir, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """``--max-cost`` without ``--price``: gpt-4o-mini is priced from the map LiteLLM ships (0.15 and 0.60 USD
+    per 1M tokens); a model the map does not know still needs ``--price``; a user's price wins."""
+    from xlingmed import evaluate, make_config
+    from xlingmed.errors import ConfigError
+
+    def cfg(model: str, **kw):  # type: ignore[no-untyped-def]
+        return make_config(
+            benchmark="xlinghealth/medicationqa", data_dir=data_dir, languages="en", limit=2, tasks="verifiability",
+            temperatures="0", model=model, base_url=server.url, max_retries=0, max_cost=1.0,
+            cache=tmp_path / f"{model.replace('/', '_')}.sqlite", out=tmp_path / model.replace("/", "_"), **kw,
+        )  # fmt: skip
+
+    with FaultServer(lambda p, a: ok("Yes")) as server:
+        with pytest.raises(ConfigError, match="--max-cost needs a price for litellm/openai/not-a-mapped-model"):
+            evaluate(cfg("litellm/openai/not-a-mapped-model"))
+        assert server.calls == 0
+        run = evaluate(cfg("litellm/openai/gpt-4o-mini"))
+        assert run.backend_calls == 10 and server.calls == 10
+        # the fault server reports 10 prompt and 2 completion tokens a request
+        assert run.summary["cost_usd"] == pytest.approx(10 * (10 * 0.15 + 2 * 0.60) / 1e6)
+        price = run.summary["prices"]["litellm/openai/gpt-4o-mini"]
+        assert price == {"usd_per_1m_prompt": pytest.approx(0.15), "usd_per_1m_completion": pytest.approx(0.60),
+                         "source": "LiteLLM cost map"}  # fmt: skip
+        mine = evaluate(cfg("litellm/openai/gpt-4o-mini", prices=["litellm/openai/gpt-4o-mini=1000,1000"],
+                            retry_failed=True).model_copy(update={"out": tmp_path / "mine"}))  # fmt: skip
+        assert mine.summary["prices"]["litellm/openai/gpt-4o-mini"]["source"] == "--price"

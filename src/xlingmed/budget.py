@@ -77,6 +77,7 @@ class Budget:
     max_requests: int | None = None
     max_cost: float | None = None
     prices: dict[str, Price] = field(default_factory=dict)
+    price_sources: dict[str, str] = field(default_factory=dict)  # model → where a price not from --price came from
     sent: int = 0
     spent: float = 0.0
     reserved: float = 0.0

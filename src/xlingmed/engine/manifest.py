@@ -95,6 +95,14 @@ def build_summary(
         "failed_requests": n_failed,
         "failures": {lang: kinds for lang, kinds in failures.items() if kinds},
         "cost_usd": round(budget.spent, 6) if budget.prices else None,
+        "prices": {
+            m: {
+                "usd_per_1m_prompt": p.prompt,
+                "usd_per_1m_completion": p.completion,
+                "source": budget.price_sources.get(m, "--price"),
+            }
+            for m, p in sorted(budget.prices.items())
+        },  # fmt: skip
         "wall_s": round(wall, 3),
     }
 

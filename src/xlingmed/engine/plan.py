@@ -12,7 +12,7 @@ from typing import Any
 
 from xlingmed import output
 from xlingmed.benchmarks import load_benchmark
-from xlingmed.budget import Budget, parse_prices
+from xlingmed.budget import Budget, Price, parse_prices
 from xlingmed.config import RunConfig
 from xlingmed.models.base import ModelAPI, ModelOptions, get_model
 from xlingmed.tasks import Task, get_task
@@ -110,6 +110,13 @@ def make_plan(config: RunConfig) -> Plan:
             replace(tr_opts, base_url=config.translator_base_url or config.judge_base_url or config.base_url),
         )
     budget = Budget(max_requests=config.max_requests, max_cost=config.max_cost, prices=parse_prices(config.prices))
+    for backend in roles.values():  # a backend that knows its list price (litellm/) fills in what --price left out
+        lookup = getattr(backend, "list_price", None)
+        if backend.model_id not in budget.prices and lookup is not None:
+            found = lookup()
+            if found is not None:
+                budget.prices[backend.model_id] = Price(*found)
+                budget.price_sources[backend.model_id] = "LiteLLM cost map"
     budget.check_prices(sorted({b.model_id for b in roles.values()}))
     sampling = {k: v for k, v in (("top_p", config.top_p), ("top_k", config.top_k)) if v is not None}
     return Plan(items, provenance, plans, roles, list(backends.values()), budget, sampling)

@@ -7,6 +7,7 @@ the OpenAI backend's failure mapping applies unchanged: 429/503/529 slow the who
 timeouts and connection errors are resent with backoff, 400/413/422 fail permanently (cached), 401/403/404 fail
 without being cached. LiteLLM's own retries are off (``num_retries=0``): pacing and retries are xlingmed's.
 ``--base-url`` becomes LiteLLM's ``api_base`` (a local OpenAI-compatible server: ``litellm/openai/<model>``).
+Under ``--max-cost`` a model without ``--price`` is priced from LiteLLM's cost map (``list_price``).
 """
 
 from __future__ import annotations
@@ -46,6 +47,18 @@ class LiteLLMModel(OpenAIModel):
         self._retry = RetryPolicy(max_retries=options.max_retries, cap_s=options.retry_cap_s)
         self._rng = random.Random()
         self.attempts = 0
+
+    def list_price(self) -> tuple[float, float] | None:
+        """(USD per 1M prompt tokens, USD per 1M completion tokens) from the cost map LiteLLM ships; ``None`` for a
+        model it does not know (a local server, a new model). ``--max-cost`` uses it when ``--price`` names none."""
+        try:
+            info = self._litellm.get_model_info(model=self.name)
+        except Exception:  # LiteLLM raises a bare Exception for an unmapped model
+            return None
+        prompt, completion = info.get("input_cost_per_token"), info.get("output_cost_per_token")
+        if prompt is None or completion is None:
+            return None
+        return float(prompt) * 1e6, float(completion) * 1e6
 
     async def _call(self, kwargs: dict[str, Any]) -> Any:
         extra: dict[str, Any] = {"num_retries": 0, "timeout": self._timeout}

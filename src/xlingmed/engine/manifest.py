@@ -102,7 +102,7 @@ def build_summary(
                 "source": budget.price_sources.get(m, "--price"),
             }
             for m, p in sorted(budget.prices.items())
-        },  # fmt: skip
+        },
         "wall_s": round(wall, 3),
     }
 

@@ -15,6 +15,7 @@ from xlingmed.benchmarks import load_benchmark
 from xlingmed.budget import Budget, Price, parse_prices
 from xlingmed.config import RunConfig
 from xlingmed.models.base import ModelAPI, ModelOptions, get_model
+from xlingmed.store import default_cache_path
 from xlingmed.tasks import Task, get_task
 from xlingmed.types import Item, Sample
 
@@ -86,6 +87,7 @@ def make_plan(config: RunConfig) -> Plan:
         rpm=config.rpm,
         tpm=config.tpm,
         n_ctx=config.n_ctx,
+        cache_path=config.cache or default_cache_path(),
     )
     # one backend per distinct (model, server): a judge or translator that is the model shares its instance
     backends: dict[tuple[str, ModelOptions], ModelAPI] = {}

@@ -11,6 +11,7 @@ from __future__ import annotations
 import importlib
 from collections.abc import Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
 from xlingmed.errors import ModelError
@@ -36,6 +37,8 @@ class ModelOptions:
         n_threads: CPU threads for in-process models; ``None`` = all cores.
         args: the backend's own options (``-M key=value``), as sorted ``(key, value)`` pairs; each backend
             validates them with its ``Options`` model.
+        cache_path: the run's completion cache; a backend may keep its own state beside it (submitted batch
+            ids: ``models/openai_batch.py``).
     """
 
     base_url: str | None = None
@@ -49,6 +52,7 @@ class ModelOptions:
     n_ctx: int = 8192
     n_threads: int | None = None
     args: tuple[tuple[str, Any], ...] = ()
+    cache_path: Path | None = None
 
 
 @runtime_checkable

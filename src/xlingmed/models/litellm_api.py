@@ -16,6 +16,8 @@ import os
 import random
 from typing import Any
 
+from pydantic import BaseModel, ConfigDict
+
 from xlingmed.models.base import ModelOptions
 from xlingmed.models.openai_api import OpenAIModel
 from xlingmed.models.pacing import AdaptiveConcurrency, RateLimits, RetryPolicy
@@ -28,6 +30,11 @@ class LiteLLMModel(OpenAIModel):
     """``litellm/<provider>/<model>`` (see the module docstring)."""
 
     supports_logprobs = True
+
+    class Options(BaseModel):
+        """No ``-M`` options (the OpenAI backend's ``batch`` is OpenAI's Batch API, which this route lacks)."""
+
+        model_config = ConfigDict(extra="forbid")
 
     def __init__(self, name: str, options: ModelOptions) -> None:
         import litellm

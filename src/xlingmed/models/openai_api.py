@@ -21,9 +21,12 @@ from dataclasses import dataclass
 from typing import Any
 
 import openai
+from openai.types.chat import ChatCompletion
+from pydantic import BaseModel, ConfigDict, Field
 
 from xlingmed.errors import ModelError
 from xlingmed.models.base import ModelOptions
+from xlingmed.models.openai_batch import BatchLedger, BatchRunner, batch_ledger_path
 from xlingmed.models.pacing import AdaptiveConcurrency, RateLimits, RetryPolicy, estimate_tokens
 from xlingmed.types import Completion, GenerateRequest, TokenLogprob
 
@@ -60,6 +63,16 @@ class OpenAIModel:
 
     supports_logprobs = True
 
+    class Options(BaseModel):
+        """``-M`` options: ``batch`` (send each stage through OpenAI's Batch API: half price, within 24 h;
+        ``models/openai_batch.py``), ``batch_max_requests`` (lines per batch; OpenAI allows 50,000),
+        ``batch_poll_s`` (seconds between status checks)."""
+
+        model_config = ConfigDict(extra="forbid")
+        batch: bool = False
+        batch_max_requests: int = Field(default=50_000, ge=1, le=50_000)
+        batch_poll_s: float = Field(default=30.0, gt=0)
+
     def __init__(self, name: str, options: ModelOptions) -> None:
         self.name = name
         self.model_id = f"openai/{name}"
@@ -88,8 +101,54 @@ class OpenAIModel:
         self._retry = RetryPolicy(max_retries=options.max_retries, cap_s=options.retry_cap_s)
         self._rng = random.Random()
         self.attempts = 0  # HTTP requests sent, retries included (a bench and test figure)
+        self._batch_setup(options)
 
-    async def generate(self, request: GenerateRequest) -> Completion:
+    def _batch_setup(self, options: ModelOptions) -> None:
+        """With ``-M batch=true``: a ``generate_batch`` that sends each stage's misses as Batch API jobs (the
+        generation loop then hands over up to ``batch_max_requests`` at a time)."""
+        args = self.Options(**dict(options.args))
+        self.batch: BatchRunner | None = None
+        if not args.batch:
+            return
+        ledger = BatchLedger(batch_ledger_path(options.cache_path))
+        self.batch = BatchRunner(
+            self._client, self.model_id, ledger, self._read_body, self.generate,
+            max_requests=args.batch_max_requests, poll_s=args.batch_poll_s,
+        )  # fmt: skip
+        self.batch_requests = args.batch_max_requests
+        self.generate_batch = self._generate_batch
+
+    async def _generate_batch(self, requests: list[GenerateRequest]) -> list[Completion]:
+        assert self.batch is not None
+        bodies = []
+        for r in requests:  # a batch line holds the request body itself: extra_body's keys at the top level
+            kwargs = self._kwargs(r)
+            extra = kwargs.pop("extra_body", {})
+            bodies.append({**kwargs, **extra})
+        return await self.batch.run(requests, bodies)
+
+    def _read_body(self, body: dict[str, Any]) -> Completion:
+        """A batch line's 200 body (chat or text completion JSON) → Completion, through the SDK's types."""
+        resp = openai.types.Completion if "text" in (body.get("choices") or [{}])[0] else ChatCompletion
+        parsed = resp.model_validate(body)
+        choice = parsed.choices[0]
+        message = getattr(choice, "message", None)
+        text = (message.content if message is not None else getattr(choice, "text", None)) or ""
+        refusal = getattr(message, "refusal", None) if message is not None else None
+        if choice.finish_reason == "content_filter" and not refusal:
+            refusal = "content_filter"
+        usage = parsed.usage
+        return Completion(
+            text=text,
+            finish_reason=choice.finish_reason,
+            prompt_tokens=usage.prompt_tokens if usage else 0,
+            completion_tokens=usage.completion_tokens if usage else 0,
+            logprobs=_logprobs(choice),
+            refusal=refusal,
+        )
+
+    def _kwargs(self, request: GenerateRequest) -> dict[str, Any]:
+        """The SDK call's arguments (the request body) for ``request``."""
         kwargs: dict[str, Any] = {
             "model": self.name,
             "temperature": request.temperature,
@@ -111,6 +170,10 @@ class OpenAIModel:
             kwargs["seed"] = request.seed
         if request.top_k is not None:
             kwargs["extra_body"] = {"top_k": request.top_k}  # vLLM's and llama.cpp's servers take it
+        return kwargs
+
+    async def generate(self, request: GenerateRequest) -> Completion:
+        kwargs = self._kwargs(request)
         # counted only under a tokens-per-minute ceiling: it is a per-request cost otherwise
         tokens = sum(estimate_tokens(m.content) for m in request.messages) + request.max_tokens if self._tpm else 0
         start = time.perf_counter()

@@ -1,0 +1,139 @@
+"""A local server with OpenAI's documented Batch API endpoints (the only way to test batches offline).
+
+``BatchServer(policy, polls=N)`` answers ``POST /v1/files`` (multipart upload, ``purpose=batch``),
+``POST /v1/batches``, ``GET /v1/batches/{id}`` (``validating`` → ``in_progress`` → ``completed`` after ``polls``
+retrievals; ``expire`` ends it ``expired`` with only part of the lines answered), ``GET /v1/files/{id}/content``
+(output and error JSONL), and ``POST /v1/chat/completions`` for single requests. Every line and every single
+request is answered by ``policy(prompt, attempt)`` from ``fault_server``.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import threading
+from collections import Counter
+from email.parser import BytesParser
+from email.policy import HTTP
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+from fault_server import Policy
+
+
+def _prompt(body: dict[str, Any]) -> str:
+    if "prompt" in body:
+        return str(body["prompt"])
+    return str(next(m["content"] for m in reversed(body["messages"]) if m["role"] == "user"))
+
+
+class BatchServer:
+    """``with BatchServer(policy) as server:``; ``server.url`` is the ``/v1`` base URL."""
+
+    def __init__(self, policy: Policy, polls: int = 2, expire_after: int | None = None) -> None:
+        self.policy = policy
+        self.polls = polls
+        self.expire_after = expire_after  # answer only this many lines, then end "expired"
+        self.lock = threading.Lock()
+        self.files: dict[str, bytes] = {}
+        self.batches: dict[str, dict[str, Any]] = {}
+        self.retrievals: Counter[str] = Counter()
+        self.seen: Counter[str] = Counter()  # prompt → times answered (batch lines and single requests)
+        self.single_requests = 0
+        self.ids = itertools.count(1)
+        outer = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def _send(self, status: int, body: str | bytes, ctype: str = "application/json") -> None:
+                data = body.encode() if isinstance(body, str) else body
+                self.send_response(status)
+                self.send_header("Content-Type", ctype)
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+            def do_POST(self) -> None:
+                raw = self.rfile.read(int(self.headers.get("Content-Length", 0)))
+                if self.path.endswith("/files"):
+                    msg = BytesParser(policy=HTTP).parsebytes(
+                        f"Content-Type: {self.headers['Content-Type']}\r\n\r\n".encode() + raw
+                    )
+                    content = next(part.get_payload(decode=True) for part in msg.iter_parts() if part.get_filename())
+                    fid = outer.add_file(content)
+                    meta = {"id": fid, "object": "file", "bytes": len(content), "created_at": 0,
+                            "filename": "in.jsonl", "purpose": "batch", "status": "processed"}  # fmt: skip
+                    self._send(200, json.dumps(meta))
+                elif self.path.endswith("/batches"):
+                    req = json.loads(raw)
+                    bid = f"batch_{next(outer.ids)}"
+                    with outer.lock:
+                        outer.batches[bid] = {"id": bid, "object": "batch", "endpoint": req["endpoint"],
+                                              "input_file_id": req["input_file_id"], "completion_window": "24h",
+                                              "created_at": 0, "status": "validating"}  # fmt: skip
+                    self._send(200, json.dumps(outer.batches[bid]))
+                else:  # a single chat or text completion
+                    body = json.loads(raw)
+                    outer.single_requests += 1
+                    reply = outer.answer(_prompt(body))
+                    self._send(reply.status, reply.body)
+
+            def do_GET(self) -> None:
+                parts = self.path.rstrip("/").split("/")
+                if "batches" in parts:
+                    self._send(200, json.dumps(outer.retrieve(parts[-1])))
+                elif parts[-1] == "content":
+                    self._send(200, outer.files[parts[-2]], "application/octet-stream")
+                else:
+                    self._send(404, json.dumps({"error": {"message": "not found"}}))
+
+            def log_message(self, *args: object) -> None:
+                pass
+
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
+        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+
+    def add_file(self, content: bytes) -> str:
+        with self.lock:
+            fid = f"file_{next(self.ids)}"
+            self.files[fid] = content
+        return fid
+
+    def answer(self, prompt: str) -> Any:
+        with self.lock:
+            attempt = self.seen[prompt]
+            self.seen[prompt] += 1
+        return self.policy(prompt, attempt)
+
+    def retrieve(self, bid: str) -> dict[str, Any]:
+        batch = self.batches[bid]
+        self.retrievals[bid] += 1
+        if batch["status"] in ("completed", "expired"):
+            return batch
+        if self.retrievals[bid] < self.polls:
+            batch["status"] = "in_progress"
+            return batch
+        out, err = [], []
+        lines = self.files[batch["input_file_id"]].decode().splitlines()
+        for n, line in enumerate(x for x in lines if x.strip()):
+            if self.expire_after is not None and n >= self.expire_after:
+                break
+            entry = json.loads(line)
+            reply = self.answer(_prompt(entry["body"]))
+            response = {"status_code": reply.status, "request_id": f"r{n}", "body": json.loads(reply.body)}
+            row = {"id": f"req_{n}", "custom_id": entry["custom_id"], "error": None, "response": response}
+            (out if reply.status == 200 else err).append(json.dumps(row))
+        batch["output_file_id"] = self.add_file(("\n".join(out) + "\n").encode()) if out else None
+        batch["error_file_id"] = self.add_file(("\n".join(err) + "\n").encode()) if err else None
+        batch["status"] = "expired" if self.expire_after is not None else "completed"
+        return batch
+
+    def __enter__(self) -> BatchServer:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.httpd.shutdown()
+        self.httpd.server_close()

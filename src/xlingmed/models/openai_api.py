@@ -26,7 +26,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from xlingmed.errors import ModelError
 from xlingmed.models.base import ModelOptions
-from xlingmed.models.openai_batch import BatchLedger, BatchRunner, batch_ledger_path
+from xlingmed.models.batch import BatchLedger, BatchRunner, batch_ledger_path
+from xlingmed.models.openai_batch import OpenAIBatches
 from xlingmed.models.pacing import AdaptiveConcurrency, RateLimits, RetryPolicy, estimate_tokens
 from xlingmed.types import Completion, GenerateRequest, TokenLogprob
 
@@ -65,7 +66,7 @@ class OpenAIModel:
 
     class Options(BaseModel):
         """``-M`` options: ``batch`` (send each stage through OpenAI's Batch API: half price, within 24 h;
-        ``models/openai_batch.py``), ``batch_max_requests`` (lines per batch; OpenAI allows 50,000),
+        ``models/batch.py``), ``batch_max_requests`` (lines per batch; OpenAI allows 50,000),
         ``batch_poll_s`` (seconds between status checks)."""
 
         model_config = ConfigDict(extra="forbid")
@@ -112,7 +113,7 @@ class OpenAIModel:
             return
         ledger = BatchLedger(batch_ledger_path(options.cache_path))
         self.batch = BatchRunner(
-            self._client, self.model_id, ledger, self._read_body, self.generate,
+            OpenAIBatches(self._client, self._read_body), self.model_id, ledger, self.generate,
             max_requests=args.batch_max_requests, poll_s=args.batch_poll_s,
         )  # fmt: skip
         self.batch_requests = args.batch_max_requests

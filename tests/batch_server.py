@@ -3,7 +3,9 @@
 ``BatchServer(policy, polls=N)`` answers ``POST /v1/files`` (multipart upload, ``purpose=batch``),
 ``POST /v1/batches``, ``GET /v1/batches/{id}`` (``validating`` → ``in_progress`` → ``completed`` after ``polls``
 retrievals; ``expire`` ends it ``expired`` with only part of the lines answered), ``GET /v1/files/{id}/content``
-(output and error JSONL), and ``POST /v1/chat/completions`` for single requests. Every line and every single
+(output and error JSONL), and ``POST /v1/chat/completions`` for single requests; and Anthropic's
+``POST /v1/messages/batches``, ``GET /v1/messages/batches/{id}`` (``in_progress`` → ``ended``), its results JSONL
+and ``POST /v1/messages``. Every line and every single
 request is answered by ``policy(prompt, attempt)`` from ``fault_server``.
 """
 
@@ -24,7 +26,22 @@ from fault_server import Policy
 def _prompt(body: dict[str, Any]) -> str:
     if "prompt" in body:
         return str(body["prompt"])
-    return str(next(m["content"] for m in reversed(body["messages"]) if m["role"] == "user"))
+    content = next(m["content"] for m in reversed(body["messages"]) if m["role"] == "user")
+    if isinstance(content, list):  # Anthropic's content blocks, as LiteLLM sends them
+        content = "".join(block.get("text", "") for block in content)
+    return str(content)
+
+
+def anthropic_reply(reply: Any) -> tuple[int, dict[str, Any]]:
+    """A policy's OpenAI-shaped reply as Anthropic would send it: a message, or an error of the matching type."""
+    body = json.loads(reply.body)
+    if reply.status == 200:
+        text = body["choices"][0]["message"]["content"]
+        return 200, {"id": "msg_1", "type": "message", "role": "assistant", "model": "claude-test",
+                     "content": [{"type": "text", "text": text}], "stop_reason": "end_turn", "stop_sequence": None,
+                     "usage": {"input_tokens": 10, "output_tokens": 2}}  # fmt: skip
+    kind = "invalid_request_error" if reply.status == 400 else "api_error"
+    return reply.status, {"type": "error", "error": {"type": kind, "message": body["error"]["message"]}}
 
 
 class BatchServer:
@@ -40,6 +57,8 @@ class BatchServer:
         self.retrievals: Counter[str] = Counter()
         self.seen: Counter[str] = Counter()  # prompt → times answered (batch lines and single requests)
         self.single_requests = 0
+        self.keys_seen: list[str] = []  # x-api-key of every Anthropic request
+        self.anthropic_results: dict[str, bytes] = {}
         self.ids = itertools.count(1)
         outer = self
 
@@ -65,6 +84,18 @@ class BatchServer:
                     meta = {"id": fid, "object": "file", "bytes": len(content), "created_at": 0,
                             "filename": "in.jsonl", "purpose": "batch", "status": "processed"}  # fmt: skip
                     self._send(200, json.dumps(meta))
+                elif self.path.endswith("/messages/batches"):  # Anthropic's Message Batches
+                    outer.keys_seen.append(self.headers.get("x-api-key", ""))
+                    with outer.lock:
+                        bid = f"msgbatch_{next(outer.ids)}"
+                        outer.batches[bid] = {"id": bid, "type": "message_batch", "processing_status": "in_progress",
+                                              "results_url": None, "requests": json.loads(raw)["requests"]}  # fmt: skip
+                    self._send(200, json.dumps({k: v for k, v in outer.batches[bid].items() if k != "requests"}))
+                elif self.path.endswith("/messages"):  # one Anthropic message (LiteLLM's single path)
+                    outer.keys_seen.append(self.headers.get("x-api-key", ""))
+                    outer.single_requests += 1
+                    status, body = anthropic_reply(outer.answer(_prompt(json.loads(raw))))
+                    self._send(status, json.dumps(body))
                 elif self.path.endswith("/batches"):
                     req = json.loads(raw)
                     bid = f"batch_{next(outer.ids)}"
@@ -81,7 +112,11 @@ class BatchServer:
 
             def do_GET(self) -> None:
                 parts = self.path.rstrip("/").split("/")
-                if "batches" in parts:
+                if "messages" in parts and parts[-1] == "results":
+                    self._send(200, outer.anthropic_results[parts[-2]], "application/x-jsonl")
+                elif "messages" in parts:
+                    self._send(200, json.dumps(outer.retrieve_anthropic(parts[-1])))
+                elif "batches" in parts:
                     self._send(200, json.dumps(outer.retrieve(parts[-1])))
                 elif parts[-1] == "content":
                     self._send(200, outer.files[parts[-2]], "application/octet-stream")
@@ -92,7 +127,8 @@ class BatchServer:
                 pass
 
         self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
+        self.root = f"http://127.0.0.1:{self.httpd.server_address[1]}"
+        self.url = f"{self.root}/v1"
         self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
 
     def add_file(self, content: bytes) -> str:
@@ -129,6 +165,23 @@ class BatchServer:
         batch["error_file_id"] = self.add_file(("\n".join(err) + "\n").encode()) if err else None
         batch["status"] = "expired" if self.expire_after is not None else "completed"
         return batch
+
+    def retrieve_anthropic(self, bid: str) -> dict[str, Any]:
+        batch = self.batches[bid]
+        self.retrievals[bid] += 1
+        if batch["processing_status"] == "in_progress" and self.retrievals[bid] >= self.polls:
+            rows = []
+            for n, entry in enumerate(batch["requests"]):
+                if self.expire_after is not None and n >= self.expire_after:
+                    rows.append({"custom_id": entry["custom_id"], "result": {"type": "expired"}})
+                    continue
+                status, body = anthropic_reply(self.answer(_prompt(entry["params"])))
+                result = {"type": "succeeded", "message": body} if status == 200 else {"type": "errored", "error": body}
+                rows.append({"custom_id": entry["custom_id"], "result": result})
+            self.anthropic_results[bid] = ("\n".join(json.dumps(r) for r in rows) + "\n").encode()
+            batch["processing_status"] = "ended"
+            batch["results_url"] = f"{self.root}/v1/messages/batches/{bid}/results"
+        return {k: v for k, v in batch.items() if k != "requests"}
 
     def __enter__(self) -> BatchServer:
         self.thread.start()

@@ -22,8 +22,9 @@ import tempfile
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
+from xlingmed.errors import ModelError
 from xlingmed.types import Completion, GenerateRequest
 
 PERMANENT_STATUS = frozenset({400, 413, 422})
@@ -83,6 +84,7 @@ class BatchLedger:
             self._save(data)
 
 
+T = TypeVar("T")
 Single = Callable[[GenerateRequest], Awaitable[Completion]]  # the backend's usual path, with its retries
 
 
@@ -131,7 +133,7 @@ class BatchRunner:
             fresh = [i for i, k in enumerate(keys) if k not in in_flight and self.api.endpoint(bodies[i]) == url]
             for start in range(0, len(fresh), self.max_requests):
                 chunk = fresh[start : start + self.max_requests]
-                batch_id = await self.api.submit([keys[i] for i in chunk], [bodies[i] for i in chunk])
+                batch_id = await self._call(self.api.submit([keys[i] for i in chunk], [bodies[i] for i in chunk]))
                 self.ledger.add(batch_id, self.model_id, [keys[i] for i in chunk])  # before any wait
                 self.submitted += 1
                 ours[batch_id] = [keys[i] for i in chunk]
@@ -148,9 +150,19 @@ class BatchRunner:
         return [c for c in out if c is not None]
 
     async def _collect(self, batch_id: str) -> dict[str, Completion]:
-        while not await self.api.ended(batch_id):
+        while not await self._call(self.api.ended(batch_id)):
             await asyncio.sleep(self.poll_s)
-        return await self.api.results(batch_id)
+        return await self._call(self.api.results(batch_id))
+
+    async def _call(self, step: Awaitable[T]) -> T:
+        """A batch API call; a failure stops the run with the provider's reason (the ledger keeps what was
+        submitted, so the same command resumes)."""
+        try:
+            return await step
+        except ModelError:
+            raise
+        except Exception as exc:  # the SDK's connection, status and parsing errors alike
+            raise ModelError(f"{self.model_id}: batch API: {type(exc).__name__}: {exc}"[:500]) from None
 
 
 def batch_ledger_path(cache_path: Path | None) -> Path:

@@ -16,11 +16,15 @@ import os
 import random
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
+from xlingmed.errors import ModelError
+from xlingmed.models.anthropic_batch import MAX_REQUESTS, AnthropicBatches, message_params
 from xlingmed.models.base import ModelOptions
+from xlingmed.models.batch import BatchLedger, BatchRunner, batch_ledger_path
 from xlingmed.models.openai_api import OpenAIModel
 from xlingmed.models.pacing import AdaptiveConcurrency, RateLimits, RetryPolicy
+from xlingmed.types import Completion, GenerateRequest
 
 # LiteLLM fetches its price map from the network at import unless told to use the copy it ships.
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
@@ -32,9 +36,14 @@ class LiteLLMModel(OpenAIModel):
     supports_logprobs = True
 
     class Options(BaseModel):
-        """No ``-M`` options (the OpenAI backend's ``batch`` is OpenAI's Batch API, which this route lacks)."""
+        """``-M`` options: ``batch`` (``litellm/anthropic/…`` only: Anthropic's Message Batches, half price;
+        ``models/anthropic_batch.py``), ``batch_max_requests`` (lines per batch; Anthropic allows 100,000),
+        ``batch_poll_s`` (seconds between status checks)."""
 
         model_config = ConfigDict(extra="forbid")
+        batch: bool = False
+        batch_max_requests: int = Field(default=MAX_REQUESTS, ge=1, le=MAX_REQUESTS)
+        batch_poll_s: float = Field(default=30.0, gt=0)
 
     def __init__(self, name: str, options: ModelOptions) -> None:
         import litellm
@@ -54,6 +63,41 @@ class LiteLLMModel(OpenAIModel):
         self._retry = RetryPolicy(max_retries=options.max_retries, cap_s=options.retry_cap_s)
         self._rng = random.Random()
         self.attempts = 0
+        self._batches: AnthropicBatches | None = None
+        args = self.Options(**dict(options.args))
+        self.batch: BatchRunner | None = None
+        if args.batch:
+            self._anthropic_batches(options, args)
+
+    def _anthropic_batches(self, options: ModelOptions, args: Options) -> None:
+        provider, _, model = self.name.partition("/")
+        if provider != "anthropic":
+            raise ModelError(
+                f"{self.model_id}: -M batch=true takes litellm/anthropic/… (Message Batches); for OpenAI's Batch "
+                "API use openai/<model> -M batch=true"
+            )
+        key = os.environ.get("ANTHROPIC_API_KEY") or self._secret
+        if not key:
+            raise ModelError(f"{self.model_id}: -M batch=true needs ANTHROPIC_API_KEY")
+        self._batches = AnthropicBatches(options.base_url or "https://api.anthropic.com", key, options.timeout_s)
+        self._model_name = model
+        self.batch = BatchRunner(
+            self._batches, self.model_id, BatchLedger(batch_ledger_path(options.cache_path)), self.generate,
+            max_requests=args.batch_max_requests, poll_s=args.batch_poll_s,
+        )  # fmt: skip
+        self.batch_requests = args.batch_max_requests
+        self.generate_batch = self._generate_batch
+
+    async def _generate_batch(self, requests: list[GenerateRequest]) -> list[Completion]:
+        assert self.batch is not None
+        verbatim = [r for r in requests if r.raw_prompt]
+        if verbatim:  # the Messages API has no verbatim-prompt form: fail them, permanently, by name
+            reason = "Anthropic's Messages API takes no verbatim prompt (raw_prompt; --preset medalpaca)"
+            done = {id(r): Completion(text="", error=reason, permanent=True) for r in verbatim}
+            rest = [r for r in requests if not r.raw_prompt]
+            answered = iter(await self.batch.run(rest, [message_params(self._model_name, r) for r in rest]))
+            return [done[id(r)] if r.raw_prompt else next(answered) for r in requests]
+        return await self.batch.run(requests, [message_params(self._model_name, r) for r in requests])
 
     def list_price(self) -> tuple[float, float] | None:
         """(USD per 1M prompt tokens, USD per 1M completion tokens) from the cost map LiteLLM ships; ``None`` for a
@@ -80,6 +124,8 @@ class LiteLLMModel(OpenAIModel):
         return await self._litellm.acompletion(**kwargs, **extra)
 
     async def aclose(self) -> None:
+        if self._batches is not None:
+            await self._batches.aclose()
         # LiteLLM caches its HTTP clients per process; a run's event loop ends here, so close them and forget
         # them (a later run builds new ones on its own loop)
         close = getattr(self._litellm, "close_litellm_async_clients", None)  # LiteLLM ≥ 1.74

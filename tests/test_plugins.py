@@ -63,6 +63,10 @@ def test_list_shows_the_plugins(plugin_env: dict[str, str]) -> None:
     for name in ("example/organs", "answer_length: words in the answer", "-T answer_tokens=64", "echo/…: in process",
                  "mentions_doctor"):  # fmt: skip
         assert name in text
+    # the built-ins' -M options and presets, with their literal brackets (no console markup eats "[vllm]")
+    for name in ("(extra [vllm])", "-M batch=False, batch_max_requests=50000", "-M device=cpu, dtype=auto",
+                 "preset medalpaca (--preset medalpaca)"):  # fmt: skip
+        assert name in text, name
 
 
 def test_plugin_benchmark_task_and_backend_end_to_end(plugin_env: dict[str, str], tmp_path: Path) -> None:

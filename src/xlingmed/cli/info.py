@@ -10,7 +10,7 @@ from rich.table import Table
 
 from xlingmed.cli.app import app
 from xlingmed.cli.common import fail, fmt, stdout
-from xlingmed.errors import XlingmedError
+from xlingmed.errors import ModelError, XlingmedError
 
 
 @app.command("report")
@@ -134,8 +134,19 @@ def list_() -> None:
     )
     for backend in backends().values():
         kind = "in process" if backend.in_process else "remote"
-        stdout.print(f"  {backend.provider}/…: {kind}; {backend.description}", highlight=False)
+        stdout.print(f"  {backend.provider}/…: {kind}; {backend.description}", highlight=False, markup=False)
+        try:
+            options = getattr(backend.load(), "Options", None)
+        except ModelError:  # its extra is not installed; the description names it
+            options = None
+        if options is not None and options.model_fields:
+            opts = ", ".join(f"{k}={_fmt_default(f.default)}" for k, f in options.model_fields.items())
+            stdout.print(f"    -M {opts}", highlight=False, markup=False)
+    from xlingmed.config.presets import PRESETS
     from xlingmed.metrics.registry import metric_specs
+
+    for preset in PRESETS.values():
+        stdout.print(f"preset {preset.name} (--preset {preset.name}): {preset.description}", highlight=False)
 
     stdout.print("answer metrics (-T answer_metrics=…): " + ", ".join(metric_specs()), highlight=False)
 

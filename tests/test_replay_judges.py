@@ -224,3 +224,24 @@ def test_table_a11_gives_mean_and_sd_over_temperatures_with_the_papers_auc(data_
     assert "0.750 ± 0.354" in csv_text
     m = binary_metrics([1, 0, 1, 0], [1, 0, 0, 0], [0.9, 0.2, 0.6, 0.4])
     assert (m["auc_hard_labels"], m["auc_p_yes"], m["auc"], m["auc_source"]) == (0.75, 1.0, 1.0, "p_yes")
+
+
+@pytest.mark.parametrize("phrasing", ["English word (as asked)", "English word with a reason", "the item's language"])
+def test_the_medalpaca_parser_reads_english_only_and_never_guesses(
+    data_dir: Path, tmp_path: Path, phrasing: str
+) -> None:
+    """MedAlpaca's sets are English and case-sensitive (spec §5.6): a yes or no in another language is unparsed,
+    counted per language, never read as a value."""
+    v = _verifiability(data_dir, tmp_path / "run", YES_NO[phrasing], "medalpaca")
+    english = phrasing.startswith("English")
+    for lang in LANGS:
+        s = v["languages"][lang]["temperatures"]["0"]
+        methods = v["parsing"]["methods"][lang]
+        if english or lang == "en":
+            assert methods == {"medalpaca_yes": LIMIT, "medalpaca_no": 4 * LIMIT}, (lang, methods)
+            assert (s["accuracy"], s["n_unparsed"]) == (1.0, 0)
+        elif lang == "es":  # "Sí." is no English word; "No." is
+            assert methods == {"unparsed": LIMIT, "medalpaca_no": 4 * LIMIT}, methods
+            assert s["n_unparsed"] == LIMIT and s["n_scored"] == 4 * LIMIT
+        else:  # 是的 / 不是, हाँ / नहीं: nothing the MedAlpaca sets know
+            assert methods == {"unparsed": 5 * LIMIT} and s["n_scored"] == 0, (lang, methods)

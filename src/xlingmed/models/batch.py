@@ -119,6 +119,14 @@ class BatchRunner:
         self.submitted = 0  # batches created by this runner (a test figure)
         self.resumed = 0  # batches found in the ledger and polled again
 
+    @classmethod
+    def beside_cache(
+        cls, api: BatchAPI, model_id: str, cache_path: Path | None, single: Single, max_requests: int, poll_s: float
+    ) -> BatchRunner:
+        """A runner whose ledger is ``<cache>.batches.json`` (``batch_ledger_path``)."""
+        ledger = BatchLedger(batch_ledger_path(cache_path))
+        return cls(api, model_id, ledger, single, max_requests=max_requests, poll_s=poll_s)
+
     async def run(self, requests: Sequence[GenerateRequest], bodies: Sequence[dict[str, Any]]) -> list[Completion]:
         """Completions for ``requests`` (same order); ``bodies`` are their request bodies in the provider's API."""
         keys = [r.cache_key(self.model_id) for r in requests]

@@ -21,7 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from xlingmed.errors import ModelError
 from xlingmed.models.anthropic_batch import MAX_REQUESTS, AnthropicBatches, message_params
 from xlingmed.models.base import ModelOptions
-from xlingmed.models.batch import BatchLedger, BatchRunner, batch_ledger_path
+from xlingmed.models.batch import BatchRunner
 from xlingmed.models.openai_api import OpenAIModel
 from xlingmed.models.pacing import AdaptiveConcurrency, RateLimits, RetryPolicy
 from xlingmed.types import Completion, GenerateRequest
@@ -81,10 +81,9 @@ class LiteLLMModel(OpenAIModel):
             raise ModelError(f"{self.model_id}: -M batch=true needs ANTHROPIC_API_KEY")
         self._batches = AnthropicBatches(options.base_url or "https://api.anthropic.com", key, options.timeout_s)
         self._model_name = model
-        self.batch = BatchRunner(
-            self._batches, self.model_id, BatchLedger(batch_ledger_path(options.cache_path)), self.generate,
-            max_requests=args.batch_max_requests, poll_s=args.batch_poll_s,
-        )  # fmt: skip
+        self.batch = BatchRunner.beside_cache(
+            self._batches, self.model_id, options.cache_path, self.generate, args.batch_max_requests, args.batch_poll_s
+        )
         self.batch_requests = args.batch_max_requests
         self.generate_batch = self._generate_batch
 

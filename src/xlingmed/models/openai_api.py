@@ -36,7 +36,7 @@ from yarl import URL
 
 from xlingmed.errors import ModelError
 from xlingmed.models.base import ModelOptions
-from xlingmed.models.batch import BatchLedger, BatchRunner, batch_ledger_path
+from xlingmed.models.batch import BatchRunner
 from xlingmed.models.openai_batch import OpenAIBatches
 from xlingmed.models.pacing import AdaptiveConcurrency, RateLimits, RetryPolicy, estimate_tokens
 from xlingmed.types import Completion, GenerateRequest, TokenLogprob
@@ -210,11 +210,10 @@ class OpenAIModel:
         self.batch: BatchRunner | None = None
         if not args.batch:
             return
-        ledger = BatchLedger(batch_ledger_path(options.cache_path))
-        self.batch = BatchRunner(
-            OpenAIBatches(self._client, self._read_body), self.model_id, ledger, self.generate,
-            max_requests=args.batch_max_requests, poll_s=args.batch_poll_s,
-        )  # fmt: skip
+        api = OpenAIBatches(self._client, self._read_body)
+        self.batch = BatchRunner.beside_cache(
+            api, self.model_id, options.cache_path, self.generate, args.batch_max_requests, args.batch_poll_s
+        )
         self.batch_requests = args.batch_max_requests
         self.generate_batch = self._generate_batch
 

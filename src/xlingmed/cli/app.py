@@ -1,5 +1,6 @@
-"""The ``xlingmed`` command: ``run``, ``report``, ``describe``, ``list`` and ``annotate``; a thin layer over the
-Python API (one module per command group; ``views.py`` prints each task's table)."""
+"""The ``xlingmed`` command: ``run``, ``report``, ``describe``, ``list``, ``translate``, ``variant``, ``audit`` and
+``annotate``; a thin layer over the Python API (one module per command group; ``views.py`` prints each task's
+table)."""
 
 from __future__ import annotations
 

@@ -113,6 +113,8 @@ BUILTIN: tuple[Backend, ...] = (
             "GGUF files in process (llama-cpp-python); embedded: smollm2, gemma3-270m"),
     Backend("hf", "xlingmed.models.hf:HFModel", True, True, True,
             "Hugging Face transformers in process: a hub id or local folder (-M gguf_file=, device=, dtype=)"),
+    Backend("seq2seq", "xlingmed.models.seq2seq:Seq2SeqModel", True, True, True,
+            "encoder–decoder text-to-text in process: MarianMT translation, AraBART GEC (raw source text only)"),
     Backend("vllm", "xlingmed.models.vllm_offline:VLLMModel", True, True, True,
             "vLLM's offline engine on a GPU, a whole stage per call, n = K sampling (extra [vllm])"),
     Backend("litellm", "xlingmed.models.litellm_api:LiteLLMModel", False, None, False,

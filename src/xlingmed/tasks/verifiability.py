@@ -222,6 +222,7 @@ class VerifiabilityTask:
     logprobs: bool = True
     seed: int | None = None
     prompt_style: str = "paper"
+    prompt_language: str = "item"
     name: ClassVar[str] = "verifiability"
     stages: ClassVar[tuple[Stage, ...]] = (Stage("verify", "model"),)
 
@@ -231,8 +232,11 @@ class VerifiabilityTask:
 
     def samples(self, items: Sequence[Item]) -> list[Sample]:
         missing = sorted({it.lang for it in items} - set(PROMPTS))
-        if missing and self.prompt_style == "paper":
-            raise ConfigError(f"verifiability has no prompt for language(s) {', '.join(missing)}")
+        if missing and self.prompt_style == "paper" and self.prompt_language == "item":
+            raise ConfigError(
+                f"verifiability has the paper's prompt in {', '.join(PROMPTS)} only, not in {', '.join(missing)}: "
+                "pass -T verify_prompt_language=en to ask in English about the item's text (recorded as such)"
+            )
         out = []
         for it in items:
             claims = ([(1, it.reference)] if it.reference else []) + [(0, neg) for neg in it.negatives]
@@ -261,7 +265,8 @@ class VerifiabilityTask:
                 logprobs=self.logprobs,
                 top_logprobs=20 if self.logprobs else 0,
             )
-        prompt = PROMPTS[item.lang].format(question=item.question, answer=sample.meta["candidate"])
+        lang = "en" if self.prompt_language == "en" else item.lang
+        prompt = PROMPTS[lang].format(question=item.question, answer=sample.meta["candidate"])
         return GenerateRequest(
             messages=(Message("system", SYSTEM), Message("user", prompt)),
             temperature=sample.temperature,
@@ -365,12 +370,20 @@ class VerifiabilityTask:
 class VerifiabilityOptions(TaskOptions):
     """``-T`` options of verifiability: ``verify_parser`` (``paper`` | ``strict`` | ``medalpaca``),
     ``verify_max_tokens`` (the paper set none; a yes/no needs few), ``logprobs`` (ask for them, for the AUC from
-    P(yes)), ``prompt_style`` (``paper`` | ``medalpaca``: spec §6.3's Alpaca prompt)."""
+    P(yes)), ``prompt_style`` (``paper`` | ``medalpaca``: spec §6.3's Alpaca prompt), ``verify_prompt_language``
+    (``item``: the paper's prompt in the item's language, which exists for en/es/zh/hi; ``en``: its English prompt
+    for every language, for a language the paper did not have, such as a translated benchmark's)."""
 
     verify_parser: str = "paper"
     verify_max_tokens: int = Field(default=32, ge=1)
     logprobs: bool = True
     prompt_style: str = "paper"
+    verify_prompt_language: str = "item"
+
+    @field_validator("verify_prompt_language")
+    @classmethod
+    def _prompt_language(cls, v: str) -> str:
+        return one_of(v, ("item", "en"))
 
     @field_validator("prompt_style")
     @classmethod
@@ -391,6 +404,7 @@ def build(config: RunConfig, options: VerifiabilityOptions) -> VerifiabilityTask
         logprobs=options.logprobs,
         seed=config.seed,
         prompt_style=options.prompt_style,
+        prompt_language=options.verify_prompt_language,
     )
 
 

@@ -1,0 +1,160 @@
+"""``xlingmed translate | variant | audit``: build a benchmark, not only run it (``xlingmed.construct``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from xlingmed.cli.app import app
+from xlingmed.cli.common import RichProgress, console, fail, fmt, stdout
+from xlingmed.errors import XlingmedError
+
+DataDir = Annotated[
+    Path | None, typer.Option(help="Folder with the benchmark files (else $XLINGMED_DATA_DIR, else download).")
+]
+Limit = Annotated[int | None, typer.Option(help="First N questions.")]
+ModelArg = Annotated[
+    list[str] | None, typer.Option("-M", "--model-arg", help="A backend option, key=value (repeatable).")
+]
+BaseUrl = Annotated[str | None, typer.Option(help="OpenAI-compatible server of the model(s).")]
+Cache = Annotated[Path | None, typer.Option(help="Completion cache file (SQLite).")]
+Quiet = Annotated[bool, typer.Option(help="No progress bars.")]
+
+
+def _generator(base_url: str | None, model_arg: list[str] | None, cache: Path | None, **extra: Any) -> Any:
+    from dataclasses import replace
+
+    from xlingmed.cli.run import _key_values
+    from xlingmed.construct.generate import Generator
+    from xlingmed.models.base import ModelOptions
+
+    args = tuple(sorted(_key_values(model_arg, "-M").items()))
+    opts = replace(ModelOptions(), base_url=base_url, args=args, **{k: v for k, v in extra.items() if v is not None})
+    return Generator(options=opts, cache_path=cache)
+
+
+def _progress(quiet: bool) -> Progress:
+    return Progress(
+        TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+        console=console, disable=quiet, transient=True,
+    )  # fmt: skip
+
+
+def _benchmark_options(columns: str | None, answer_format: str | None) -> dict[str, Any]:
+    from xlingmed.cli.run import _key_values
+
+    opts: dict[str, Any] = {}
+    if columns:
+        opts["columns"] = _key_values(columns.split(","), "--columns")
+    if answer_format:
+        opts["answer_format"] = answer_format
+    return opts
+
+
+def _csv(value: str | None) -> tuple[str, ...]:
+    return tuple(v.strip() for v in (value or "").split(",") if v.strip())
+
+
+@app.command()
+def translate(
+    benchmark: Annotated[str, typer.Argument(help="xlinghealth/liveqa, medarabiq/mcq, qa:FILE, mcq:FILE, …")],
+    to: Annotated[str, typer.Option("--to", help="Languages to translate into, comma-separated ISO codes.")],
+    translator: Annotated[str, typer.Option(help="provider/model (an LLM), marian, or marian:ORG/MODEL.")],
+    out: Annotated[Path, typer.Option(help="Benchmark file to write: .jsonl, .csv or .parquet.")],
+    source: Annotated[str | None, typer.Option("--from", help="Source language (default: the benchmark's).")] = None,
+    back_translator: Annotated[
+        str | None, typer.Option(help="Engine of the back-translation check (default: the translator reversed).")
+    ] = None,
+    data_dir: DataDir = None,
+    limit: Limit = None,
+    fields: Annotated[
+        str | None, typer.Option(help="Fields to translate: question,reference,negatives,options (default: all).")
+    ] = None,
+    max_tokens: Annotated[int, typer.Option(help="Longest translation of one text (tokens).")] = 2048,
+    checks: Annotated[
+        str, typer.Option(help="Quality checks: chrf,bertscore,comet,lang; 'none' for none.")
+    ] = "chrf,bertscore,lang",
+    min_chrf: Annotated[float, typer.Option(help="Flag below this back-translation chrF (0-100).")] = 30.0,
+    min_bertscore: Annotated[float, typer.Option(help="Flag below this back-translation BERTScore F1.")] = 0.80,
+    min_comet: Annotated[float | None, typer.Option(help="Flag below this COMET-QE score.")] = None,
+    exclude_flagged: Annotated[
+        bool, typer.Option("--exclude-flagged", help="Leave flagged items out of the file.")
+    ] = False,
+    bertscore_model: Annotated[
+        str | None, typer.Option(help="BERTScore encoder of the source language (default xlm-roberta-large).")
+    ] = None,
+    bertscore_layers: Annotated[int | None, typer.Option(help="Its layer.")] = None,
+    comet_model: Annotated[str | None, typer.Option(help="COMET-QE model, e.g. Unbabel/wmt22-cometkiwi-da.")] = None,
+    prompts: Annotated[Path | None, typer.Option(help="YAML laid over the shipped translation prompt.")] = None,
+    columns: Annotated[str | None, typer.Option(help="qa:/mcq: FILE column names, e.g. question=stem.")] = None,
+    answer_format: Annotated[str | None, typer.Option(help="mcq:FILE answers: auto|letter|index0|index1|text.")] = None,
+    seed: Annotated[int | None, typer.Option(help="Seed sent with every LLM request.")] = None,
+    model_arg: ModelArg = None,
+    base_url: BaseUrl = None,
+    max_concurrency: Annotated[int | None, typer.Option(help="Requests in flight (remote engines).")] = None,
+    n_ctx: Annotated[int | None, typer.Option(help="Context window of in-process GGUF models.")] = None,
+    cache: Cache = None,
+    quiet: Quiet = False,
+) -> None:
+    """Translate a benchmark into new languages: a qa:/mcq: file that pairs with its source, every text checked
+    by back-translation (XLingEval App. A)."""
+    from xlingmed.construct.quality import Thresholds
+    from xlingmed.construct.translate import TranslateSettings, translate_benchmark
+
+    try:
+        settings = TranslateSettings(
+            benchmark=benchmark,
+            targets=_csv(to),
+            translator=translator,
+            out=out,
+            source=source,
+            back_translator=back_translator,
+            data_dir=data_dir,
+            limit=limit,
+            benchmark_options=_benchmark_options(columns, answer_format),
+            fields=_csv(fields) or None,
+            max_tokens=max_tokens,
+            checks=() if checks.strip() == "none" else _csv(checks),
+            thresholds=Thresholds(chrf=min_chrf, bertscore=min_bertscore, comet=min_comet),
+            exclude_flagged=exclude_flagged,
+            bertscore_model=bertscore_model,
+            bertscore_layer=bertscore_layers,
+            comet_model=comet_model,
+            prompts=prompts,
+            seed=seed,
+        )
+        gen = _generator(base_url, model_arg, cache, max_concurrency=max_concurrency, n_ctx=n_ctx)
+        with _progress(quiet) as bars:
+            result = translate_benchmark(settings, gen, RichProgress(bars))
+    except XlingmedError as exc:
+        fail(exc)
+        return
+    table = Table(title=f"{result.out}: translation quality per language")
+    for col in ("lang", "items", "translated", "failed", "flagged", "written", "chrF", "BERTScore", "COMET",
+                "lang-ID ok"):  # fmt: skip
+        table.add_column(col, justify="left" if col == "lang" else "right")
+    for r in result.summary:
+        table.add_row(
+            r["lang"], str(r["items"]), str(r["translated"]), str(r["failed"]), str(r["flagged"]),
+            str(r["written"]), fmt(r["chrf_mean"], 1), fmt(r["bertscore_mean"]), fmt(r["comet_mean"]),
+            fmt(r["lang_match"], 2),
+        )  # fmt: skip
+    stdout.print(table)
+    stats = result.stats
+    stdout.print(
+        f"wrote {result.out} and {result.record.name} ({stats['backend_calls']} backend calls, "
+        f"{stats['cache_hits']} cache hits); run it with --benchmark {_kind(result)}:{result.out}",
+        highlight=False,
+        soft_wrap=True,
+    )
+    if not any(r["written"] for r in result.summary):
+        console.print("[bold red]error:[/] no item was translated (see failures in the record)", highlight=False)
+        raise typer.Exit(code=1)
+
+
+def _kind(result: Any) -> str:
+    return "mcq" if any("options" in r for r in result.rows) else "qa"

@@ -158,3 +158,68 @@ def translate(
 
 def _kind(result: Any) -> str:
     return "mcq" if any("options" in r for r in result.rows) else "qa"
+
+
+@app.command()
+def variant(
+    benchmark: Annotated[str, typer.Argument(help="medarabiq/qa, xlinghealth/liveqa, qa:FILE, mcq:FILE, …")],
+    transform: Annotated[str, typer.Option(help="paraphrase | gec | dediacritize.")],
+    out: Annotated[Path, typer.Option(help="Benchmark file to write: .jsonl, .csv or .parquet.")],
+    model: Annotated[
+        str | None,
+        typer.Option(help="paraphrase: provider/model (paper: GPT-4o); gec: seq2seq/<GEC model> (default AraBART)."),
+    ] = None,
+    languages: Annotated[str | None, typer.Option(help="Languages to transform (default: the transform's).")] = None,
+    fields: Annotated[
+        str | None, typer.Option(help="Fields to transform (default: paraphrase question; gec question,reference).")
+    ] = None,
+    temperature: Annotated[float, typer.Option(help="paraphrase: sampling temperature (paper: not given).")] = 0.0,
+    max_tokens: Annotated[int | None, typer.Option(help="Longest output of one text (tokens).")] = None,
+    prompts: Annotated[Path | None, typer.Option(help="YAML laid over the shipped paraphrase prompt.")] = None,
+    data_dir: DataDir = None,
+    limit: Limit = None,
+    columns: Annotated[str | None, typer.Option(help="qa:/mcq: FILE column names, e.g. question=stem.")] = None,
+    seed: Annotated[int | None, typer.Option(help="Seed sent with every LLM request.")] = None,
+    model_arg: ModelArg = None,
+    base_url: BaseUrl = None,
+    n_ctx: Annotated[int | None, typer.Option(help="Context window of in-process GGUF models.")] = None,
+    cache: Cache = None,
+    quiet: Quiet = False,
+) -> None:
+    """Rewrite a benchmark's texts with a named transform (MedArabiQ §4.1.6-4.1.7): a file with the same item ids."""
+    from xlingmed.construct.variants import VariantSettings, make_transform, make_variant
+
+    try:
+        tf = make_transform(
+            transform, model=model, prompts=prompts, temperature=temperature, max_tokens=max_tokens, seed=seed
+        )
+        settings = VariantSettings(
+            benchmark=benchmark,
+            out=out,
+            languages=_csv(languages) or None,
+            fields=_csv(fields) or None,
+            data_dir=data_dir,
+            limit=limit,
+            benchmark_options=_benchmark_options(columns, None),
+        )
+        gen = _generator(base_url, model_arg, cache, n_ctx=n_ctx)
+        with _progress(quiet) as bars:
+            result = make_variant(settings, tf, gen, RichProgress(bars))
+    except XlingmedError as exc:
+        fail(exc)
+        return
+    table = Table(title=f"{result.out}: {transform}")
+    for col in ("field", "items", "changed", "failed", "char similarity"):
+        table.add_column(col, justify="left" if col == "field" else "right")
+    for r in result.summary:
+        table.add_row(r["field"], str(r["items"]), str(r["changed"]), str(r["failed"]), fmt(r["char_similarity_mean"]))
+    stdout.print(table)
+    stdout.print(
+        f"wrote {result.out} ({len(result.rows)} rows) and {result.record.name} ({result.stats['backend_calls']} "
+        f"backend calls, {result.stats['cache_hits']} cache hits)",
+        highlight=False,
+        soft_wrap=True,
+    )
+    if not result.rows:
+        console.print("[bold red]error:[/] the transform failed on every item (see failures in the record)")
+        raise typer.Exit(code=1)

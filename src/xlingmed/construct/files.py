@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import io
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -38,6 +38,33 @@ def item_texts(item: Item) -> dict[str, Any]:
     if item.negatives:
         out["negatives"] = list(item.negatives)
     return out
+
+
+def texts_of(value: Any) -> list[str]:
+    """The non-blank texts of a field's value (a text, a list, or a label → text mapping)."""
+    if isinstance(value, dict):
+        return [str(v) for v in value.values() if str(v).strip()]
+    if isinstance(value, list | tuple):
+        return [str(v) for v in value if str(v).strip()]
+    return [str(value)] if value is not None and str(value).strip() else []
+
+
+def map_texts(value: Any, fn: Callable[[str], str | None]) -> Any:
+    """``value`` with each non-blank text replaced by ``fn(text)`` (labels and blanks kept); ``None`` when ``fn``
+    failed (returned ``None``) on any of its texts."""
+
+    def one(v: Any) -> str | None:
+        return str(v) if not str(v).strip() else fn(str(v))
+
+    if isinstance(value, dict):
+        out = {k: one(v) for k, v in value.items()}
+        return None if any(v is None for v in out.values()) else out
+    if isinstance(value, list | tuple):
+        lst = [one(v) for v in value]
+        return None if any(v is None for v in lst) else lst
+    if value is None:
+        return None
+    return one(value)
 
 
 def benchmark_row(item: Item, lang: str, texts: dict[str, Any], **extra: Any) -> dict[str, Any]:

@@ -34,7 +34,9 @@ from xlingmed.construct.files import (
     check_out_path,
     item_texts,
     kind_of,
+    map_texts,
     record_path,
+    texts_of,
     write_benchmark_file,
 )
 from xlingmed.construct.generate import Generator
@@ -235,7 +237,7 @@ async def _one_language(
     for texts in source_texts.values():
         for key, value in texts.items():
             if key in fields:
-                for text in _texts_of(value):
+                for text in texts_of(value):
                     wanted.setdefault(text)
     order = list(wanted)
     progress.start(f"translate {tr.source}→{target}", len(order))
@@ -282,12 +284,12 @@ async def _one_language(
         for key, value in texts.items():
             if key not in fields:
                 continue
-            out = _map(value, translated)
+            out = map_texts(value, translated.get)
             if out is None:
                 missing.append(key)
             new[key] = out
         if missing:
-            why = "; ".join(sorted({errors.get(t, "") for k in missing for t in _texts_of(texts[k])} - {""}))
+            why = "; ".join(sorted({errors.get(t, "") for k in missing for t in texts_of(texts[k])} - {""}))
             failures.append({"item_id": it.item_id, "lang": target, "fields": missing, "error": why[:300]})
             continue
         _fill_untranslated(new, texts, fields)
@@ -337,27 +339,6 @@ async def _one_language(
     return rows, summary, failures
 
 
-def _texts_of(value: Any) -> list[str]:
-    if isinstance(value, dict):
-        return [str(v) for v in value.values() if str(v).strip()]
-    if isinstance(value, list | tuple):
-        return [str(v) for v in value if str(v).strip()]
-    return [str(value)] if value is not None and str(value).strip() else []
-
-
-def _map(value: Any, translated: dict[str, str | None]) -> Any:
-    """``value`` (a text, list or label → text mapping) with each text translated; ``None`` if any failed."""
-    if isinstance(value, dict):
-        out = {k: (translated.get(str(v)) if str(v).strip() else str(v)) for k, v in value.items()}
-        return None if any(v is None for v in out.values()) else out
-    if isinstance(value, list | tuple):
-        lst = [translated.get(str(v)) if str(v).strip() else str(v) for v in value]
-        return None if any(v is None for v in lst) else lst
-    if value is None or not str(value).strip():
-        return value
-    return translated.get(str(value))
-
-
 def _joined(value: Any) -> str:
     """A field's text as one string (options as ``A. text`` lines) for the back-translation check."""
     if isinstance(value, dict):
@@ -366,7 +347,7 @@ def _joined(value: Any) -> str:
 
 
 def _translate_joined(value: Any, translated: dict[str, str | None]) -> str | None:
-    out = _map(value, translated)
+    out = map_texts(value, translated.get)
     if out is None:
         return None
     return _joined(out)

@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import re
 import time
+import warnings
 from pathlib import Path
 from typing import Any, Literal
 
@@ -94,7 +95,9 @@ class Seq2SeqModel:
             local = Path(self.name).expanduser()
             source = str(local) if local.exists() else self.name
             try:
-                tokenizer = AutoTokenizer.from_pretrained(source)
+                with warnings.catch_warnings():  # Marian's tokenizer recommends sacremoses, which it does not need
+                    warnings.filterwarnings("ignore", message=".*sacremoses.*")
+                    tokenizer = AutoTokenizer.from_pretrained(source)
                 model = AutoModelForSeq2SeqLM.from_pretrained(source)
             except (OSError, ValueError, ImportError) as exc:
                 raise ModelError(

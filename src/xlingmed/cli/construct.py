@@ -223,3 +223,79 @@ def variant(
     if not result.rows:
         console.print("[bold red]error:[/] the transform failed on every item (see failures in the record)")
         raise typer.Exit(code=1)
+
+
+@app.command()
+def audit(
+    benchmark: Annotated[str, typer.Argument(help="medarabiq/mcq, xlinghealth/liveqa, qa:FILE, mcq:FILE, …")],
+    rater: Annotated[list[str], typer.Option(help="A rater, provider/model (repeatable: agreement across raters).")],
+    out: Annotated[Path, typer.Option(help="Audit folder to write.")],
+    metrics: Annotated[
+        str | None,
+        typer.Option(
+            help="Subset of accuracy,relevance,factuality,consistency,parameter_alignment,"
+            "coherence,specificity (default: all)."
+        ),
+    ] = None,
+    languages: Annotated[str | None, typer.Option(help="Languages to audit (default: the benchmark's).")] = None,
+    min_likert: Annotated[float, typer.Option(help="Suspect below this raters' mean on a Likert metric.")] = 3.0,
+    max_tokens: Annotated[int, typer.Option(help="Longest rating reply (tokens).")] = 256,
+    dataset: Annotated[
+        str | None, typer.Option(help="How the prompt names the data (default: 'a <language> medical dataset').")
+    ] = None,
+    prompts: Annotated[Path | None, typer.Option(help="YAML laid over the shipped audit prompt.")] = None,
+    data_dir: DataDir = None,
+    limit: Limit = None,
+    columns: Annotated[str | None, typer.Option(help="qa:/mcq: FILE column names, e.g. question=stem.")] = None,
+    seed: Annotated[int | None, typer.Option(help="Seed sent with every request.")] = None,
+    model_arg: ModelArg = None,
+    base_url: BaseUrl = None,
+    max_concurrency: Annotated[int | None, typer.Option(help="Requests in flight (remote raters).")] = None,
+    n_ctx: Annotated[int | None, typer.Option(help="Context window of in-process GGUF models.")] = None,
+    cache: Cache = None,
+    quiet: Quiet = False,
+) -> None:
+    """Rate a dataset's quality with LLM raters, metric by metric (MedArabiQ App. L), and flag suspect items."""
+    from xlingmed.construct.audit import METRICS, AuditSettings, audit_benchmark
+
+    try:
+        settings = AuditSettings(
+            benchmark=benchmark,
+            raters=tuple(rater),
+            out=out,
+            metrics=_csv(metrics) or tuple(METRICS),
+            languages=_csv(languages) or None,
+            data_dir=data_dir,
+            limit=limit,
+            benchmark_options=_benchmark_options(columns, None),
+            dataset=dataset,
+            min_likert=min_likert,
+            max_tokens=max_tokens,
+            prompts=prompts,
+            seed=seed,
+        )
+        gen = _generator(base_url, model_arg, cache, max_concurrency=max_concurrency, n_ctx=n_ctx)
+        with _progress(quiet) as bars:
+            result = audit_benchmark(settings, gen, RichProgress(bars))
+    except XlingmedError as exc:
+        fail(exc)
+        return
+    names = [m for m in settings.metrics]
+    table = Table(title="Data quality by rater (MedArabiQ Table L1 layout; mean ± SD)")
+    table.add_column("rater")
+    for m in names:
+        table.add_column(METRICS[m].title, justify="right")
+    for r in result.summary:
+        table.add_row(r["rater"], *[fmt(r.get(m)) for m in names])
+    stdout.print(table)
+    unread = sum(r["value"] is None for r in result.ratings)
+    suspect = [r for r in result.items if r["suspect"]]
+    stdout.print(
+        f"{len(result.items)} items, {len(suspect)} suspect; {unread} of {len(result.ratings)} ratings unread "
+        f"(counted per rater and language in audit.json); wrote {result.out}",
+        highlight=False,
+        soft_wrap=True,
+    )
+    if result.ratings and unread == len(result.ratings):
+        console.print("[bold red]error:[/] no rating could be read from any rater's replies", highlight=False)
+        raise typer.Exit(code=1)

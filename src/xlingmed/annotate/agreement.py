@@ -16,36 +16,79 @@ from __future__ import annotations
 import math
 import warnings
 from collections import Counter, defaultdict
-from collections.abc import Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from typing import Any
 
 from xlingmed.annotate.answers import Answer
 from xlingmed.annotate.sample import AnnotationSet
+from xlingmed.errors import ConfigError
 
 
-def _kappa(per_item: dict[str, dict[str, str]], annotators: list[str], labels: list[str]) -> dict[str, Any]:
+def cohen_kappa(
+    a: Sequence[Hashable], b: Sequence[Hashable], labels: Sequence[Hashable], *, weights: str | None = None
+) -> float | None:
+    """Cohen's κ of two raters' paired labels (scikit-learn's ``cohen_kappa_score``); ``weights`` ``None``,
+    ``linear`` or ``quadratic`` (distances between the positions of ``labels``). ``None`` without pairs or when
+    undefined (every label in one category: no variation to agree on beyond chance)."""
+    if not a:
+        return None
+    from sklearn.metrics import cohen_kappa_score
+
+    with warnings.catch_warnings():  # the undefined case is handled below, not warned about
+        warnings.simplefilter("ignore")
+        value = float(cohen_kappa_score(list(a), list(b), labels=list(labels), weights=weights))
+    return None if math.isnan(value) else value
+
+
+def inter_rater_kappa(
+    per_item: Mapping[Any, Mapping[str, Hashable]],
+    annotators: Sequence[str],
+    labels: Sequence[Hashable],
+    *,
+    weights: str | None = None,
+) -> dict[str, Any]:
+    """Agreement beyond chance between annotators, on the items every one of them labelled.
+
+    Args:
+        per_item: item → annotator → label.
+        annotators: the raters (two: Cohen's κ, scikit-learn; three or more: Fleiss' κ, statsmodels).
+        labels: every possible label, in order (the order matters for ``weights``).
+        weights: ``linear`` / ``quadratic`` for a weighted Cohen's κ; Fleiss' κ has none, so with weights and
+            three or more annotators ``kappa`` is ``None``.
+
+    Returns:
+        ``{"kappa", "kappa_kind", "n_kappa_items"}``: κ (``None`` with fewer than two annotators, no complete item,
+        or when undefined: every label in one category), ``cohen`` | ``fleiss`` | ``None``, and the number of
+        items every annotator labelled.
+    """
     if len(annotators) < 2:
         return {"kappa": None, "kappa_kind": None, "n_kappa_items": 0}
     complete = [item for item, by in per_item.items() if all(a in by for a in annotators)]
     if not complete:
         return {"kappa": None, "kappa_kind": None, "n_kappa_items": 0}
+    if len(annotators) == 2:
+        a, b = ([per_item[i][x] for i in complete] for x in annotators)
+        return {"kappa": cohen_kappa(a, b, labels, weights=weights), "kappa_kind": "cohen",
+                "n_kappa_items": len(complete)}  # fmt: skip
+    if weights is not None:
+        return {"kappa": None, "kappa_kind": None, "n_kappa_items": len(complete)}
+    import numpy as np
+    from statsmodels.stats.inter_rater import fleiss_kappa
+
+    counts = np.array([[sum(per_item[i][x] == lab for x in annotators) for lab in labels] for i in complete])
     with warnings.catch_warnings():  # the undefined case (one category) is handled below, not warned about
         warnings.simplefilter("ignore")
-        if len(annotators) == 2:
-            from sklearn.metrics import cohen_kappa_score
-
-            a, b = ([per_item[i][x] for i in complete] for x in annotators)
-            value = float(cohen_kappa_score(a, b, labels=labels))
-            kind = "cohen"
-        else:
-            import numpy as np
-            from statsmodels.stats.inter_rater import fleiss_kappa
-
-            counts = np.array([[sum(per_item[i][x] == lab for x in annotators) for lab in labels] for i in complete])
-            value = float(fleiss_kappa(counts, method="fleiss"))
-            kind = "fleiss"
+        value = float(fleiss_kappa(counts, method="fleiss"))
     # κ is undefined when every rating falls in one category (no variation to agree beyond chance on)
-    return {"kappa": None if math.isnan(value) else value, "kappa_kind": kind, "n_kappa_items": len(complete)}
+    return {"kappa": None if math.isnan(value) else value, "kappa_kind": "fleiss", "n_kappa_items": len(complete)}
+
+
+def _judge_set(annotation_set: AnnotationSet) -> None:
+    if annotation_set.kind != "judge":
+        raise ConfigError(
+            f"{annotation_set.path} is a {annotation_set.kind}-rating set, not a judge check: "
+            "`xlingmed annotate export` gives its table"
+        )
 
 
 def agreement_table(annotation_set: AnnotationSet, answers: Sequence[Answer]) -> list[dict[str, Any]]:
@@ -56,7 +99,11 @@ def agreement_table(annotation_set: AnnotationSet, answers: Sequence[Answer]) ->
         ``n_no_majority``, ``unanimous``, ``kappa``, ``kappa_kind`` (``cohen`` | ``fleiss``), ``n_kappa_items``,
         ``judge_kappa``;
         shares are in [0, 1], ``None`` where undefined.
+
+    Raises:
+        ConfigError: a translation-rating set (its table is ``translations.translation_table``).
     """
+    _judge_set(annotation_set)
     items = {it["id"]: it for it in annotation_set.items}
     by_item: dict[str, dict[str, str]] = defaultdict(dict)
     for ans in answers:
@@ -88,7 +135,7 @@ def agreement_table(annotation_set: AnnotationSet, answers: Sequence[Answer]) ->
                 "judge_agreement": majority_hits / decided if decided else None,
                 "n_no_majority": no_majority,
                 "unanimous": unanimous / len(scope) if scope else None,
-                **_kappa(scope, annotators, annotation_set.labels),
+                **inter_rater_kappa(scope, annotators, annotation_set.labels),
                 "judge_kappa": judge_kappa(pairs, annotation_set.labels),
             }
         )
@@ -98,22 +145,20 @@ def agreement_table(annotation_set: AnnotationSet, answers: Sequence[Answer]) ->
 def judge_kappa(pairs: Sequence[tuple[str, str]], labels: Sequence[str]) -> float | None:
     """Cohen's κ of (judge label, majority human label) pairs; ``None`` without pairs or when undefined (every
     label in one category)."""
-    if not pairs:
-        return None
-    from sklearn.metrics import cohen_kappa_score
-
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        value = float(cohen_kappa_score([j for j, _ in pairs], [h for _, h in pairs], labels=list(labels)))
-    return None if math.isnan(value) else value
+    return cohen_kappa([j for j, _ in pairs], [h for _, h in pairs], labels)
 
 
 def judge_reliability(sets: Sequence[tuple[AnnotationSet, Sequence[Answer]]]) -> dict[tuple[str, str], dict[str, Any]]:
     """(task, language) → ``{"judge_kappa", "n_items"}`` over every annotation set given (batches pooled: each
-    item with a majority human label is one (judge, human) pair)."""
+    item with a majority human label is one (judge, human) pair).
+
+    Raises:
+        ConfigError: a translation-rating set among them.
+    """
     pooled: dict[tuple[str, str], list[tuple[str, str]]] = defaultdict(list)
     labels: dict[tuple[str, str], list[str]] = {}
     for aset, answers in sets:
+        _judge_set(aset)
         task = str(aset.settings.get("task"))
         items = {it["id"]: it for it in aset.items}
         by_item: dict[str, list[str]] = defaultdict(list)

@@ -39,19 +39,28 @@ class Answer:
     reason: str = ""
 
 
-class AnswerStore:
-    """``answers.sqlite`` of an annotation set. Safe to open from several threads (one connection each call)."""
+class SqliteStore:
+    """A store of a person's work in one SQLite file: WAL mode, every commit fsynced (``synchronous=FULL``), one
+    connection per call (safe from several threads). Subclasses give the table's ``SCHEMA``."""
+
+    SCHEMA = ""
 
     def __init__(self, path: Path) -> None:
         self.path = Path(path)
         with closing(self._connect()) as db, db:
             db.execute("PRAGMA journal_mode=WAL")
-            db.execute(_SCHEMA)
+            db.execute(self.SCHEMA)
 
     def _connect(self) -> sqlite3.Connection:
         db = sqlite3.connect(self.path, timeout=30.0)
         db.execute("PRAGMA synchronous=FULL")  # an answer is a person's work: fsync every commit
         return db
+
+
+class AnswerStore(SqliteStore):
+    """``answers.sqlite`` of an annotation set. Safe to open from several threads (one connection each call)."""
+
+    SCHEMA = _SCHEMA
 
     def save(self, answer: Answer, *, labels: list[str], judge_label: str) -> None:
         """Store ``answer`` (replacing that annotator's earlier one on the item), committed before returning.

@@ -10,6 +10,9 @@ judge call failed are left out (there is nothing to check). The set is a folder:
   judge's reasoning and label.
 * ``annotators.json``: annotator name → secret token (the only copy; file mode 0600).
 * ``answers.sqlite``: created by the first answer (``answers.py``).
+
+``set.json`` has no ``kind`` (or ``kind: "judge"``); a translation-rating set (``translations.py``) has
+``kind: "translation"`` and ``ratings.sqlite`` instead of ``answers.sqlite``.
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ from xlingmed.errors import ConfigError, DataError
 from xlingmed.judges.correctness import LABEL_NAMES, LABELS
 
 ITEM_FIELDS = ("item_id", "lang", "question", "reference", "answer", "judge_reasoning", "label")
+KINDS = ("judge", "translation")
 
 
 @dataclass(frozen=True)
@@ -42,6 +46,11 @@ class AnnotationSet:
     settings: dict[str, Any]
     items: list[dict[str, Any]]
     annotators: dict[str, str]
+
+    @property
+    def kind(self) -> str:
+        """``judge`` (checking a judge's labels; sets written before kinds existed) or ``translation``."""
+        return str(self.settings.get("kind", "judge"))
 
     @property
     def labels(self) -> list[str]:
@@ -88,11 +97,7 @@ def build_annotation_set(
         raise ConfigError(f"--fraction must be in (0, 1], got {fraction}")
     if stratify not in ("label", "none"):
         raise ConfigError(f"--stratify must be label or none, got {stratify!r}")
-    names = [a.strip() for a in annotators if a.strip()]
-    if not names or len(set(names)) != len(names) or any(not n.isidentifier() for n in names):
-        raise ConfigError(f"--annotators: distinct simple names (letters, digits, _), got {list(annotators)}")
-    if out_dir.exists():
-        raise ConfigError(f"{out_dir} exists: an annotation set is never overwritten (its answers live there)")
+    names = check_new_set(out_dir, annotators)
     source, task, rows, labels, names_of = _judged_rows(Path(run_dir))
     if not rows:
         raise DataError("no judged item to annotate (every judge call failed or was skipped)", file=str(source))
@@ -124,6 +129,28 @@ def build_annotation_set(
         "label_names": names_of,
         "n_items": len(items),
     }
+    return write_set(out_dir, settings, items, names)
+
+
+def check_new_set(out_dir: Path, annotators: Sequence[str]) -> list[str]:
+    """The annotator names, checked, for a set to be created at ``out_dir``.
+
+    Raises:
+        ConfigError: names that are not distinct simple names, or ``out_dir`` exists (never overwritten).
+    """
+    names = [a.strip() for a in annotators if a.strip()]
+    if not names or len(set(names)) != len(names) or any(not n.isidentifier() for n in names):
+        raise ConfigError(f"--annotators: distinct simple names (letters, digits, _), got {list(annotators)}")
+    if Path(out_dir).exists():
+        raise ConfigError(f"{out_dir} exists: an annotation set is never overwritten (its answers live there)")
+    return names
+
+
+def write_set(
+    out_dir: Path, settings: dict[str, Any], items: Sequence[dict[str, Any]], names: Sequence[str]
+) -> AnnotationSet:
+    """Write a set folder at once (staged, then renamed): ``set.json``, ``items.jsonl`` and ``annotators.json``
+    with a fresh secret token per annotator (mode 0600)."""
     tokens = {name: secrets.token_urlsafe(24) for name in names}
     with output.staged_dir(out_dir) as staging:
         output.write_json(staging / "set.json", settings)
@@ -183,8 +210,11 @@ def _judged_rows(run_dir: Path) -> tuple[Path, str, list[dict[str, Any]], list[s
 def load_annotation_set(path: Path) -> AnnotationSet:
     """Read an annotation set folder.
 
+    Either kind: a judge-check set (``build_annotation_set``) or a translation-rating set
+    (``build_translation_set``); ``AnnotationSet.kind`` tells which.
+
     Raises:
-        DataError: a missing or malformed file (named).
+        DataError: a missing or malformed file (named), or an unknown ``kind`` in ``set.json``.
     """
     path = Path(path)
     try:
@@ -193,4 +223,7 @@ def load_annotation_set(path: Path) -> AnnotationSet:
         items = [json.loads(line) for line in (path / "items.jsonl").read_text(encoding="utf-8").splitlines() if line]
     except (OSError, json.JSONDecodeError) as exc:
         raise DataError(f"not an annotation set ({exc})", file=str(path)) from None
-    return AnnotationSet(path, settings, items, annotators)
+    aset = AnnotationSet(path, settings, items, annotators)
+    if aset.kind not in KINDS:
+        raise DataError(f"unknown set kind {aset.kind!r}; known: {', '.join(KINDS)}", file=str(path / "set.json"))
+    return aset

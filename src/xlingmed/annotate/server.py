@@ -1,4 +1,8 @@
-"""The annotation web app (XLingEval App. C, Fig. A1): one page per item, agree / disagree with the judge.
+"""The annotation web app: one page per item, for either kind of annotation set.
+
+* a judge check (XLingEval App. C, Fig. A1): agree / disagree with the judge's reasoning and label;
+* a translation rating (XLingEval App. A, Table A2): the source text beside its machine translation, each in its
+  own language and direction, rated 1–5 for fluency and meaning; which engine translated it is never shown.
 
 Starlette + Jinja2, server-side rendered, one small inline script (keyboard shortcuts) allowed by a per-response
 nonce. Security, because model and dataset text are untrusted and annotators are distinct people:
@@ -21,6 +25,7 @@ import ipaddress
 import os
 import secrets
 from pathlib import Path
+from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 from jinja2 import Environment, PackageLoader
@@ -30,7 +35,9 @@ from starlette.responses import HTMLResponse, PlainTextResponse, RedirectRespons
 from starlette.routing import Route
 
 from xlingmed.annotate.answers import Answer, AnswerStore
+from xlingmed.annotate.ratings import DIMENSIONS, SCALE_NAMES, Rating, RatingStore, check_score
 from xlingmed.annotate.sample import AnnotationSet
+from xlingmed.annotate.translations import FIELD_NAMES, language_name, question_text
 from xlingmed.errors import ConfigError
 from xlingmed.languages import LANGUAGES
 
@@ -38,15 +45,77 @@ RTL = frozenset({"ar", "fa", "he", "ur"})
 MAX_FORM_BYTES = 16_384
 
 
+class _JudgePages:
+    """A judge-check set (``sample.py``): agree / disagree with the judge's reasoning and label."""
+
+    template = "item.html.j2"
+
+    def __init__(self, annotation_set: AnnotationSet) -> None:
+        self.set = annotation_set
+        self.store = AnswerStore(annotation_set.path / "answers.sqlite")
+        self.label_names: dict[str, str] = annotation_set.settings.get("label_names", {})
+
+    def done(self, who: str) -> dict[str, Any]:
+        return dict(self.store.of(who))
+
+    def context(self, item: dict[str, Any]) -> dict[str, Any]:
+        lang = item["lang"]
+        return {
+            "labels": [(lab, self.label_names.get(lab, lab)) for lab in self.set.labels],
+            "judge_label_name": self.label_names.get(item["label"], item["label"]),
+            "lang": lang,
+            "lang_name": LANGUAGES[lang].name if lang in LANGUAGES else lang,
+            "dir": "rtl" if lang in RTL else "ltr",
+        }
+
+    def save(self, who: str, item: dict[str, Any], form: dict[str, str]) -> None:
+        self.store.save(
+            Answer(who, item["id"], form.get("verdict", ""), form.get("label", ""), form.get("reason", "")),
+            labels=self.set.labels,
+            judge_label=item["label"],
+        )
+
+
+class _TranslationPages:
+    """A translation-rating set (``translations.py``): the source beside the translation, fluency and meaning on
+    the 1–5 scale. The engine is never rendered (blind rating)."""
+
+    template = "translation.html.j2"
+
+    def __init__(self, annotation_set: AnnotationSet) -> None:
+        self.store = RatingStore(annotation_set.path / "ratings.sqlite")
+
+    def done(self, who: str) -> dict[str, Any]:
+        return dict(self.store.of(who))
+
+    def context(self, item: dict[str, Any]) -> dict[str, Any]:
+        target, source = item["lang"], item["source_lang"]
+        return {
+            "lang": target,
+            "dir": "rtl" if target in RTL else "ltr",
+            "target_name": language_name(target),
+            "source_lang": source,
+            "source_dir": "rtl" if source in RTL else "ltr",
+            "source_name": language_name(source),
+            "field_name": FIELD_NAMES.get(item["field"], item["field"]),
+            "questions": [(dim, question_text(dim, target, source)) for dim in DIMENSIONS],
+            "scale": list(SCALE_NAMES.items()),
+        }
+
+    def save(self, who: str, item: dict[str, Any], form: dict[str, str]) -> None:
+        fluency, meaning = (check_score(form.get(dim, ""), dim) for dim in DIMENSIONS)
+        self.store.save(Rating(who, item["id"], fluency, meaning))
+
+
 def make_app(annotation_set: AnnotationSet) -> Starlette:
-    """The ASGI app serving ``annotation_set``; answers go to ``SET/answers.sqlite``."""
+    """The ASGI app serving ``annotation_set``: a judge check (answers go to ``SET/answers.sqlite``) or a
+    translation rating (``SET/ratings.sqlite``), by ``annotation_set.kind``."""
     # autoescape for every template (select_autoescape goes by extension and would miss "*.html.j2")
     env = Environment(loader=PackageLoader("xlingmed.annotate", "templates"), autoescape=True)
-    page = env.get_template("item.html.j2")
-    store = AnswerStore(annotation_set.path / "answers.sqlite")
+    pages = _TranslationPages(annotation_set) if annotation_set.kind == "translation" else _JudgePages(annotation_set)
+    page = env.get_template(pages.template)
     server_secret = _csrf_secret(annotation_set.path / ".csrf_secret")
     items = annotation_set.items
-    label_names: dict[str, str] = annotation_set.settings.get("label_names", {})
 
     def csrf_for(annotator: str) -> str:
         return hmac.new(server_secret, annotator.encode(), hashlib.sha256).hexdigest()
@@ -67,7 +136,7 @@ def make_app(annotation_set: AnnotationSet) -> Starlette:
         who = annotator_of(request)
         if who is None:
             return PlainTextResponse("not found", status_code=404)
-        done = store.of(who)
+        done = pages.done(who)
         first_open = next((k for k, it in enumerate(items) if it["id"] not in done), len(items) - 1)
         return RedirectResponse(f"/a/{request.path_params['token']}/{first_open + 1}", status_code=303)
 
@@ -82,9 +151,8 @@ def make_app(annotation_set: AnnotationSet) -> Starlette:
 
     def render(request: Request, who: str, index: int, error: str | None = None) -> Response:
         item = items[index - 1]
-        mine = store.of(who)
+        mine = pages.done(who)
         nonce = secrets.token_urlsafe(16)
-        lang = item["lang"]
         html = page.render(
             item=item,
             index=index,
@@ -94,13 +162,9 @@ def make_app(annotation_set: AnnotationSet) -> Starlette:
             annotator=who,
             token=request.path_params["token"],
             csrf=csrf_for(who),
-            labels=[(lab, label_names.get(lab, lab)) for lab in annotation_set.labels],
-            judge_label_name=label_names.get(item["label"], item["label"]),
-            lang=lang,
-            lang_name=LANGUAGES[lang].name if lang in LANGUAGES else lang,
-            dir="rtl" if lang in RTL else "ltr",
             nonce=nonce,
             error=error,
+            **pages.context(item),
         )
         return HTMLResponse(html, status_code=400 if error else 200, headers=headers(nonce))
 
@@ -114,13 +178,8 @@ def make_app(annotation_set: AnnotationSet) -> Starlette:
         form = {k: v[0] for k, v in parse_qs(body.decode("utf-8", "replace"), keep_blank_values=True).items()}
         if not hmac.compare_digest(form.get("csrf", ""), csrf_for(who)):
             return PlainTextResponse("invalid form token (reload the page)", status_code=403)
-        item = items[index - 1]
         try:
-            store.save(
-                Answer(who, item["id"], form.get("verdict", ""), form.get("label", ""), form.get("reason", "")),
-                labels=annotation_set.labels,
-                judge_label=item["label"],
-            )
+            pages.save(who, items[index - 1], form)
         except ConfigError as exc:
             return render(request, who, index, error=str(exc))
         target = min(index + 1, len(items))

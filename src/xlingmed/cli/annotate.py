@@ -1,9 +1,10 @@
-"""``xlingmed annotate sample | export | serve``: human evaluation of the judge."""
+"""``xlingmed annotate sample | translations | export | serve``: human evaluation of the judge (XLingEval App. C,
+Table A7) and of machine translations (App. A, Table A2)."""
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.table import Table
@@ -12,8 +13,13 @@ from xlingmed.cli.app import app
 from xlingmed.cli.common import console, fail, fmt, stdout
 from xlingmed.errors import XlingmedError
 
+if TYPE_CHECKING:
+    from xlingmed.annotate import AnnotationSet
+
 annotate_app = typer.Typer(
-    add_completion=False, no_args_is_help=True, help="Human evaluation of the judge (XLingEval App. C, Table A7)."
+    add_completion=False,
+    no_args_is_help=True,
+    help="Human evaluation of the judge (XLingEval App. C, Table A7) and of translations (App. A, Table A2).",
 )
 app.add_typer(annotate_app, name="annotate")
 
@@ -53,11 +59,61 @@ def annotate_sample(
     stdout.print(f"annotator tokens are in {aset.path / 'annotators.json'} (keep them secret)", highlight=False)
 
 
+@annotate_app.command("translations")
+def annotate_translations(
+    files: Annotated[
+        list[Path], typer.Argument(help="Translated benchmark files (xlingmed translate), one per engine.")
+    ],
+    out: Annotated[Path, typer.Option(help="Translation-rating set folder to create.")],
+    fields: Annotated[str, typer.Option(help="Comma-separated texts to rate: question, reference, options.")] = (
+        "question"
+    ),
+    per_language: Annotated[int, typer.Option(help="Items drawn per target language (paper: 50 per dataset).")] = 50,
+    seed: Annotated[int, typer.Option(help="Fixes the items drawn and their order.")] = 0,
+    annotators: Annotated[str, typer.Option(help="Comma-separated names; each gets a secret token.")] = "a1,a2",
+) -> None:
+    """Draw translations for human rating of fluency and meaning, 1–5 (XLingEval App. A, Table A2): the same items
+    for every engine of a language, engines mixed and hidden from the annotators."""
+    from xlingmed.annotate import build_translation_set
+
+    try:
+        aset = build_translation_set(
+            files,
+            out,
+            fields=[f.strip() for f in fields.split(",") if f.strip()],
+            per_language=per_language,
+            seed=seed,
+            annotators=annotators.split(","),
+        )
+    except XlingmedError as exc:
+        fail(exc)
+        return
+    table = Table(title="Translations drawn for rating")
+    for col in ("lang", "engine", "translated", "by every engine", "drawn", "rating items"):
+        table.add_column(col, justify="left" if col in ("lang", "engine") else "right")
+    for lang, info in aset.settings["languages"].items():
+        for engine in info["translators"]:
+            n = sum(1 for it in aset.items if it["lang"] == lang and it["translator"] == engine)
+            table.add_row(
+                lang, engine, str(info["translated"][engine]), str(info["translated_by_all"]), str(info["sampled"]),
+                str(n),
+            )  # fmt: skip
+    stdout.print(table)
+    stdout.print(
+        f"{aset.path}: {len(aset.items)} rating items (per language {per_language}, seed {seed}); "
+        "the engines are not shown to the annotators",
+        highlight=False,
+        soft_wrap=True,
+    )
+    stdout.print(f"annotator tokens are in {aset.path / 'annotators.json'} (keep them secret)", highlight=False)
+
+
 @annotate_app.command("export")
 def annotate_export(
     annotation_set: Annotated[Path, typer.Argument(help="An annotation set folder.")],
 ) -> None:
-    """Judge–human agreement per language (Table A7) → SET/agreement.csv and answers.csv."""
+    """Judge check: judge–human agreement per language (Table A7) → SET/agreement.csv and answers.csv.
+    Translation rating: translation quality per language (Table A2) → SET/translation_quality.csv and ratings.csv."""
     from xlingmed import output
     from xlingmed.annotate import AnswerStore, agreement_table, load_annotation_set
 
@@ -65,6 +121,9 @@ def annotate_export(
         aset = load_annotation_set(annotation_set)
     except XlingmedError as exc:
         fail(exc)
+        return
+    if aset.kind == "translation":
+        _export_translations(aset)
         return
     answers = AnswerStore(aset.path / "answers.sqlite").all()
     rows = agreement_table(aset, answers)
@@ -87,9 +146,39 @@ def annotate_export(
     stdout.print(f"wrote {aset.path / 'agreement.csv'} and answers.csv", highlight=False)
 
 
+def _export_translations(aset: AnnotationSet) -> None:
+    from xlingmed import output
+    from xlingmed.annotate import RatingStore, rating_records, translation_table
+
+    ratings = RatingStore(aset.path / "ratings.sqlite").all()
+    rows = translation_table(aset, ratings)
+    output.write_csv(aset.path / "translation_quality.csv", rows)
+    output.write_csv(aset.path / "ratings.csv", rating_records(aset, ratings))
+    engines = list(aset.settings.get("translators", []))
+    overall = rows[-1]
+    table = Table(title="Translation quality (XLingEval Table A2)")
+    table.add_column("lang")
+    for dim in ("Fluency", "Meaning"):
+        for engine in engines:
+            table.add_column(f"{dim}\n{engine}", justify="right", overflow="fold")
+    table.add_column("κ", justify="right")
+    for r in rows:
+        kappa = "–" if r["kappa"] is None else f"{r['kappa']:.3f} ({r['kappa_kind']})"
+        means = [fmt(r[f"{dim}:{e}"], 2) for dim in ("fluency", "meaning") for e in engines]
+        table.add_row(r["lang"], *means, kappa)
+    stdout.print(table)
+    stdout.print(
+        f"mean scores, 1 = strongly disagree … 5 = strongly agree: {overall['n_ratings']} ratings of "
+        f"{overall['n_items']} items by {overall['n_annotators']} annotators; κ on fluency and meaning pooled",
+        highlight=False,
+        soft_wrap=True,
+    )
+    stdout.print(f"wrote {aset.path / 'translation_quality.csv'} and ratings.csv", highlight=False)
+
+
 @annotate_app.command("serve")
 def annotate_serve(
-    annotation_set: Annotated[Path, typer.Argument(help="An annotation set folder.")],
+    annotation_set: Annotated[Path, typer.Argument(help="An annotation set folder (judge check or translations).")],
     host: Annotated[str, typer.Option(help="Address to bind (loopback unless --allow-remote).")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="Port.")] = 8700,
     allow_remote: Annotated[bool, typer.Option("--allow-remote", help="Permit a non-loopback --host.")] = False,

@@ -217,3 +217,12 @@ def full_run(data_dir: Path, tmp_path_factory: pytest.TempPathFactory, minilm_pa
     result = CliRunner().invoke(app, ["run", *flags])
     assert result.exit_code == 0, result.output
     return FullRun(out, cache, settings)
+
+
+@pytest.fixture(scope="session")
+def tiny_marian(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A tiny real MarianMT checkpoint built offline (``tiny_seq2seq.py``): the seq2seq/ backend's and
+    ``xlingmed translate --translator marian:…``'s model in the tests."""
+    from tiny_seq2seq import build_tiny_marian
+
+    return build_tiny_marian(tmp_path_factory.mktemp("marian") / "tiny-marian")

@@ -9,6 +9,7 @@ through exactly the code a real ``Helsinki-NLP/opus-mt-*`` model does (``AutoTok
 from __future__ import annotations
 
 import json
+import warnings
 from pathlib import Path
 
 CORPUS = [
@@ -52,9 +53,13 @@ def build_tiny_marian(folder: Path, seed: int = 0) -> Path:
     (folder / "vocab.json").write_text(json.dumps(vocab, ensure_ascii=False), encoding="utf-8")
     for stale in ("spm.model", "spm.vocab"):
         (folder / stale).unlink()
-    tokenizer = MarianTokenizer(
-        source_spm=str(folder / "source.spm"), target_spm=str(folder / "target.spm"), vocab=str(folder / "vocab.json")
-    )
+    with warnings.catch_warnings():  # it recommends sacremoses, which it does not need
+        warnings.filterwarnings("ignore", message=".*sacremoses.*")
+        tokenizer = MarianTokenizer(
+            source_spm=str(folder / "source.spm"),
+            target_spm=str(folder / "target.spm"),
+            vocab=str(folder / "vocab.json"),
+        )
     torch.manual_seed(seed)
     config = MarianConfig(
         vocab_size=len(vocab),

@@ -293,6 +293,7 @@ def audit_benchmark(
     settings: AuditSettings, generator: Generator | None = None, progress: Progress | None = None
 ) -> AuditResult:
     """Rate every item of ``settings.benchmark`` by every rater on every metric and write the audit folder.
+    ``generator`` (default: a new one) is closed at the end.
 
     Raises:
         ConfigError, DataError, DataNotFoundError, ModelError: bad settings, data or rater, before any request.
@@ -304,8 +305,7 @@ def audit_benchmark(
         try:
             return await _audit(settings, gen, progress or NoProgress())
         finally:
-            if generator is None:
-                await gen.aclose()
+            await gen.aclose()  # its clients belong to this event loop
 
     return asyncio.run(go())
 

@@ -30,12 +30,14 @@ def kind_of(items: Sequence[Item]) -> str:
 def item_texts(item: Item) -> dict[str, Any]:
     """The texts of ``item`` a task reads, by field: ``question`` (a multiple-choice item's stem, without its
     options), ``reference`` (open questions), ``negatives`` (list) and ``options`` (label → text). Option labels
-    and the answer key are not texts: they are never translated or transformed."""
+    and the answer key are not texts: they are never translated or transformed. Negatives the loader picked from
+    other questions' references (a file without a negatives column) are left out: a reader of the new file picks
+    them again, in the new language."""
     if item.choices:
         stem = str(item.meta.get("stem") or item.question)
         return {"question": stem, "options": {c.label: c.text for c in item.choices}}
     out: dict[str, Any] = {"question": item.question, "reference": item.reference}
-    if item.negatives:
+    if item.negatives and "negatives_from" not in item.meta:  # shipped negatives; picked ones are picked again
         out["negatives"] = list(item.negatives)
     return out
 

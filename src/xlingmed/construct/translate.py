@@ -110,26 +110,29 @@ def translate_benchmark(
     settings: TranslateSettings, generator: Generator | None = None, progress: Progress | None = None
 ) -> TranslationResult:
     """Translate ``settings.benchmark`` into ``settings.targets`` and write ``settings.out`` (see the module).
+    ``generator`` (default: a new one on the default cache) is closed at the end.
 
     Raises:
         ConfigError, DataError, DataNotFoundError, ModelError: bad settings, data or model names, before any
             request is sent.
         BudgetExhausted: the generator's ``max_requests`` was reached (nothing written; the same call resumes).
     """
-    return asyncio.run(translate_benchmark_async(settings, generator, progress))
+
+    async def go() -> TranslationResult:
+        gen = generator or Generator()
+        try:
+            return await _translate(settings, gen, progress or NoProgress())
+        finally:
+            await gen.aclose()  # its clients belong to this event loop
+
+    return asyncio.run(go())
 
 
 async def translate_benchmark_async(
-    settings: TranslateSettings, generator: Generator | None = None, progress: Progress | None = None
+    settings: TranslateSettings, generator: Generator, progress: Progress | None = None
 ) -> TranslationResult:
-    """``translate_benchmark`` for callers that already run an event loop."""
-    own = generator is None
-    gen = generator or Generator()
-    try:
-        return await _translate(settings, gen, progress or NoProgress())
-    finally:
-        if own:
-            await gen.aclose()
+    """``translate_benchmark`` for callers that already run an event loop (they close ``generator``)."""
+    return await _translate(settings, generator, progress or NoProgress())
 
 
 async def _translate(s: TranslateSettings, gen: Generator, progress: Progress) -> TranslationResult:
@@ -245,9 +248,9 @@ async def _one_language(
     translated: dict[str, str | None] = {}
     errors: dict[str, str] = {}
     for text, comp in zip(order, comps, strict=True):
-        out = clean_translation(comp.text) if comp.ok else ""
-        translated[text] = out or None
-        if not out:
+        cleaned = clean_translation(comp.text) if comp.ok else ""
+        translated[text] = cleaned or None
+        if not cleaned:
             errors[text] = comp.error or "empty translation"
     # back-translation of the checked texts that were translated
     checked = [
@@ -274,17 +277,23 @@ async def _one_language(
 
     rows: list[dict[str, Any]] = []
     failures: list[dict[str, Any]] = []
-    n_flagged = n_written = 0
+    n_flagged = n_written = n_dropped = 0
     model_id = gen.model_id(tr.model)
     pid = prompt_id("translate", dict(tr.prompt)) if tr.engine == "llm" else ""
     for it in items:
         texts = source_texts[it.item_id]
         new: dict[str, Any] = {}
         missing = []
+        dropped = 0
         for key, value in texts.items():
             if key not in fields:
                 continue
-            out = map_texts(value, translated.get)
+            out: Any
+            if key == "negatives":  # a negative that failed is left out of the list (counted), not the item
+                out = [t for v in value if (t := translated.get(str(v)))]
+                dropped = len(value) - len(out)
+            else:
+                out = map_texts(value, translated.get)
             if out is None:
                 missing.append(key)
             new[key] = out
@@ -319,9 +328,11 @@ async def _one_language(
                 back_translation=q.get("back"),
                 flagged=flagged,
                 flag_reason="; ".join(reasons),
+                **({"negatives_dropped": dropped} if dropped else {}),
             )
         )
         n_written += 1
+        n_dropped += dropped
     langs = [sc["lang"] for sc in scores.values() if sc.get("lang") is not None]
     summary = {
         "lang": target,
@@ -331,6 +342,7 @@ async def _one_language(
         "failed": len(failures),
         "flagged": n_flagged,
         "written": n_written,
+        "negatives_dropped": n_dropped,
         "chrf_mean": _mean([sc.get("chrf") for sc in scores.values()]),
         "bertscore_mean": _mean([sc.get("bertscore") for sc in scores.values()]),
         "comet_mean": _mean([sc.get("comet") for sc in scores.values()]),

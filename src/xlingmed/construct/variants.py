@@ -257,8 +257,7 @@ def make_variant(
         try:
             return await _variant(settings, transform, gen, progress or NoProgress())
         finally:
-            if generator is None:
-                await gen.aclose()
+            await gen.aclose()  # its clients belong to this event loop
 
     return asyncio.run(go())
 

@@ -338,3 +338,13 @@ def test_cli_translations_and_export(files: list[Path], tmp_path: Path) -> None:
     assert res.exit_code == 2 and "never overwritten" in res.output
     res = runner.invoke(app, ["annotate", "translations", str(tmp_path / "none.csv"), "--out", str(tmp_path / "n")])
     assert res.exit_code == 2 and "no such file" in res.output
+
+
+def test_a_report_refuses_a_translation_set_as_judge_annotations(files: list[Path], tmp_path: Path) -> None:
+    from xlingmed.annotate.sample import load_judge_set
+    from xlingmed.errors import ConfigError
+
+    aset = build_translation_set(files, tmp_path / "set", per_language=2, seed=0)
+    with pytest.raises(ConfigError, match="translation-rating set, not a judge check"):
+        load_judge_set(aset.path)
+    assert not (aset.path / "answers.sqlite").exists()  # nothing is created in the set's folder

@@ -207,6 +207,21 @@ def _judged_rows(run_dir: Path) -> tuple[Path, str, list[dict[str, Any]], list[s
     )
 
 
+def load_judge_set(path: Path) -> AnnotationSet:
+    """``load_annotation_set`` for a judge check (what a report's ``--annotations`` takes).
+
+    Raises:
+        DataError: as ``load_annotation_set``.
+        ConfigError: a translation-rating set (nothing is created in its folder).
+    """
+    aset = load_annotation_set(path)
+    if aset.kind != "judge":
+        raise ConfigError(
+            f"{aset.path} is a {aset.kind}-rating set, not a judge check: export it with xlingmed annotate export"
+        )
+    return aset
+
+
 def load_annotation_set(path: Path) -> AnnotationSet:
     """Read an annotation set folder.
 

@@ -129,11 +129,12 @@ def agreement(sets: Sequence[Path]) -> dict[str, Any] | None:
     """Judge–human agreement rows, one batch (annotation set) after another."""
     if not sets:
         return None
-    from xlingmed.annotate import AnswerStore, agreement_table, load_annotation_set
+    from xlingmed.annotate import AnswerStore, agreement_table
+    from xlingmed.annotate.sample import load_judge_set
 
     raw = []
     for path in sets:
-        aset = load_annotation_set(Path(path))
+        aset = load_judge_set(Path(path))
         answers = AnswerStore(aset.path / "answers.sqlite").all()
         for row in agreement_table(aset, answers):
             raw.append({"batch": aset.path.name, "task": aset.settings.get("task"), **row})

@@ -78,12 +78,13 @@ def reliability(annotations: Sequence[Path]) -> dict[tuple[str, str], dict[str, 
     """The judge's agreement with humans per (task, language), from the annotation sets given to the report."""
     if not annotations:
         return {}
-    from xlingmed.annotate import AnswerStore, load_annotation_set
+    from xlingmed.annotate import AnswerStore
     from xlingmed.annotate.agreement import judge_reliability
+    from xlingmed.annotate.sample import load_judge_set
 
     sets = []
     for path in annotations:
-        aset = load_annotation_set(Path(path))
+        aset = load_judge_set(Path(path))
         sets.append((aset, AnswerStore(aset.path / "answers.sqlite").all()))
     return judge_reliability(sets)
 

@@ -114,6 +114,21 @@ def test_translate_keeps_ids_checks_by_back_translation_and_never_guesses(tmp_pa
     ]  # fmt: skip
 
 
+def test_translate_stops_at_max_requests_and_resumes_from_the_cache(tmp_path: Path) -> None:
+    src = _qa_file(tmp_path)
+    out = tmp_path / "ar.jsonl"
+    with FaultServer(_translator) as server:
+        args = ["translate", f"qa:{src}", "--to", "ar", "--translator", "openai/scripted", "--base-url", server.url,
+                "--out", out, "--checks", "chrf", "--quiet"]  # fmt: skip
+        stopped = _cli(*args, "--max-requests", 3)
+        assert stopped.exit_code == 3 and "stopped" in stopped.output
+        assert not out.exists()  # nothing half-written
+        assert server.calls == 3
+        done = _cli(*args)
+        assert done.exit_code == 0, done.output
+    assert "3 cache hits" in done.output and server.calls == 6 + 5  # 6 texts and 5 back-translations, none sent twice
+
+
 def test_translate_never_sends_option_letters_or_the_answer_key(tmp_path: Path) -> None:
     src = tmp_path / "mc.csv"
     src.write_text(

@@ -11,7 +11,7 @@ from rich.table import Table
 
 from xlingmed.cli.app import app
 from xlingmed.cli.common import RichProgress, console, fail, fmt, stdout
-from xlingmed.errors import XlingmedError
+from xlingmed.errors import BudgetExhausted, XlingmedError
 
 DataDir = Annotated[
     Path | None, typer.Option(help="Folder with the benchmark files (else $XLINGMED_DATA_DIR, else download).")
@@ -23,9 +23,14 @@ ModelArg = Annotated[
 BaseUrl = Annotated[str | None, typer.Option(help="OpenAI-compatible server of the model(s).")]
 Cache = Annotated[Path | None, typer.Option(help="Completion cache file (SQLite).")]
 Quiet = Annotated[bool, typer.Option(help="No progress bars.")]
+MaxRequests = Annotated[
+    int | None, typer.Option(help="Stop cleanly after N backend calls; the same command resumes from the cache.")
+]
 
 
-def _generator(base_url: str | None, model_arg: list[str] | None, cache: Path | None, **extra: Any) -> Any:
+def _generator(
+    base_url: str | None, model_arg: list[str] | None, cache: Path | None, max_requests: int | None, **extra: Any
+) -> Any:
     from dataclasses import replace
 
     from xlingmed.cli.run import _key_values
@@ -34,7 +39,7 @@ def _generator(base_url: str | None, model_arg: list[str] | None, cache: Path | 
 
     args = tuple(sorted(_key_values(model_arg, "-M").items()))
     opts = replace(ModelOptions(), base_url=base_url, args=args, **{k: v for k, v in extra.items() if v is not None})
-    return Generator(options=opts, cache_path=cache)
+    return Generator(options=opts, cache_path=cache, max_requests=max_requests)
 
 
 def _progress(quiet: bool) -> Progress:
@@ -65,7 +70,9 @@ def translate(
     to: Annotated[str, typer.Option("--to", help="Languages to translate into, comma-separated ISO codes.")],
     translator: Annotated[str, typer.Option(help="provider/model (an LLM), marian, or marian:ORG/MODEL.")],
     out: Annotated[Path, typer.Option(help="Benchmark file to write: .jsonl, .csv or .parquet.")],
-    source: Annotated[str | None, typer.Option("--from", help="Source language (default: the benchmark's).")] = None,
+    source: Annotated[
+        str | None, typer.Option("--from", "--languages", help="Source language (default: the benchmark's first).")
+    ] = None,
     back_translator: Annotated[
         str | None, typer.Option(help="Engine of the back-translation check (default: the translator reversed).")
     ] = None,
@@ -98,6 +105,7 @@ def translate(
     max_concurrency: Annotated[int | None, typer.Option(help="Requests in flight (remote engines).")] = None,
     n_ctx: Annotated[int | None, typer.Option(help="Context window of in-process GGUF models.")] = None,
     cache: Cache = None,
+    max_requests: MaxRequests = None,
     quiet: Quiet = False,
 ) -> None:
     """Translate a benchmark into new languages: a qa:/mcq: file that pairs with its source, every text checked
@@ -127,9 +135,12 @@ def translate(
             prompts=prompts,
             seed=seed,
         )
-        gen = _generator(base_url, model_arg, cache, max_concurrency=max_concurrency, n_ctx=n_ctx)
+        gen = _generator(base_url, model_arg, cache, max_requests, max_concurrency=max_concurrency, n_ctx=n_ctx)
         with _progress(quiet) as bars:
             result = translate_benchmark(settings, gen, RichProgress(bars))
+    except BudgetExhausted as exc:
+        console.print(f"[bold yellow]stopped:[/] {exc}", highlight=False)
+        raise typer.Exit(code=3) from None
     except XlingmedError as exc:
         fail(exc)
         return
@@ -184,6 +195,7 @@ def variant(
     base_url: BaseUrl = None,
     n_ctx: Annotated[int | None, typer.Option(help="Context window of in-process GGUF models.")] = None,
     cache: Cache = None,
+    max_requests: MaxRequests = None,
     quiet: Quiet = False,
 ) -> None:
     """Rewrite a benchmark's texts with a named transform (MedArabiQ §4.1.6-4.1.7): a file with the same item ids."""
@@ -202,9 +214,12 @@ def variant(
             limit=limit,
             benchmark_options=_benchmark_options(columns, None),
         )
-        gen = _generator(base_url, model_arg, cache, n_ctx=n_ctx)
+        gen = _generator(base_url, model_arg, cache, max_requests, n_ctx=n_ctx)
         with _progress(quiet) as bars:
             result = make_variant(settings, tf, gen, RichProgress(bars))
+    except BudgetExhausted as exc:
+        console.print(f"[bold yellow]stopped:[/] {exc}", highlight=False)
+        raise typer.Exit(code=3) from None
     except XlingmedError as exc:
         fail(exc)
         return
@@ -253,6 +268,7 @@ def audit(
     max_concurrency: Annotated[int | None, typer.Option(help="Requests in flight (remote raters).")] = None,
     n_ctx: Annotated[int | None, typer.Option(help="Context window of in-process GGUF models.")] = None,
     cache: Cache = None,
+    max_requests: MaxRequests = None,
     quiet: Quiet = False,
 ) -> None:
     """Rate a dataset's quality with LLM raters, metric by metric (MedArabiQ App. L), and flag suspect items."""
@@ -274,9 +290,12 @@ def audit(
             prompts=prompts,
             seed=seed,
         )
-        gen = _generator(base_url, model_arg, cache, max_concurrency=max_concurrency, n_ctx=n_ctx)
+        gen = _generator(base_url, model_arg, cache, max_requests, max_concurrency=max_concurrency, n_ctx=n_ctx)
         with _progress(quiet) as bars:
             result = audit_benchmark(settings, gen, RichProgress(bars))
+    except BudgetExhausted as exc:
+        console.print(f"[bold yellow]stopped:[/] {exc}", highlight=False)
+        raise typer.Exit(code=3) from None
     except XlingmedError as exc:
         fail(exc)
         return

@@ -110,7 +110,8 @@ def describe(
 
 @app.command("list")
 def list_() -> None:
-    """Benchmarks, tasks (with their -T options), model backends (-M) and languages this version knows."""
+    """Benchmarks, tasks (with their -T options), model backends (-M), languages, and what translate, variant and
+    audit take."""
     from xlingmed.benchmarks import benchmark_names
     from xlingmed.languages import LANGUAGES
     from xlingmed.models.base import backends
@@ -149,6 +150,17 @@ def list_() -> None:
         stdout.print(f"preset {preset.name} (--preset {preset.name}): {preset.description}", highlight=False)
 
     stdout.print("answer metrics (-T answer_metrics=…): " + ", ".join(metric_specs()), highlight=False)
+    from xlingmed.construct.audit import METRICS
+    from xlingmed.construct.quality import CHECKS
+    from xlingmed.construct.variants import TRANSFORMS
+
+    stdout.print("translate --translator: provider/model, marian, marian:ORG/MODEL; --checks " + ", ".join(CHECKS),
+                 highlight=False)  # fmt: skip
+    for tf in TRANSFORMS.values():
+        scope = ", ".join(tf.languages) or "any language"
+        doc = " ".join((tf.__doc__ or "").split()).split(" (")[0].rstrip(".")
+        stdout.print(f"variant --transform {tf.name} ({scope}; {', '.join(tf.fields)}): {doc}", highlight=False)
+    stdout.print("audit --metrics: " + ", ".join(f"{m.name} ({m.scale})" for m in METRICS.values()), highlight=False)
 
 
 def _fmt_default(value: Any) -> str:

@@ -55,13 +55,30 @@ from xlingmed.types import GenerateRequest, Message
 DEFAULT_GEC_MODEL = "seq2seq/CAMeL-Lab/arabart-zaebuc-gec-ged-13"
 
 
+@dataclass(frozen=True)
+class TransformOptions:
+    """What the command line gives a transform: ``model`` (``--model``), ``prompts`` (a YAML laid over the shipped
+    prompts), ``temperature``, ``max_tokens`` (``None``: the transform's own default) and ``seed``."""
+
+    model: str | None = None
+    prompts: Path | None = None
+    temperature: float = 0.0
+    max_tokens: int | None = None
+    seed: int | None = None
+
+
 class Transform(Protocol):
     """A named rewrite of texts: ``fields`` it applies to by default, ``languages`` it accepts (empty: any),
-    ``config()`` (recorded), and ``apply`` (a text per input, ``None`` where it failed, with the reason)."""
+    ``build`` (from the command line's options; raises ConfigError), ``config()`` (recorded), and ``apply`` (a
+    text per input, ``None`` where it failed, with the reason). Add one: a class here (or in a plugin) and
+    ``register_transform(TheClass)``."""
 
     name: ClassVar[str]
     fields: ClassVar[tuple[str, ...]]
     languages: ClassVar[tuple[str, ...]]
+
+    @classmethod
+    def build(cls, options: TransformOptions) -> Transform: ...
 
     def config(self) -> dict[str, Any]: ...
 
@@ -97,6 +114,13 @@ class Paraphrase:
     name: ClassVar[str] = "paraphrase"
     fields: ClassVar[tuple[str, ...]] = ("question",)
     languages: ClassVar[tuple[str, ...]] = ()
+
+    @classmethod
+    def build(cls, options: TransformOptions) -> Paraphrase:
+        if not options.model:
+            raise ConfigError("--transform paraphrase needs --model provider/model (the paper: openai/gpt-4o)")
+        prompt = load_prompts(options.prompts)["paraphrase"]
+        return cls(options.model, prompt, options.temperature, options.max_tokens or 1024, options.seed)
 
     def config(self) -> dict[str, Any]:
         return {
@@ -137,6 +161,12 @@ class Dediacritize:
     fields: ClassVar[tuple[str, ...]] = ("question", "reference", "options")
     languages: ClassVar[tuple[str, ...]] = ("ar",)
 
+    @classmethod
+    def build(cls, options: TransformOptions) -> Dediacritize:
+        if options.model:
+            raise ConfigError("--transform dediacritize takes no --model")
+        return cls()
+
     def config(self) -> dict[str, Any]:
         return {"transform": self.name, "function": "camel_tools.utils.dediac.dediac_ar",
                 "camel_tools": _version("camel-tools")}  # fmt: skip
@@ -160,6 +190,10 @@ class GEC:
     name: ClassVar[str] = "gec"
     fields: ClassVar[tuple[str, ...]] = ("question", "reference")
     languages: ClassVar[tuple[str, ...]] = ("ar",)
+
+    @classmethod
+    def build(cls, options: TransformOptions) -> GEC:
+        return cls(options.model or DEFAULT_GEC_MODEL, options.max_tokens or 512)
 
     def config(self) -> dict[str, Any]:
         return {
@@ -187,34 +221,29 @@ class GEC:
         return [(c.text.strip(), None) if c.ok and c.text.strip() else (None, c.error or "empty output") for c in comps]
 
 
-TRANSFORMS = ("paraphrase", "gec", "dediacritize")
+TRANSFORMS: dict[str, type[Transform]] = {}
 
 
-def make_transform(
-    name: str,
-    *,
-    model: str | None = None,
-    prompts: Path | None = None,
-    temperature: float = 0.0,
-    max_tokens: int | None = None,
-    seed: int | None = None,
-) -> Transform:
-    """The transform ``name`` (``TRANSFORMS``) with its settings.
+def register_transform(cls: type[Transform]) -> type[Transform]:
+    """Make ``cls`` available as ``--transform <cls.name>`` (replacing one of the same name)."""
+    TRANSFORMS[cls.name] = cls
+    return cls
+
+
+for _cls in (Paraphrase, GEC, Dediacritize):
+    register_transform(_cls)
+
+
+def make_transform(name: str, **options: Any) -> Transform:
+    """The transform ``name`` (a key of ``TRANSFORMS``) built from ``TransformOptions(**options)``.
 
     Raises:
-        ConfigError: an unknown transform, ``paraphrase`` without a model, a model given to ``dediacritize``.
+        ConfigError: an unknown transform, or options it cannot take (``paraphrase`` without a model, a model
+            given to ``dediacritize``).
     """
-    if name == "paraphrase":
-        if not model:
-            raise ConfigError("--transform paraphrase needs --model provider/model (the paper: openai/gpt-4o)")
-        return Paraphrase(model, load_prompts(prompts)["paraphrase"], temperature, max_tokens or 1024, seed)
-    if name == "gec":
-        return GEC(model or DEFAULT_GEC_MODEL, max_tokens or 512)
-    if name == "dediacritize":
-        if model:
-            raise ConfigError("--transform dediacritize takes no --model")
-        return Dediacritize()
-    raise ConfigError(f"unknown transform {name!r}; known: {', '.join(TRANSFORMS)}")
+    if name not in TRANSFORMS:
+        raise ConfigError(f"unknown transform {name!r}; known: {', '.join(TRANSFORMS)}")
+    return TRANSFORMS[name].build(TransformOptions(**options))
 
 
 @dataclass(frozen=True)

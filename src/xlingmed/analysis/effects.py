@@ -96,7 +96,10 @@ def language_effects(
         except (ValueError, np.linalg.LinAlgError) as exc:
             out.append({**base, "error": f"the GEE could not be fitted: {exc}"})
             continue
-        ci = fit.conf_int(alpha=1 - confidence)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # a robust covariance that is not positive definite: judged below
+            ci = fit.conf_int(alpha=1 - confidence)
+            pvalues = fit.pvalues
         intercept = float(fit.params["Intercept"])
         for name, coef in fit.params.items():
             if name == "Intercept":
@@ -104,7 +107,7 @@ def language_effects(
             term = _term(str(name))
             row: dict[str, Any] = {
                 **base, "term": term, "coefficient": float(coef), "ci_low": float(ci.loc[name, 0]),
-                "ci_high": float(ci.loc[name, 1]), "p": float(fit.pvalues[name]),
+                "ci_high": float(ci.loc[name, 1]), "p": float(pvalues[name]),
             }  # fmt: skip
             if term.startswith("lang[") and ":" not in term:
                 row["marginal_difference"] = (
@@ -114,9 +117,11 @@ def language_effects(
             if flat or not all(math.isfinite(row[k]) for k in ("coefficient", "ci_low", "ci_high")):
                 # separation: a cell whose answers are all 0 or all 1 has no finite log odds; the fit stops at
                 # an arbitrary large value with a tiny p, so the numbers are withheld
-                why = ", ".join(flat) if flat else "a cell without variation"
                 row |= {"coefficient": None, "ci_low": None, "ci_high": None, "p": None, "marginal_difference": None}
-                row["error"] = f"not estimable: separation ({why})"
+                if flat or binary:
+                    row["error"] = f"not estimable: separation ({', '.join(flat) or 'a cell without variation'})"
+                else:  # e.g. two runs whose answers differ by a constant: the clusters carry no independent noise
+                    row["error"] = "not estimable: the robust covariance of the GEE is not positive definite"
             out.append(row)
     return out
 

@@ -76,6 +76,28 @@ class JsonlSpool:
         self.path.unlink(missing_ok=True)
 
 
+class SqliteSpool:
+    """A hidden SQLite file beside the run folder (``path``), filled by the caller while the run goes;
+    ``move_to`` puts it in place at the end (after its connections are closed), ``discard`` removes it and its
+    WAL files."""
+
+    def __init__(self, beside: Path) -> None:
+        beside = Path(beside)
+        beside.parent.mkdir(parents=True, exist_ok=True)
+        fd, name = tempfile.mkstemp(prefix=f".{beside.name}.spool-", suffix=".sqlite", dir=beside.parent)
+        os.close(fd)
+        os.unlink(name)  # SQLite creates it; an empty file would also do, but this leaves nothing if unused
+        self.path = Path(name)
+
+    def move_to(self, path: Path) -> None:
+        if self.path.exists():
+            os.replace(self.path, path)
+
+    def discard(self) -> None:
+        for suffix in ("", "-wal", "-shm", "-journal"):
+            Path(f"{self.path}{suffix}").unlink(missing_ok=True)
+
+
 def check_run_dir(path: Path) -> None:
     """A run may write ``path`` only if it is absent, empty, or an earlier run folder (it is replaced whole).
 

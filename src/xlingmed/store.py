@@ -17,6 +17,7 @@ import queue
 import sqlite3
 import threading
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 from xlingmed.types import Completion, GenerateRequest
@@ -42,6 +43,16 @@ def default_cache_path() -> Path:
     from platformdirs import user_cache_dir
 
     return Path(user_cache_dir("xlingmed")) / "completions.sqlite"
+
+
+@dataclass(frozen=True)
+class ImportCounts:
+    """What ``CompletionCache.import_from`` did: rows added, rows already held identically, rows already held
+    with another text or error (kept as they were)."""
+
+    added: int
+    same: int
+    differing: int
 
 
 class CompletionCache:
@@ -163,6 +174,37 @@ class CompletionCache:
     def __len__(self) -> int:
         self.flush()
         return int(self._db.execute("SELECT COUNT(*) FROM completions").fetchone()[0])
+
+    def import_from(self, path: str | os.PathLike[str]) -> ImportCounts:
+        """Copy every completion of the cache file ``path`` that this cache lacks; a key this cache already holds
+        keeps its stored completion (the cache is the one source of truth), and is counted as ``same`` or, when
+        its text or error differs, ``differing``.
+
+        Raises:
+            sqlite3.DatabaseError: ``path`` is not a completion cache.
+        """
+        self.flush()
+        src = Path(path)
+        if not src.is_file():
+            raise FileNotFoundError(f"no completion cache at {src}")
+        self._db.execute("ATTACH DATABASE ? AS src", (str(src),))
+        try:
+            total = int(self._db.execute("SELECT COUNT(*) FROM src.completions").fetchone()[0])
+            differing = int(
+                self._db.execute(
+                    "SELECT COUNT(*) FROM src.completions s JOIN main.completions c ON c.key = s.key "
+                    "WHERE json_extract(c.completion, '$.text') IS NOT json_extract(s.completion, '$.text') "
+                    "OR json_extract(c.completion, '$.error') IS NOT json_extract(s.completion, '$.error')"
+                ).fetchone()[0]
+            )
+            with self._db:
+                added = self._db.execute(
+                    "INSERT OR IGNORE INTO main.completions (key, model, request, completion, created) "
+                    "SELECT key, model, request, completion, created FROM src.completions"
+                ).rowcount
+        finally:
+            self._db.execute("DETACH DATABASE src")
+        return ImportCounts(added=added, same=total - added - differing, differing=differing)
 
     def close(self) -> None:
         try:

@@ -13,16 +13,22 @@ stdout = Console()
 
 
 class RichProgress:
-    """One progress bar per stage, with counts and ETA."""
+    """One progress bar per stage, with counts and ETA. A stage met again (its next chunk of samples:
+    ``engine/walk.py``) grows its bar instead of adding one."""
 
     def __init__(self, progress: Progress) -> None:
         self._progress = progress
         self._task: TaskID | None = None
+        self._bars: dict[str, TaskID] = {}
 
     def start(self, description: str, total: int) -> None:
-        if self._task is not None:
-            self._progress.update(self._task, completed=self._progress.tasks[-1].total)
+        if description in self._bars:
+            self._task = self._bars[description]
+            bar = next(t for t in self._progress.tasks if t.id == self._task)
+            self._progress.update(self._task, total=(bar.total or 0) + total)
+            return
         self._task = self._progress.add_task(description, total=total)
+        self._bars[description] = self._task
 
     def advance(self, n: int = 1) -> None:
         if self._task is not None:

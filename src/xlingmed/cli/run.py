@@ -145,6 +145,17 @@ def run(
     ] = None,
     cache: Annotated[Path | None, typer.Option(help="Completion cache file (SQLite).")] = None,
     out: Annotated[Path | None, typer.Option(help="Run folder to write.")] = None,
+    shard: Annotated[
+        str | None,
+        typer.Option(help="i/N: only shard i (0-based) of N, by a hash of item_id; combine with xlingmed merge."),
+    ] = None,
+    executor: Annotated[
+        str | None,
+        typer.Option(help="local | ray (-M replicas=N, gpus_per_replica=G; extra [ray]) | cache (send nothing)."),
+    ] = None,
+    ray_address: Annotated[
+        str | None, typer.Option(help="--executor ray: auto | ray://host:port (default: start a local Ray).")
+    ] = None,
     config: Annotated[Path | None, typer.Option(help="YAML file of RunConfig fields; flags override it.")] = None,
     quiet: Annotated[bool, typer.Option(help="No progress bars.")] = False,
     report: Annotated[bool, typer.Option("--report/--no-report", help="Write RUN_DIR/report at the end.")] = True,
@@ -205,6 +216,9 @@ def run(
             bias_position=bias_position,
             cache=cache,
             out=out,
+            shard=shard,
+            executor=executor,
+            ray_address=ray_address,
         )
         if dry_run:
             print_plan(plan_only(cfg))

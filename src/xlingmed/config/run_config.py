@@ -93,6 +93,15 @@ class RunConfig(BaseModel):
         model_args: the model backend's own options (``-M key=value``), validated by its ``Options`` model
         cache: completion cache file; default ``$XLINGMED_CACHE`` or the user cache dir [--cache]
         out: run folder [--out]
+        shard: ``i/N``: only the questions of shard i of N (0-based; a stable hash of ``item_id``, so every
+            language of a question is in the same shard); ``xlingmed merge`` combines the shards' run folders
+            (``engine/shard.py``, ``engine/merge.py``) [--shard]
+        executor: who answers the cache misses: ``local`` (this process), ``ray`` (a pool of long-lived Ray
+            actors, each holding one replica of the backend; ``-M replicas=N``, ``-M gpus_per_replica=G``,
+            ``-M cpus_per_replica=C``; extra ``[ray]``) or ``cache`` (nothing is sent: a miss is a failed request;
+            what ``merge`` uses) [--executor]
+        ray_address: the Ray cluster to join: ``auto``, ``ray://host:port``, a GCS address; ``None`` starts a
+            local one [--ray-address]
     """
 
     model_config = ConfigDict(extra="forbid", frozen=True)
@@ -144,6 +153,32 @@ class RunConfig(BaseModel):
     model_args: dict[str, Any] = Field(default_factory=dict)
     cache: Path | None = None
     out: Path = Path("runs/latest")
+    shard: str | None = None
+    executor: Literal["local", "ray", "cache"] = "local"
+    ray_address: str | None = None
+
+    @field_validator("shard", mode="before")
+    @classmethod
+    def _shard(cls, v: Any) -> str | None:
+        if v is None or (isinstance(v, str) and not v.strip()):
+            return None
+        from xlingmed.engine.shard import parse_shard
+
+        try:
+            return str(parse_shard(v))
+        except ConfigError as exc:
+            raise ValueError(str(exc)) from None
+
+    @model_validator(mode="after")
+    def _executor_options(self) -> RunConfig:
+        from xlingmed.engine.executors import EXECUTOR_ARGS
+
+        given = sorted(set(self.model_args) & set(EXECUTOR_ARGS))
+        if given and self.executor != "ray":
+            raise ValueError(f"-M {', '.join(given)} are options of --executor ray (the executor is {self.executor})")
+        if self.ray_address is not None and self.executor != "ray":
+            raise ValueError("--ray-address needs --executor ray")
+        return self
 
     @model_validator(mode="before")
     @classmethod

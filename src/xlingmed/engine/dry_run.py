@@ -33,7 +33,7 @@ def dry_run(config: RunConfig) -> list[dict[str, Any]]:
     seen: set[str] = set()
     guessed: set[tuple[str, int]] = set()  # (task, sample) whose earlier stage is not cached: estimates only
 
-    async def answer(batch: StageBatch) -> list[Completion]:
+    async def answer(batch: StageBatch) -> list[Completion]:  # indices are positions in the task's samples
         task, stage, backend = batch.task, batch.stage, batch.backend
         price = plan.budget.price(backend.model_id)
         priced = backend.model_id in plan.budget.prices or is_free(backend.model_id)

@@ -101,8 +101,10 @@ class CachedBackend:
             else:
                 todo[key] = req
 
+        sends_nothing = bool(getattr(model, "sends_nothing", False))  # --executor cache: a miss is no call
+
         def store(key: str, req: GenerateRequest, comp: Completion, reserved: float) -> None:
-            counters.backend_calls += 1
+            counters.backend_calls += 0 if sends_nothing else 1
             if self.budget is not None:
                 self.budget.settle(model.model_id, reserved, comp)
             if self.cache is not None:
@@ -153,6 +155,7 @@ class CachedBackend:
             n_workers = min(model.max_concurrency, len(todo))
             if n_workers:
                 await asyncio.gather(*(worker() for _ in range(n_workers)))
+        progress.advance(len(keys) - len(results))  # repeated requests, answered once
         if self.budget is not None and self.budget.stopped is not None:
             raise BudgetExhausted(
                 f"{self.budget.stopped}: stopped after {counters.backend_calls} backend calls; every answer so far "

@@ -14,6 +14,8 @@ from xlingmed import output
 from xlingmed.benchmarks import load_benchmark
 from xlingmed.budget import Budget, Price, parse_prices
 from xlingmed.config import RunConfig
+from xlingmed.engine.executors import CacheOnly, RayOptions, split_executor_args
+from xlingmed.errors import ConfigError
 from xlingmed.models.base import ModelAPI, ModelOptions, get_model
 from xlingmed.store import default_cache_path
 from xlingmed.tasks import Task, get_task
@@ -62,6 +64,18 @@ def make_plan(config: RunConfig) -> Plan:
         seed=config.seed or 0,
         **config.benchmark_options(),
     )
+    if config.shard is not None:  # before perturbation: a question's bias variants stay in its shard
+        from xlingmed.engine.shard import parse_shard, select_shard
+
+        shard = parse_shard(config.shard)
+        n_questions = len({it.item_id for it in items})
+        items = select_shard(items, shard)
+        if not items:
+            raise ConfigError(
+                f"shard {shard} holds none of the {n_questions} questions: use fewer shards than questions"
+            )
+        provenance["shard"] = {"shard": str(shard), "questions": len({it.item_id for it in items}),
+                               "questions_in_all_shards": n_questions}  # fmt: skip
     if config.perturb is not None:
         from xlingmed.perturbations import BiasInjector, parse_perturb
 
@@ -97,8 +111,10 @@ def make_plan(config: RunConfig) -> Plan:
             backends[(model_id, opts)] = get_model(model_id, opts)
         return backends[(model_id, opts)]
 
-    # -M options are the model under test's; a judge or translator that is the same model shares its instance
-    model_opts = replace(options, args=tuple(sorted(config.model_args.items())))
+    # -M options are the model under test's (less the executor's); a judge or translator that is the same model
+    # shares its instance
+    backend_args, executor_args = split_executor_args(config.model_args)
+    model_opts = replace(options, args=tuple(sorted(backend_args.items())))
     roles: dict[str, ModelAPI] = {"model": backend_for(config.model, model_opts)}
     if any(stage.role == "judge" for task in tasks for stage in task.stages):
         judge_opts = model_opts if config.judge_model == config.model else options
@@ -120,5 +136,47 @@ def make_plan(config: RunConfig) -> Plan:
                 budget.prices[backend.model_id] = Price(*found)
                 budget.price_sources[backend.model_id] = "LiteLLM cost map"
     budget.check_prices(sorted({b.model_id for b in roles.values()}))
+    specs = {id(b): key for key, b in backends.items()}  # how a Ray actor builds each backend again
+    roles, executors = executor_backends(config, roles, executor_args, specs)
     sampling = {k: v for k, v in (("top_p", config.top_p), ("top_k", config.top_k)) if v is not None}
-    return Plan(items, provenance, plans, roles, list(backends.values()), budget, sampling)
+    return Plan(items, provenance, plans, roles, executors, budget, sampling)
+
+
+def executor_backends(
+    config: RunConfig,
+    roles: dict[str, ModelAPI],
+    executor_args: dict[str, Any],
+    specs: dict[int, tuple[str, ModelOptions]],
+) -> tuple[dict[str, ModelAPI], list[ModelAPI]]:
+    """Each role's backend as the executor answers it (``engine/executors.py``): itself (``local``), a Ray pool
+    of its replicas (``ray``: the model under test, and a judge or translator that is the same model; another
+    judge stays on the driver) or a stand-in that sends nothing (``cache``); and the backends to close.
+    ``specs`` maps each backend (by ``id``) to the ``(provider/model, ModelOptions)`` it was built from.
+
+    Raises:
+        ConfigError: a bad ``-M`` executor option; ModelError: ``ray`` without the ``[ray]`` extra.
+    """
+    if config.executor == "local":
+        return roles, list({id(b): b for b in roles.values()}.values())
+    wrapped: dict[int, ModelAPI] = {}
+    for backend in roles.values():
+        if id(backend) in wrapped:
+            continue
+        if config.executor == "cache":
+            wrapped[id(backend)] = CacheOnly(backend.model_id)
+        elif backend is not roles["model"]:
+            # a judge or translator other than the model under test stays on the driver: the -M replica
+            # settings (GPUs per replica…) are the model's, and an HTTP API gains nothing from an actor
+            wrapped[id(backend)] = backend
+        else:
+            from pydantic import ValidationError
+
+            from xlingmed.engine.ray_pool import RayPool
+
+            try:
+                ray_options = RayOptions(**executor_args)
+            except ValidationError as exc:
+                raise ConfigError(f"--executor ray: {exc.errors()[0]['loc'][0]}: {exc.errors()[0]['msg']}") from None
+            model_id, opts = specs[id(backend)]
+            wrapped[id(backend)] = RayPool(backend, model_id, opts, ray_options, address=config.ray_address)
+    return {role: wrapped[id(b)] for role, b in roles.items()}, list(wrapped.values())

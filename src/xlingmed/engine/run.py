@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import re
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -25,6 +26,8 @@ from xlingmed.parsing.methods import parse_counts, reply_methods
 from xlingmed.store import CompletionCache, default_cache_path
 from xlingmed.tasks import get_task
 from xlingmed.types import Completion, GenerateRequest, Sample, Score
+
+SHARD_COMPLETIONS = "completions.sqlite"  # in a --shard run's folder: every completion the shard used
 
 
 @dataclass
@@ -59,8 +62,15 @@ def evaluate(config: RunConfig | None = None, progress: Progress | None = None, 
     return asyncio.run(evaluate_async(config, progress, **fields))
 
 
-async def evaluate_async(config: RunConfig | None = None, progress: Progress | None = None, **fields: Any) -> RunResult:
-    """``evaluate`` for callers that already run an event loop (notebooks, servers)."""
+async def evaluate_async(
+    config: RunConfig | None = None,
+    progress: Progress | None = None,
+    *,
+    amend: Callable[[dict[str, Any], dict[str, Any]], None] | None = None,
+    **fields: Any,
+) -> RunResult:
+    """``evaluate`` for callers that already run an event loop (notebooks, servers). ``amend(summary, manifest)``
+    may change both before they are written (``xlingmed merge`` records its shards there)."""
     if config is None:
         from xlingmed.config import make_config
 
@@ -78,6 +88,9 @@ async def evaluate_async(config: RunConfig | None = None, progress: Progress | N
     wrapped: dict[int, CachedBackend] = {}
     # samples.jsonl is spooled to disk as completions arrive (memory stays flat)
     samples_log = output.JsonlSpool(Path(config.out))
+    # a shard's run folder carries the completions it used, so that merge needs nothing but the run folders
+    shard_log = output.SqliteSpool(Path(config.out)) if config.shard is not None else None
+    shard_store = CompletionCache(shard_log.path) if shard_log is not None else None
 
     async def answer(batch: StageBatch) -> list[Completion]:
         task, stage, backend, samples, requests = batch.task, batch.stage, batch.backend, batch.samples, batch.requests
@@ -87,6 +100,8 @@ async def evaluate_async(config: RunConfig | None = None, progress: Progress | N
         progress.start(f"{task.name}: {stage.name} ({backend.model_id})", len(requests))
         answers = await cached.answer(requests, progress)
         for sample, req, (comp, from_cache) in zip(samples, requests, answers, strict=True):
+            if shard_store is not None:
+                shard_store.put(req.cache_key(backend.model_id), backend.model_id, req, comp)
             if not comp.ok:
                 kinds = failures.setdefault(sample.item.lang, {})
                 kinds[failure_kind(comp.error)] = kinds.get(failure_kind(comp.error), 0) + 1
@@ -101,10 +116,14 @@ async def evaluate_async(config: RunConfig | None = None, progress: Progress | N
     task_rows: dict[str, list[dict[str, Any]]] = {}
     scores: list[Score] = []
     try:
-        async for task, samples, done in walk(plan, answer):
-            records = [task.record(s, done[i]) for i, s in enumerate(samples)]
+        records: list[dict[str, Any]] = []
+        async for task, samples, done, last in walk(plan, answer):
+            records.extend(task.record(s, done[i]) for i, s in enumerate(samples))  # small: the chunk is dropped
+            if not last:
+                continue
             progress.start(f"{task.name}: scoring", 1)
             result = task.score(records, config.languages)
+            records = []
             progress.advance()
             task_rows[task.name] = result.rows
             task_rows.update(result.tables)
@@ -116,9 +135,13 @@ async def evaluate_async(config: RunConfig | None = None, progress: Progress | N
                 summaries[task.name]["parsing"] = parse_counts(reply_methods(units), config.languages)
     except BaseException:
         samples_log.discard()
+        if shard_log is not None:
+            shard_log.discard()
         raise
     finally:
         cache.close()
+        if shard_store is not None:
+            shard_store.close()
         await plan.aclose()
 
     # write: failed completions this run uses, sent now or cached earlier (permanent failures are cached)
@@ -126,10 +149,20 @@ async def evaluate_async(config: RunConfig | None = None, progress: Progress | N
     out_dir = Path(config.out)
     summary = build_summary(config, plan.items, plan.provenance, summaries, counters, failures, plan.budget, wall)
     manifest = build_manifest(config, plan.provenance, cache_path, started, datetime.now(UTC), wall)
+    if config.executor != "local":  # what the executor did: replicas, deaths, resends (engine/ray_pool.py)
+        summary["executor"] = {
+            "kind": config.executor,
+            "backends": {b.model_id: b.stats() for b in plan.backends if hasattr(b, "stats")},
+        }
+    if amend is not None:
+        amend(summary, manifest)
     names = ["samples.jsonl", "summary.json", "manifest.json"]
     try:
         with output.staged_dir(out_dir) as staging:
             samples_log.move_to(staging / names[0])
+            if shard_log is not None and shard_log.path.exists():
+                shard_log.move_to(staging / SHARD_COMPLETIONS)
+                names.append(SHARD_COMPLETIONS)
             for name, rows in task_rows.items():
                 output.write_csv(staging / f"{name}.csv", rows)
                 names.append(f"{name}.csv")
@@ -138,6 +171,8 @@ async def evaluate_async(config: RunConfig | None = None, progress: Progress | N
             output.write_json(staging / names[2], manifest)
     finally:
         samples_log.discard()
+        if shard_log is not None:
+            shard_log.discard()
     return RunResult(
         out_dir=out_dir,
         summary=summary,

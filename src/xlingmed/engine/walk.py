@@ -3,6 +3,11 @@
 For each task, each stage in order: build the requests of every sample from the completions of its earlier
 stages, have them answered (``StageAnswerer``: through the cache and the backend for a run, from the cache or a
 stand-in for a dry run) and hand the completions to the next stage.
+
+The samples go through the stages ``CHUNK`` at a time, and a chunk's requests and completions are dropped once
+its samples have been recorded: the driver's memory holds the items and one small record per sample, never a
+whole plan's prompts and answers (``bench/scale.py`` measures it up to a million planned requests). A chunk is
+large enough that a batching engine (vLLM takes thousands at once) is never starved by it.
 """
 
 from __future__ import annotations
@@ -33,25 +38,36 @@ class StageBatch:
 StageAnswerer = Callable[[StageBatch], Awaitable[list[Completion]]]
 
 
+CHUNK = 8192  # samples walked through every stage at once
+
+
 async def walk(
-    plan: Plan, answer: StageAnswerer
-) -> AsyncIterator[tuple[Task, list[Sample], list[dict[str, Completion]]]]:
-    """Yields, per task, its samples and each sample's completions by stage name (stages without a backend,
-    such as a translator in native mode, are skipped)."""
+    plan: Plan, answer: StageAnswerer, chunk: int = CHUNK
+) -> AsyncIterator[tuple[Task, list[Sample], list[dict[str, Completion]], bool]]:
+    """Yields, per task and per chunk of its samples (in order), those samples, each one's completions by stage
+    name (stages without a backend, such as a translator in native mode, are skipped), and whether it is the
+    task's last chunk."""
     for task, samples in plan.plans:
-        done: list[dict[str, Completion]] = [{} for _ in samples]
-        for stage in task.stages:
-            backend = plan.roles.get(stage.role)
-            if backend is None:
-                continue
-            pending = [
-                (i, req) for i, s in enumerate(samples) if (req := task.request(stage.name, s, done[i])) is not None
-            ]
-            if stage.role == "model" and plan.sampling:  # --top-p/--top-k apply to the model under test only
-                pending = [(i, replace(req, **plan.sampling)) for i, req in pending]
-            indices = [i for i, _ in pending]
-            batch = StageBatch(task, stage, backend, indices, [samples[i] for i in indices], [r for _, r in pending])
-            comps = await answer(batch)
-            for i, comp in zip(indices, comps, strict=True):
-                done[i][stage.name] = comp
-        yield task, samples, done
+        if not samples:
+            yield task, [], [], True
+            continue
+        for start in range(0, len(samples), chunk):
+            part = samples[start : start + chunk]
+            done: list[dict[str, Completion]] = [{} for _ in part]
+            for stage in task.stages:
+                backend = plan.roles.get(stage.role)
+                if backend is None:
+                    continue
+                pending = [
+                    (i, req) for i, s in enumerate(part) if (req := task.request(stage.name, s, done[i])) is not None
+                ]
+                if stage.role == "model" and plan.sampling:  # --top-p/--top-k apply to the model under test only
+                    pending = [(i, replace(req, **plan.sampling)) for i, req in pending]
+                batch = StageBatch(
+                    task, stage, backend, [start + i for i, _ in pending], [part[i] for i, _ in pending],
+                    [r for _, r in pending],
+                )  # fmt: skip
+                comps = await answer(batch)
+                for (i, _), comp in zip(pending, comps, strict=True):
+                    done[i][stage.name] = comp
+            yield task, part, done, start + chunk >= len(samples)

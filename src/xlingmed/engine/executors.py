@@ -1,0 +1,67 @@
+"""Who answers a run's cache misses (``--executor``): this process, a pool of Ray actors, or nobody.
+
+The executor is chosen once, when the plan is made: ``local`` keeps each role's backend as it is; ``ray`` puts
+a ``RayPool`` (``engine/ray_pool.py``) in its place, whose long-lived actors each hold one replica of the same
+backend; ``cache`` puts ``CacheOnly`` there, which sends nothing. Whichever it is, the run above it is the same
+code: ``CachedBackend`` looks every request up in the completion cache on the driver, hands only the misses to the
+executor's backend and commits each completion as it arrives, so the cache, the budget, the progress bar and
+``--dry-run`` behave identically under every executor.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from xlingmed.types import Completion, GenerateRequest
+
+# -M keys that configure the executor, not the backend: they never reach a backend's Options nor its model id
+EXECUTOR_ARGS = ("replicas", "gpus_per_replica", "cpus_per_replica", "replica_batch")
+
+
+class RayOptions(BaseModel):
+    """``--executor ray``'s ``-M`` options.
+
+    Attributes:
+        replicas: Ray actors, each holding one replica of the backend (an in-process engine with its weights, or
+            an HTTP client).
+        gpus_per_replica: GPUs Ray reserves for each actor (vLLM's tensor parallelism within a replica).
+        cpus_per_replica: CPUs Ray reserves for each actor (llama.cpp and transformers use them for threads).
+        replica_batch: requests handed to an actor at once (an engine with ``generate_batch`` answers them in one
+            call; any other backend answers them concurrently, up to its ``max_concurrency``).
+    """
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    replicas: int = Field(default=1, ge=1)
+    gpus_per_replica: float = Field(default=0.0, ge=0)
+    cpus_per_replica: float = Field(default=1.0, ge=0)
+    replica_batch: int = Field(default=8, ge=1)
+
+
+def split_executor_args(model_args: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """``-M`` arguments split into (the backend's, the executor's)."""
+    backend = {k: v for k, v in model_args.items() if k not in EXECUTOR_ARGS}
+    executor = {k: v for k, v in model_args.items() if k in EXECUTOR_ARGS}
+    return backend, executor
+
+
+class CacheOnly:
+    """``--executor cache``: a backend that sends nothing. Every request the completion cache cannot answer comes
+    back failed ("not in the cache"), and, being transient, is not cached, so a later run with a real executor
+    sends exactly those. ``xlingmed merge`` scores the shards' completions with it."""
+
+    supports_logprobs = True
+    max_concurrency = 64
+    sends_nothing = True  # CachedBackend counts its answers as misses, not as backend calls
+
+    def __init__(self, model_id: str) -> None:
+        self.model_id = model_id
+
+    async def generate(self, request: GenerateRequest) -> Completion:
+        return Completion(text="", error="not in the cache: no shard or earlier run answered this request")
+
+    async def aclose(self) -> None:
+        return None

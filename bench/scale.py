@@ -6,11 +6,14 @@
    questions at ten temperatures; the cache is filled beforehand, straight into SQLite, with the answer "The
    correct letter is: B" for every planned request (``fill``, a separate process). Each size runs in its own
    process; its ``ru_maxrss`` is printed with the growth per 10⁵ planned requests.
-2. **Replica throughput** on this machine: the same M requests to SmolLM2 (llama.cpp, ``max_tokens`` T, a fresh
-   cache each time) with ``--executor ray -M replicas=1`` and ``replicas=2`` (one CPU and one thread per replica),
-   and with the local executor for reference; requests per second and the 2-vs-1 ratio.
+2. **Replica throughput** on this machine: correctness on Q LiveQA questions in English and Spanish with SmolLM2
+   (llama.cpp; answers of up to T tokens, so decoding dominates, and a short judge call; a fresh cache each time)
+   with ``--executor ray -M replicas=1`` and ``replicas=2`` (one CPU and one thread per replica), and with the
+   local executor for reference; requests per second and the 2-vs-1 ratio. The wall time includes starting Ray
+   and loading the model in each actor.
 
-    python bench/scale.py [--sizes 10000,100000,1000000] [--replica-requests 48] [--max-tokens 32] [--skip-ray]
+    python bench/scale.py [--sizes 10000,100000,1000000] [--replica-questions 6] [--max-tokens 128]
+                           [--skip-ray] [--skip-memory]
 """
 
 from __future__ import annotations
@@ -112,13 +115,13 @@ def memory(sizes: list[int]) -> None:
           f"({r0:.0f} MiB at {n0:,}, {r1:.0f} MiB at {n1:,})")  # fmt: skip
 
 
-def replicas(n_requests: int, max_tokens: int) -> None:
+def replicas(n_questions: int, max_tokens: int) -> None:
     shared = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "xlinghealth"
-    # verifiability on LiveQA: question + answer claims, about 8 requests per question in two languages
-    limit = max(1, n_requests // 8)
+    # correctness on LiveQA in two languages: an answer of up to max_tokens (decoding dominates) and a short judge
+    # call per question and language
     base = ["--benchmark", "xlinghealth/liveqa", "--data-dir", str(shared), "--languages", "en,es", "--limit",
-            str(limit), "--tasks", "verifiability", "--model", "llamacpp/smollm2", "--temperatures", "0",
-            "--max-tokens", str(max_tokens), "-T", "logprobs=false", "--quiet", "--no-report"]  # fmt: skip
+            str(n_questions), "--tasks", "correctness", "--model", "llamacpp/smollm2", "--max-tokens",
+            str(max_tokens), "-T", "judge_max_tokens=8", "--quiet", "--no-report"]  # fmt: skip
     setups = {
         "local (2 threads)": [],
         "ray, 1 replica": ["--executor", "ray", "-M", "replicas=1", "-M", "cpus_per_replica=1"],
@@ -146,13 +149,15 @@ def main() -> None:
         return
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sizes", default="10000,100000,1000000")
-    ap.add_argument("--replica-requests", type=int, default=48)
-    ap.add_argument("--max-tokens", type=int, default=32)
+    ap.add_argument("--replica-questions", type=int, default=6)
+    ap.add_argument("--max-tokens", type=int, default=128)
     ap.add_argument("--skip-ray", action="store_true")
+    ap.add_argument("--skip-memory", action="store_true")
     args = ap.parse_args()
-    memory([int(s) for s in args.sizes.split(",")])
+    if not args.skip_memory:
+        memory([int(s) for s in args.sizes.split(",")])
     if not args.skip_ray:
-        replicas(args.replica_requests, args.max_tokens)
+        replicas(args.replica_questions, args.max_tokens)
 
 
 if __name__ == "__main__":

@@ -138,7 +138,8 @@ class CachedBackend:
                     break
         else:
             queue: asyncio.Queue[tuple[str, GenerateRequest]] = asyncio.Queue()
-            for item in send_order(todo, model.max_concurrency):
+            sorted_prompts = model.max_concurrency == 1 or bool(getattr(model, "sort_prompts", False))
+            for item in send_order(todo, 1 if sorted_prompts else model.max_concurrency):
                 queue.put_nowait(item)
 
             async def worker() -> None:

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import math
 import os
 import time
 import uuid
@@ -108,6 +109,9 @@ class RayPool:
         self.supports_logprobs = backend.supports_logprobs
         self.settings = ray_options
         self.max_concurrency = ray_options.replicas * ray_options.replica_batch * 2
+        # an in-process engine answers one request at a time and reuses the previous prompt's KV cache: the misses
+        # are sent sorted by prompt (engine/generate.send_order), so a replica's batch shares its prefixes
+        self.sort_prompts = backend.max_concurrency == 1
         if options.n_threads is None and ray_options.cpus_per_replica >= 1:
             # an in-process engine uses the CPUs Ray reserved for its actor, not every core of the node
             options = replace(options, n_threads=int(ray_options.cpus_per_replica))
@@ -194,7 +198,9 @@ class RayPool:
             if not self._ready[i]:
                 await self._wait_ready(i)
             jobs = [await self._queue.get()]
-            while len(jobs) < size and not self._queue.empty():
+            # a fair share of what is waiting, so one replica never takes everything while the others idle
+            share = min(size, math.ceil((self._queue.qsize() + 1) / max(1, sum(self._ready))))
+            while len(jobs) < share and not self._queue.empty():
                 jobs.append(self._queue.get_nowait())
             jobs = [(r, f) for r, f in jobs if not f.done()]
             if not jobs:

@@ -124,6 +124,7 @@ def test_a_killed_replica_is_restarted_and_its_requests_resent(
     watcher.join(timeout=5)
     assert killed, "the run ended before a replica could be killed"
     pool = run.summary["executor"]["backends"]["llamacpp/smollm2"]
+    print(f"killed replica: {pool}; backend calls {run.backend_calls}, cache rows {_rows(cache)}")
     assert pool["replica_deaths"] >= 1 and pool["resends"] >= 1
     assert min(pool["requests_per_replica"]) > 0  # both replicas answered (the killed one after its restart)
     # backend calls = cache misses = the distinct requests: nothing lost, nothing stored twice
@@ -153,6 +154,10 @@ def test_a_killed_driver_resumes_from_the_cache(cluster: Any, local_run: Any, da
     again = subprocess.run(cmd, capture_output=True, text=True, env={**os.environ, "COLUMNS": "200"})
     assert again.returncode == 0, again.stdout + again.stderr
     summary = json.loads((out / "summary.json").read_text())
+    print(
+        f"killed driver: {kept} completions kept, the re-run sent {summary['backend_calls']} of "
+        f"{local_run.backend_calls}"
+    )
     assert summary["backend_calls"] == local_run.backend_calls - kept  # only what the killed driver never stored
     assert summary["cache_hits"] >= kept
     assert _comparable(out) == _comparable(local_run.out_dir)
@@ -176,6 +181,7 @@ def test_a_lost_node_does_not_stop_the_run(cluster: Any, local_run: Any, data_di
             cluster.worker_nodes_list[-1] = cluster.add_node(num_cpus=1)
     assert lost, "the run ended before a node could be removed"
     pool = run.summary["executor"]["backends"]["llamacpp/smollm2"]
+    print(f"lost node: {pool}; backend calls {run.backend_calls}, cache rows {_rows(cache)}")
     assert pool["replica_deaths"] >= 1 and pool["resends"] >= 1
     assert run.backend_calls == local_run.backend_calls == _rows(cache)
     assert run.failed_requests == 0

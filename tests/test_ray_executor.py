@@ -198,3 +198,12 @@ def test_ray_executor_options_are_checked_before_anything_runs(data_dir: Path, t
         evaluate(**_fields(data_dir, tmp_path / "r", tmp_path / "c.sqlite", executor="ray",
                            model_args={"replicas": 0}))  # fmt: skip
     assert not (tmp_path / "r").exists()
+
+
+def test_without_ray_the_error_names_the_extra(data_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from xlingmed.errors import ModelError
+
+    monkeypatch.setitem(sys.modules, "ray", None)  # as if Ray were not installed: `import ray` raises ImportError
+    with pytest.raises(ModelError, match=r"--executor ray needs Ray: pip install 'xlingmed\[ray\]'"):
+        evaluate(**_fields(data_dir, tmp_path / "r", tmp_path / "c.sqlite", executor="ray"))
+    assert not (tmp_path / "r").exists()

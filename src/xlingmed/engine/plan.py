@@ -171,8 +171,9 @@ def executor_backends(
         else:
             from pydantic import ValidationError
 
-            from xlingmed.engine.ray_pool import RayPool
+            from xlingmed.engine.ray_pool import RayPool, import_ray
 
+            import_ray()  # a missing extra fails here, before anything is sent or written
             try:
                 ray_options = RayOptions(**executor_args)
             except ValidationError as exc:

@@ -31,7 +31,7 @@ def write_items(path: Path, n: int) -> None:
         w = csv.writer(fh)
         w.writerow(["id", "question", "A", "B", "C", "D", "answer"])
         for i in range(n):
-            w.writerow([f"q{i:05d}", f"Question {i}: which drug class does medicine number {i} belong to?",
+            w.writerow([f"q{i:06d}", f"Question {i}: which drug class does medicine number {i} belong to?",
                         f"class {i}a", f"class {i}b", f"class {i}c", f"class {i}d", "ABCD"[i % 4]])  # fmt: skip
 
 

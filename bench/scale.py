@@ -19,7 +19,6 @@
 from __future__ import annotations
 
 import argparse
-import csv
 import json
 import subprocess
 import sys
@@ -27,16 +26,11 @@ import tempfile
 import time
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from memory_scaling import write_items
+
 TEMPERATURES = "0,0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8,0.9"
-
-
-def write_items(path: Path, n: int) -> None:
-    with path.open("w", newline="", encoding="utf-8") as fh:
-        w = csv.writer(fh)
-        w.writerow(["id", "question", "A", "B", "C", "D", "answer"])
-        for i in range(n):
-            w.writerow([f"q{i:06d}", f"Question {i}: which drug class does medicine number {i} belong to?",
-                        f"class {i}a", f"class {i}b", f"class {i}c", f"class {i}d", "ABCD"[i % 4]])  # fmt: skip
 
 
 def run_args(items: Path, cache: Path, out: Path) -> list[str]:

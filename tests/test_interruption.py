@@ -6,13 +6,13 @@ from __future__ import annotations
 import json
 import os
 import random
-import sqlite3
 import subprocess
 import sys
 import time
 from pathlib import Path
 
 from fault_server import FaultServer, Reply, completion_body, deterministic_answer
+from run_folders import cache_rows, comparable
 
 CONCURRENCY = 4
 
@@ -32,29 +32,6 @@ def _cli(data_dir: Path, url: str, out: Path, cache: Path) -> list[str]:
     ]  # fmt: skip
 
 
-def _rows(cache: Path) -> int:
-    if not cache.exists():
-        return 0
-    try:
-        with sqlite3.connect(cache, timeout=5) as db:
-            return int(db.execute("SELECT COUNT(*) FROM completions").fetchone()[0])
-    except sqlite3.OperationalError:
-        return 0
-
-
-def _comparable(run: Path) -> dict[str, object]:
-    """Everything in a run folder that must not depend on interruptions (not timings, not cache hits)."""
-    samples = []
-    for line in (run / "samples.jsonl").read_text().splitlines():
-        row = json.loads(line)
-        for volatile in ("cached", "latency_s"):
-            row.pop(volatile)
-        samples.append(row)
-    summary = json.loads((run / "summary.json").read_text())
-    csvs = {p.name: p.read_text() for p in sorted(run.glob("*.csv"))}
-    return {"samples": samples, "tasks": summary["tasks"], "failures": summary["failures"], "csvs": csvs}
-
-
 def test_repeated_sigkill_and_resume_equals_an_uninterrupted_run(data_dir: Path, tmp_path: Path) -> None:
     env = {**os.environ, "COLUMNS": "200"}
     with FaultServer(_slow_answers) as server:
@@ -64,7 +41,7 @@ def test_repeated_sigkill_and_resume_equals_an_uninterrupted_run(data_dir: Path,
         )  # fmt: skip
         assert ref.returncode == 0, ref.stderr
         total = json.loads((tmp_path / "ref" / "summary.json").read_text())["backend_calls"]
-        assert total == server.calls == len(server.seen) == _rows(tmp_path / "ref.sqlite")
+        assert total == server.calls == len(server.seen) == cache_rows(tmp_path / "ref.sqlite")
         assert total == 4 * 3 * 2 + 4 * 3 * 5  # correctness answer + judge, 5 verifiability claims per question
 
         server.seen.clear()
@@ -72,7 +49,7 @@ def test_repeated_sigkill_and_resume_equals_an_uninterrupted_run(data_dir: Path,
         out, cache = tmp_path / "run", tmp_path / "cache.sqlite"
         kills, stored_after_kill = 0, []
         for k in range(10):
-            before = _rows(cache)
+            before = cache_rows(cache)
             if before >= total - 1:
                 break
             proc = subprocess.Popen(
@@ -86,7 +63,7 @@ def test_repeated_sigkill_and_resume_equals_an_uninterrupted_run(data_dir: Path,
                 # at most a third of what is left: several kills still land on a slow, loaded machine
                 target = rng.randint(before + 1, before + max(1, (total - before) // 3))
                 deadline = time.monotonic() + 120
-            while proc.poll() is None and time.monotonic() < deadline and _rows(cache) < target:
+            while proc.poll() is None and time.monotonic() < deadline and cache_rows(cache) < target:
                 time.sleep(0.005)
             if proc.poll() is not None:
                 assert proc.returncode == 0
@@ -94,9 +71,9 @@ def test_repeated_sigkill_and_resume_equals_an_uninterrupted_run(data_dir: Path,
             proc.kill()  # SIGKILL: no handler, no cleanup
             proc.wait()
             kills += 1
-            stored_after_kill.append(_rows(cache))
+            stored_after_kill.append(cache_rows(cache))
             if out.exists():  # killed after its folder was renamed into place: then the folder is whole
-                assert _rows(cache) == total
+                assert cache_rows(cache) == total
                 assert {p.name for p in out.iterdir()} == {p.name for p in (tmp_path / "ref").iterdir()}
                 json.loads((out / "summary.json").read_text())
         final = subprocess.run(_cli(data_dir, server.url, out, cache), capture_output=True, text=True, env=env)
@@ -108,7 +85,7 @@ def test_repeated_sigkill_and_resume_equals_an_uninterrupted_run(data_dir: Path,
         # resent only what was in flight when a kill landed
         # a request cut off mid-send by a kill reaches the server without a body (no prompt): not an answer
         cut_off = server.seen.pop("", 0)
-        assert _rows(cache) == total and len(server.seen) == total
+        assert cache_rows(cache) == total and len(server.seen) == total
         assert total <= server.calls <= total + kills * CONCURRENCY and cut_off <= kills * CONCURRENCY
-        assert _comparable(out) == _comparable(tmp_path / "ref")
+        assert comparable(out) == comparable(tmp_path / "ref")
         assert not list(tmp_path.glob(".run.*"))  # the killed runs' spools and staged folders were cleaned up

@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import os
 import signal
-import sqlite3
 import subprocess
 import sys
 import threading
@@ -24,6 +23,7 @@ import pytest
 
 ray = pytest.importorskip("ray", reason="Ray is in the dev extra; this module tests --executor ray")
 from ray.cluster_utils import Cluster  # noqa: E402
+from run_folders import cache_rows, comparable  # noqa: E402
 
 from xlingmed.engine import evaluate  # noqa: E402
 
@@ -52,32 +52,6 @@ def _ray(**model_args: Any) -> dict[str, Any]:
     # one CPU per replica, so llama.cpp runs one thread in each, like the local reference run (-M n_threads=1):
     # llama.cpp's answers can change with its thread count
     return {"executor": "ray", "model_args": {"replicas": 2, "cpus_per_replica": 1, "replica_batch": 1, **model_args}}
-
-
-def _rows(cache: Path) -> int:
-    if not cache.exists():
-        return 0
-    try:
-        with sqlite3.connect(cache, timeout=5) as db:
-            return int(db.execute("SELECT COUNT(*) FROM completions").fetchone()[0])
-    except sqlite3.OperationalError:
-        return 0
-
-
-def _comparable(run: Path) -> dict[str, Any]:
-    samples = []
-    for line in (run / "samples.jsonl").read_text(encoding="utf-8").splitlines():
-        row = json.loads(line)
-        for volatile in ("cached", "latency_s"):
-            row.pop(volatile)
-        samples.append(row)
-    summary = json.loads((run / "summary.json").read_text(encoding="utf-8"))
-    return {
-        "samples": samples,
-        "tasks": summary["tasks"],
-        "failures": summary["failures"],
-        "csvs": {p.name: p.read_text(encoding="utf-8") for p in sorted(run.glob("*.csv"))},
-    }
 
 
 @pytest.fixture(scope="module")
@@ -119,18 +93,18 @@ def test_a_killed_replica_is_restarted_and_its_requests_resent(
         os.kill(pid, signal.SIGKILL)
         killed.append(pid)
 
-    watcher = _when(lambda: _rows(cache) >= 2, kill_one)
+    watcher = _when(lambda: cache_rows(cache) >= 2, kill_one)
     run = evaluate(**_fields(data_dir, tmp_path / "run", cache, **_ray()))
     watcher.join(timeout=5)
     assert killed, "the run ended before a replica could be killed"
     pool = run.summary["executor"]["backends"]["llamacpp/smollm2"]
-    print(f"killed replica: {pool}; backend calls {run.backend_calls}, cache rows {_rows(cache)}")
+    print(f"killed replica: {pool}; backend calls {run.backend_calls}, cache rows {cache_rows(cache)}")
     assert pool["replica_deaths"] >= 1 and pool["resends"] >= 1
     assert min(pool["requests_per_replica"]) > 0  # both replicas answered (the killed one after its restart)
     # backend calls = cache misses = the distinct requests: nothing lost, nothing stored twice
-    assert run.backend_calls == local_run.backend_calls == _rows(cache)
+    assert run.backend_calls == local_run.backend_calls == cache_rows(cache)
     assert run.failed_requests == 0
-    assert _comparable(run.out_dir) == _comparable(local_run.out_dir)
+    assert comparable(run.out_dir) == comparable(local_run.out_dir)
 
 
 def test_a_killed_driver_resumes_from_the_cache(cluster: Any, local_run: Any, data_dir: Path, tmp_path: Path) -> None:
@@ -144,12 +118,12 @@ def test_a_killed_driver_resumes_from_the_cache(cluster: Any, local_run: Any, da
     ]  # fmt: skip
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     end = time.monotonic() + 180
-    while _rows(cache) < 3 and proc.poll() is None and time.monotonic() < end:
+    while cache_rows(cache) < 3 and proc.poll() is None and time.monotonic() < end:
         time.sleep(0.02)
     assert proc.poll() is None, "the run ended before the driver could be killed"
     proc.send_signal(signal.SIGKILL)
     proc.wait()
-    kept = _rows(cache)
+    kept = cache_rows(cache)
     assert 3 <= kept < local_run.backend_calls and not out.exists()
     again = subprocess.run(cmd, capture_output=True, text=True, env={**os.environ, "COLUMNS": "200"})
     assert again.returncode == 0, again.stdout + again.stderr
@@ -160,7 +134,7 @@ def test_a_killed_driver_resumes_from_the_cache(cluster: Any, local_run: Any, da
     )
     assert summary["backend_calls"] == local_run.backend_calls - kept  # only what the killed driver never stored
     assert summary["cache_hits"] >= kept
-    assert _comparable(out) == _comparable(local_run.out_dir)
+    assert comparable(out) == comparable(local_run.out_dir)
 
 
 def test_a_lost_node_does_not_stop_the_run(cluster: Any, local_run: Any, data_dir: Path, tmp_path: Path) -> None:
@@ -172,7 +146,7 @@ def test_a_lost_node_does_not_stop_the_run(cluster: Any, local_run: Any, data_di
         cluster.remove_node(node, allow_graceful=False)
         lost.append(node)
 
-    watcher = _when(lambda: _rows(cache) >= 2, remove_node)
+    watcher = _when(lambda: cache_rows(cache) >= 2, remove_node)
     try:
         run = evaluate(**_fields(data_dir, tmp_path / "run", cache, **_ray()))
     finally:
@@ -181,11 +155,11 @@ def test_a_lost_node_does_not_stop_the_run(cluster: Any, local_run: Any, data_di
             cluster.worker_nodes_list[-1] = cluster.add_node(num_cpus=1)
     assert lost, "the run ended before a node could be removed"
     pool = run.summary["executor"]["backends"]["llamacpp/smollm2"]
-    print(f"lost node: {pool}; backend calls {run.backend_calls}, cache rows {_rows(cache)}")
+    print(f"lost node: {pool}; backend calls {run.backend_calls}, cache rows {cache_rows(cache)}")
     assert pool["replica_deaths"] >= 1 and pool["resends"] >= 1
-    assert run.backend_calls == local_run.backend_calls == _rows(cache)
+    assert run.backend_calls == local_run.backend_calls == cache_rows(cache)
     assert run.failed_requests == 0
-    assert _comparable(run.out_dir) == _comparable(local_run.out_dir)
+    assert comparable(run.out_dir) == comparable(local_run.out_dir)
 
 
 def test_ray_executor_options_are_checked_before_anything_runs(data_dir: Path, tmp_path: Path) -> None:

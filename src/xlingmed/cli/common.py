@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import typer
@@ -33,6 +34,23 @@ class RichProgress:
     def advance(self, n: int = 1) -> None:
         if self._task is not None:
             self._progress.advance(self._task, n)
+
+
+def write_report(run_dir: Path, *, show_verdict: bool = True) -> None:
+    """Build ``run_dir/report`` (``xlingmed run`` and ``merge`` end with it) and print where it is, after its
+    verdict when ``show_verdict``; a report that cannot be built exits 2 with its reason."""
+    from xlingmed.errors import XlingmedError
+    from xlingmed.report import build_report
+
+    try:
+        index = build_report([run_dir])
+    except XlingmedError as exc:
+        fail(exc)
+        return
+    verdict = index.parent / "verdict.txt"
+    if show_verdict and verdict.is_file():
+        console.print(verdict.read_text(encoding="utf-8").strip(), highlight=False)
+    console.print(f"report: {index}", highlight=False)
 
 
 def fail(exc: Exception) -> None:

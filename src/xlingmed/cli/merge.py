@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from xlingmed.cli.app import app
-from xlingmed.cli.common import console, fail
+from xlingmed.cli.common import console, fail, write_report
 from xlingmed.cli.views import print_failures, print_summary
 from xlingmed.errors import XlingmedError
 
@@ -54,11 +54,4 @@ def merge(
         highlight=False,
     )
     if report:
-        from xlingmed.report import build_report
-
-        try:
-            index = build_report([result.out_dir])
-        except XlingmedError as exc:
-            fail(exc)
-            return
-        console.print(f"report: {index}", highlight=False)
+        write_report(result.out_dir, show_verdict=False)

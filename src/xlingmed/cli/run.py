@@ -16,7 +16,7 @@ from rich.progress import (
 )
 
 from xlingmed.cli.app import app
-from xlingmed.cli.common import RichProgress, console, fail
+from xlingmed.cli.common import RichProgress, console, fail, write_report
 from xlingmed.cli.views import print_failures, print_parsing, print_plan, print_summary
 from xlingmed.errors import XlingmedError
 
@@ -253,17 +253,7 @@ def run(
         highlight=False,
     )
     if report:
-        from xlingmed.report import build_report
-
-        try:
-            index = build_report([result.out_dir])
-        except XlingmedError as exc:
-            fail(exc)
-            return
-        verdict = index.parent / "verdict.txt"
-        if verdict.is_file():
-            console.print(verdict.read_text(encoding="utf-8").strip(), highlight=False)
-        console.print(f"report: {index}", highlight=False)
+        write_report(result.out_dir)
 
 
 def _key_values(pairs: list[str] | None, flag: str) -> dict[str, str]:

@@ -207,6 +207,27 @@ def test_bias_run_end_to_end(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
+def test_a_run_walked_in_small_chunks_writes_the_same_files(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The driver walks the samples a chunk at a time and keeps a task's records on disk (``output.RecordSpool``):
+    chunks of 4 samples give the same tables and Scores as one chunk, and leave no spool file behind."""
+    from xlingmed.engine import walk
+
+    path = write_mcq(tmp_path / "set.csv")
+    common = dict(benchmark=f"mcq:{path}", languages="en,ar", perturb="bias:confirmation", limit=5,
+                  temperatures="0,0.5", model="llamacpp/smollm2", cache=tmp_path / "c.sqlite")  # fmt: skip
+    whole = evaluate(make_config(out=tmp_path / "whole", **common))
+    monkeypatch.setattr(walk, "CHUNK", 4)
+    small = evaluate(make_config(out=tmp_path / "small", **common))
+    n = 5 * 2 * 2 * 2  # questions × languages × (clean, biased) × temperatures
+    assert whole.backend_calls == n and small.backend_calls == 0 and small.cache_hits == n
+    for name in ("multiple_choice.csv", "multiple_choice_table1.csv", "scores.csv"):
+        assert (tmp_path / "small" / name).read_bytes() == (tmp_path / "whole" / name).read_bytes(), name
+    assert len(pd.read_csv(tmp_path / "small" / "multiple_choice.csv")) == n
+    assert small.summary["tasks"] == whole.summary["tasks"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["c.sqlite", "set.csv", "small", "whole"]  # no spool left
+
+
+@pytest.mark.slow
 def test_custom_qa_file_runs_the_xlingeval_criteria(tmp_path: Path) -> None:
     rows = [
         {"id": "q0", "lang": "en", "question": "What lowers a fever?", "answer": "Paracetamol lowers a fever."},

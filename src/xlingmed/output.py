@@ -8,18 +8,19 @@ once a run has finished.
 
 from __future__ import annotations
 
+import bisect
 import csv
 import glob
-import io
 import json
 import math
 import os
+import pickle
 import shutil
 import tempfile
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, overload
 
 
 def _jsonable(value: Any) -> Any:
@@ -50,6 +51,24 @@ def write_atomic(path: Path, text: str | bytes) -> None:
         raise
 
 
+@contextmanager
+def atomic_file(path: Path, mode: str = "w", **kwargs: Any) -> Iterator[Any]:
+    """An open temporary file beside ``path`` (utf-8 in text mode), fsynced and renamed to ``path`` when the block
+    ends without an exception, removed when it raises."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        encoding = None if "b" in mode else "utf-8"
+        with os.fdopen(fd, mode, encoding=encoding, **kwargs) as fh:
+            yield fh
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
 class JsonlSpool:
     """JSON lines written as a run goes (so memory does not grow with the run), to a hidden file beside the run
     folder; ``move_to`` puts it in place at the end, ``discard`` removes it."""
@@ -69,6 +88,71 @@ class JsonlSpool:
         os.fsync(self._fh.fileno())
         self._fh.close()
         os.replace(self.path, path)
+
+    def discard(self) -> None:
+        if not self._fh.closed:
+            self._fh.close()
+        self.path.unlink(missing_ok=True)
+
+
+class RecordSpool(Sequence[dict[str, Any]]):
+    """A task's records (one flat dict per sample), kept on disk as they arrive and read back in order: the driver
+    holds one chunk, never a whole plan's rows and reply texts. ``extend`` appends a chunk; iterating reads the
+    chunks back one at a time (``len`` and indexing work too, so a task's ``score`` takes it as its ``records``).
+    The file is hidden beside the run folder and removed by ``discard``."""
+
+    def __init__(self, beside: Path) -> None:
+        beside = Path(beside)
+        beside.parent.mkdir(parents=True, exist_ok=True)
+        fd, name = tempfile.mkstemp(prefix=f".{beside.name}.spool-", suffix=".records", dir=beside.parent)
+        self.path = Path(name)
+        self._fh = os.fdopen(fd, "w+b")
+        self._chunks: list[tuple[int, int]] = []  # (offset in the file, rows) per chunk
+        self._starts: list[int] = []  # the index of each chunk's first row
+        self._len = 0
+        self._loaded: tuple[int, list[dict[str, Any]]] | None = None  # the last chunk read by index
+
+    def extend(self, rows: Iterable[dict[str, Any]]) -> None:
+        chunk = list(rows)
+        if not chunk:
+            return
+        self._fh.seek(0, os.SEEK_END)
+        self._chunks.append((self._fh.tell(), len(chunk)))
+        self._starts.append(self._len)
+        pickle.dump(chunk, self._fh, protocol=pickle.HIGHEST_PROTOCOL)
+        self._len += len(chunk)
+
+    def _chunk(self, k: int) -> list[dict[str, Any]]:
+        if self._loaded is not None and self._loaded[0] == k:
+            return self._loaded[1]
+        self._fh.flush()
+        self._fh.seek(self._chunks[k][0])
+        rows: list[dict[str, Any]] = pickle.load(self._fh)
+        self._loaded = (k, rows)
+        return rows
+
+    def __len__(self) -> int:
+        return self._len
+
+    def __iter__(self) -> Iterator[dict[str, Any]]:
+        for k in range(len(self._chunks)):
+            yield from self._chunk(k)
+            self._loaded = None  # iterating keeps one chunk at a time
+
+    @overload
+    def __getitem__(self, index: int) -> dict[str, Any]: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[dict[str, Any]]: ...
+
+    def __getitem__(self, index: int | slice) -> dict[str, Any] | list[dict[str, Any]]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(self._len))]
+        i = index + self._len if index < 0 else index
+        if not 0 <= i < self._len:
+            raise IndexError(index)
+        k = bisect.bisect_right(self._starts, i) - 1
+        return self._chunk(k)[i - self._starts[k]]
 
     def discard(self) -> None:
         if not self._fh.closed:
@@ -160,16 +244,23 @@ def write_jsonl(path: Path, rows: Iterable[dict[str, Any]]) -> None:
     write_atomic(path, "".join(json.dumps(_jsonable(r), ensure_ascii=False) + "\n" for r in rows))
 
 
-def write_csv(path: Path, rows: Sequence[dict[str, Any]]) -> None:
-    buf = io.StringIO()
+def write_csv(path: Path, rows: Iterable[dict[str, Any]]) -> None:
+    """``rows`` as a CSV (columns in order of first appearance; ``None`` is an empty cell), streamed to a
+    temporary file and renamed into place. ``rows`` is read twice (a list or a ``RecordSpool``)."""
+    if not isinstance(rows, Sequence):
+        rows = list(rows)
     fields: list[str] = []
+    seen: set[str] = set()
     for r in rows:
-        fields.extend(k for k in r if k not in fields)
-    writer = csv.DictWriter(buf, fieldnames=fields)
-    writer.writeheader()
-    for r in rows:
-        writer.writerow({k: ("" if v is None else v) for k, v in r.items()})
-    write_atomic(path, buf.getvalue())
+        for k in r:
+            if k not in seen:
+                seen.add(k)
+                fields.append(k)
+    with atomic_file(path, "w", newline="") as fh:
+        writer = csv.DictWriter(fh, fieldnames=fields)
+        writer.writeheader()
+        for r in rows:
+            writer.writerow({k: ("" if v is None else v) for k, v in r.items()})
 
 
 SCORE_COLUMNS = (
@@ -185,10 +276,15 @@ def write_scores(folder: Path, scores: Sequence[Any]) -> list[str]:
     spreadsheets."""
     import pandas as pd
 
-    df = pd.DataFrame([s.to_json() for s in scores], columns=list(SCORE_COLUMNS))
+    # column by column: no dict per record (a million Scores would be a million dicts, twice)
+    df = pd.DataFrame({c: [getattr(s, c) for s in scores] for c in SCORE_COLUMNS}, columns=list(SCORE_COLUMNS))
     df = df.astype({"value": "float64", "temperature": "float64", "higher_is_better": "bool", "probability": "float64"})
-    buf = io.BytesIO()
-    df.to_parquet(buf, index=False)
-    write_atomic(folder / "scores.parquet", buf.getvalue())
-    write_csv(folder / "scores.csv", [s.to_json() for s in scores])
+    with atomic_file(folder / "scores.parquet", "wb") as fh:
+        df.to_parquet(fh, index=False)
+    del df
+    with atomic_file(folder / "scores.csv", "w", newline="") as fh:
+        writer = csv.writer(fh)
+        writer.writerow(SCORE_COLUMNS)
+        for s in scores:
+            writer.writerow(["" if (v := getattr(s, c)) is None else v for c in SCORE_COLUMNS])
     return ["scores.parquet", "scores.csv"]

@@ -172,7 +172,7 @@ class Completion:
         )
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Sample:
     """One question a task asks about an item (e.g. one claim to verify, one of K answers).
 
@@ -201,7 +201,7 @@ def _missing(v: Any) -> bool:
     return v is None or (isinstance(v, float) and math.isnan(v)) or type(v).__name__ == "NAType"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Score:
     """One scored outcome: the spine that statistics, the report and ``scores.parquet`` read.
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -113,28 +113,34 @@ async def evaluate_async(
         return [comp for comp, _ in answers]
 
     summaries: dict[str, Any] = {}
-    task_rows: dict[str, list[dict[str, Any]]] = {}
+    task_rows: dict[str, Sequence[dict[str, Any]]] = {}
     scores: list[Score] = []
+    spools: list[output.RecordSpool] = []
     try:
-        records: list[dict[str, Any]] = []
+        records: output.RecordSpool | None = None
         async for task, samples, done, last in walk(plan, answer):
-            records.extend(task.record(s, done[i]) for i, s in enumerate(samples))  # small: the chunk is dropped
+            if records is None:  # a task's records go to disk chunk by chunk: the reply texts are not held
+                records = output.RecordSpool(Path(config.out))
+                spools.append(records)
+            records.extend(task.record(s, done[i]) for i, s in enumerate(samples))
             if not last:
                 continue
             progress.start(f"{task.name}: scoring", 1)
             result = task.score(records, config.languages)
-            records = []
+            records = None
             progress.advance()
             task_rows[task.name] = result.rows
             task_rows.update(result.tables)
             summaries[task.name] = result.summary
             spec = get_task(task.name)
-            units = spec.scores(result.rows) if spec.scores is not None else []
+            units = result.units if result.units is not None else spec.scores(result.rows) if spec.scores else []
             scores.extend(units)  # the spine every statistic reads (scores.parquet)
             if spec.parses:  # every parse visible: per language × method, with the >5 % warnings
                 summaries[task.name]["parsing"] = parse_counts(reply_methods(units), config.languages)
     except BaseException:
         samples_log.discard()
+        for spool in spools:
+            spool.discard()
         if shard_log is not None:
             shard_log.discard()
         raise
@@ -171,6 +177,8 @@ async def evaluate_async(
             output.write_json(staging / names[2], manifest)
     finally:
         samples_log.discard()
+        for spool in spools:
+            spool.discard()
         if shard_log is not None:
             shard_log.discard()
     return RunResult(

@@ -42,11 +42,12 @@ CHUNK = 8192  # samples walked through every stage at once
 
 
 async def walk(
-    plan: Plan, answer: StageAnswerer, chunk: int = CHUNK
+    plan: Plan, answer: StageAnswerer, chunk: int | None = None
 ) -> AsyncIterator[tuple[Task, list[Sample], list[dict[str, Completion]], bool]]:
     """Yields, per task and per chunk of its samples (in order), those samples, each one's completions by stage
     name (stages without a backend, such as a translator in native mode, are skipped), and whether it is the
-    task's last chunk."""
+    task's last chunk. ``chunk`` defaults to ``CHUNK`` (read at call time)."""
+    chunk = chunk or CHUNK
     for task, samples in plan.plans:
         if not samples:
             yield task, [], [], True

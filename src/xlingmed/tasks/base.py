@@ -34,11 +34,14 @@ class TaskResult:
         rows: the task's main table, written as ``<task>.csv``.
         summary: the task's entry in ``summary.json``.
         tables: further tables, written as ``<name>.csv``.
+        units: the Scores of ``rows`` where ``score`` built them for its summary (the runner reuses them rather
+            than build them twice); ``None`` = the runner builds them with the task's ``scores(rows)``.
     """
 
-    rows: list[dict[str, Any]]
+    rows: Sequence[dict[str, Any]]
     summary: dict[str, Any]
     tables: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    units: list[Score] | None = None
 
 
 class Task(Protocol):

@@ -129,7 +129,8 @@ class CorrectnessTask:
         rows = [dict(r) for r in records]
         if self.answer_metrics:
             add_answer_metrics(rows, self.answer_metrics, answer="answer")
-        return TaskResult(rows=rows, summary=self.summarize(scores(rows), languages))
+        units = scores(rows)
+        return TaskResult(rows=rows, summary=self.summarize(units, languages), units=units)
 
     def summarize(self, units: Sequence[Score], languages: Sequence[str]) -> dict[str, Any]:
         """Per language, from the task's Scores alone (one unit per answer, the judge's label as ``answer``): ``n``

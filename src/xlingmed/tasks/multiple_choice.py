@@ -182,7 +182,7 @@ class MultipleChoiceTask:
             by, conditions, item_biases = _grouped(units)
             tables["multiple_choice_table2"] = summary["table2"]
             tables["multiple_choice_bias"] = bias_breakdown(by, languages, self.temperatures, conditions, item_biases)
-        return TaskResult(rows=[dict(r) for r in records], summary=summary, tables=tables)
+        return TaskResult(rows=records, summary=summary, tables=tables, units=units)
 
     def summarize(self, units: Sequence[Score], languages: Sequence[str]) -> dict[str, Any]:
         """From the task's Scores alone: accuracy (invalid = wrong; failed requests excluded and counted) per

@@ -128,8 +128,9 @@ class OpenQATask:
             r.setdefault("bertscore_r", None)
             r.setdefault("bertscore_f1", None)
         add_answer_metrics(rows, self.answer_metrics, answer="response")
-        summary = self.summarize(scores(rows), languages)
-        return TaskResult(rows=rows, summary=summary, tables={"open_qa_table1": summary["table1"]})
+        units = scores(rows)
+        summary = self.summarize(units, languages)
+        return TaskResult(rows=rows, summary=summary, tables={"open_qa_table1": summary["table1"]}, units=units)
 
     def summarize(self, units: Sequence[Score], languages: Sequence[str]) -> dict[str, Any]:
         """Per language × temperature, from the task's Scores alone: mean ± sd of BERTScore F1/P/R (× 100) over

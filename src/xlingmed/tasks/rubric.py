@@ -119,10 +119,9 @@ class RubricTask:
 
     def score(self, records: Sequence[dict[str, Any]], languages: Sequence[str]) -> TaskResult:
         """One row per item; ``summarize`` for the summary; the paper's Table J1 layout as its own table."""
-        summary = self.summarize(scores(records), languages)
-        return TaskResult(
-            rows=[dict(r) for r in records], summary=summary, tables={"rubric_table_j1": summary["table_j1"]}
-        )
+        units = scores(records)
+        summary = self.summarize(units, languages)
+        return TaskResult(rows=records, summary=summary, tables={"rubric_table_j1": summary["table_j1"]}, units=units)
 
     def summarize(self, units: Sequence[Score], languages: Sequence[str]) -> dict[str, Any]:
         """Per language × temperature, from the task's Scores alone: mean ± sd of each dimension over the items

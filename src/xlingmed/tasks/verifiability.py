@@ -305,8 +305,10 @@ class VerifiabilityTask:
 
     def score(self, records: Sequence[dict[str, Any]], languages: Sequence[str]) -> TaskResult:
         """One row per sample; ``summarize`` for the summary; the paper's Table A11 layout as its own table."""
-        summary = self.summarize(scores(records), languages)
-        return TaskResult(rows=list(records), summary=summary, tables={"verifiability_table_a11": summary["table_a11"]})
+        units = scores(records)
+        summary = self.summarize(units, languages)
+        tables = {"verifiability_table_a11": summary["table_a11"]}
+        return TaskResult(rows=records, summary=summary, tables=tables, units=units)
 
     def summarize(self, units: Sequence[Score], languages: Sequence[str]) -> dict[str, Any]:
         """Per language and temperature, from the task's Scores (one per claim: the reading as ``answer``, the

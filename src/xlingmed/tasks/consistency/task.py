@@ -322,7 +322,8 @@ class ConsistencyTask:
         for (lang, _temp), entries in valid.items():
             self._score_condition(lang, entries, text_mode)
         self._score_topics(topic_sets, text_mode)
-        summary = self.summarize(scores(rows), languages)
+        units = scores(rows)
+        summary = self.summarize(units, languages)
         a9 = summary["table_a9"]
         table_a9 = [
             {
@@ -346,6 +347,7 @@ class ConsistencyTask:
                 "consistency_summary": long,
                 "consistency_table_a9": table_a9,
             },
+            units=units,
         )
 
     def summarize(self, units: Sequence[Score], languages: Sequence[str]) -> dict[str, Any]:

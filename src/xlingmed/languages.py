@@ -40,7 +40,7 @@ class Language:
     yes_words: tuple[str, ...]
     no_words: tuple[str, ...]
     rtl: bool = False
-    option_letters: tuple[str, ...] = ("A", "B", "C", "D", "E", "F", "G", "H")
+    option_letters: tuple[str, ...] = ("A", "B", "C", "D", "E", "F", "G", "H", "I", "J")
     field_labels: tuple[tuple[str, str], ...] = (
         ("question", "Question:"),
         ("answer", "Answer:"),
@@ -111,6 +111,103 @@ LANGUAGES: dict[str, Language] = {
             ),
             option_words=("الخيار", "الاختيار", "الحرف", "خيار"),
         ),
+        # The languages of the hub sets (Global-MMLU, MMLU-ProX, MMedBench, MedExpQA, KorMedMCQA, AfriMed-QA,
+        # HealthBench-ProX). Answer phrases only where a model's usual wording is long enough not to match
+        # ordinary text; a language without them still parses labels, option words and the Latin phrases.
+        Language("af", "Afrikaans", "Afrikaans", "Latn", ("ja",), ("nee",)),
+        Language("am", "Amharic", "አማርኛ", "Ethi", ("አዎ", "አዎን"), ("አይ", "አይደለም")),
+        Language("bn", "Bengali", "বাংলা", "Beng", ("হ্যাঁ", "হ্যা"), ("না",)),
+        Language("cs", "Czech", "Čeština", "Latn", ("ano",), ("ne",)),
+        Language(
+            "de", "German", "Deutsch", "Latn", ("ja",), ("nein",),
+            answer_phrases=("die richtige antwort ist", "die korrekte antwort ist", "richtige antwort:"),
+            option_words=("antwort", "buchstabe"),
+        ),
+        Language("el", "Greek", "Ελληνικά", "Grek", ("ναι",), ("όχι", "οχι")),
+        Language("fa", "Persian", "فارسی", "Arab", ("بله", "آری"), ("نه", "خیر"), rtl=True),
+        Language("fil", "Filipino", "Filipino", "Latn", ("oo", "opo"), ("hindi",)),
+        Language(
+            "fr", "French", "Français", "Latn", ("oui",), ("non",),
+            answer_phrases=(
+                "la bonne réponse est", "la réponse correcte est", "la réponse est", "bonne réponse :",
+                "bonne réponse:", "réponse :",
+            ),
+            option_words=("choix", "lettre", "réponse"),
+        ),
+        Language("ha", "Hausa", "Hausa", "Latn", ("ee",), ("a'a",)),
+        Language("he", "Hebrew", "עברית", "Hebr", ("כן",), ("לא",), rtl=True),
+        Language("hu", "Hungarian", "Magyar", "Latn", ("igen",), ("nem",)),
+        Language(
+            "id", "Indonesian", "Bahasa Indonesia", "Latn", ("ya",), ("tidak",),
+            answer_phrases=("jawaban yang benar adalah", "jawabannya adalah"),
+            option_words=("pilihan", "opsi"),
+        ),
+        Language("ig", "Igbo", "Asụsụ Igbo", "Latn", ("ee",), ("mba",)),
+        Language(
+            "it", "Italian", "Italiano", "Latn", ("sì", "si"), ("no",),
+            answer_phrases=("la risposta corretta è", "la risposta giusta è", "la risposta è", "risposta corretta:"),
+            option_words=("opzione", "lettera", "scelta"),
+        ),
+        Language(
+            "ja", "Japanese", "日本語", "Jpan", ("はい",), ("いいえ",),
+            answer_phrases=("正しい答えは", "正解は", "答えは", "正解:"),
+            option_words=("選択肢",),
+        ),
+        Language(
+            "ko", "Korean", "한국어", "Kore", ("예", "네"), ("아니요", "아니오", "아니"),
+            answer_phrases=("올바른 답은", "정답은", "정답:"),
+            option_words=("선택지", "보기"),
+        ),
+        Language("ky", "Kyrgyz", "Кыргызча", "Cyrl", ("ооба",), ("жок",)),
+        Language("lt", "Lithuanian", "Lietuvių", "Latn", ("taip",), ("ne",)),
+        Language("mg", "Malagasy", "Malagasy", "Latn", ("eny",), ("tsia", "tsy")),
+        Language("mr", "Marathi", "मराठी", "Deva", ("हो", "होय"), ("नाही",)),
+        Language("ms", "Malay", "Bahasa Melayu", "Latn", ("ya",), ("tidak",)),
+        Language("ne", "Nepali", "नेपाली", "Deva", ("हो", "हजुर"), ("होइन",)),
+        Language(
+            "nl", "Dutch", "Nederlands", "Latn", ("ja",), ("nee",),
+            answer_phrases=("het juiste antwoord is", "het correcte antwoord is"),
+        ),
+        Language("ny", "Chichewa", "Chichewa", "Latn", ("inde",), ("ayi",)),
+        Language(
+            "pl", "Polish", "Polski", "Latn", ("tak",), ("nie",),
+            answer_phrases=("prawidłowa odpowiedź to", "poprawna odpowiedź to"),
+        ),
+        Language(
+            "pt", "Portuguese", "Português", "Latn", ("sim",), ("não", "nao"),
+            answer_phrases=(
+                "a resposta correta é", "a alternativa correta é", "a opção correta é", "resposta correta:",
+            ),
+            option_words=("opção", "opcao"),
+        ),
+        Language("ro", "Romanian", "Română", "Latn", ("da",), ("nu",)),
+        Language(
+            "ru", "Russian", "Русский", "Cyrl", ("да",), ("нет",),
+            answer_phrases=("правильный ответ:", "правильный ответ —", "правильный ответ -"),
+            option_words=("вариант",),
+        ),
+        Language("si", "Sinhala", "සිංහල", "Sinh", ("ඔව්",), ("නැහැ", "නැත")),
+        Language("sn", "Shona", "chiShona", "Latn", ("hongu", "ehe"), ("kwete",)),
+        Language("so", "Somali", "Soomaali", "Latn", ("haa",), ("maya",)),
+        Language("sr", "Serbian", "Српски", "Cyrl", ("да", "da"), ("не", "ne")),
+        Language("sv", "Swedish", "Svenska", "Latn", ("ja",), ("nej",)),
+        Language(
+            "sw", "Swahili", "Kiswahili", "Latn", ("ndiyo", "ndio"), ("hapana",),
+            answer_phrases=("jibu sahihi ni",),
+            option_words=("chaguo",),
+        ),
+        Language("te", "Telugu", "తెలుగు", "Telu", ("అవును",), ("కాదు", "లేదు")),
+        Language("th", "Thai", "ไทย", "Thai", ("ใช่",), ("ไม่ใช่", "ไม่")),
+        Language("tr", "Turkish", "Türkçe", "Latn", ("evet",), ("hayır", "hayir")),
+        Language("uk", "Ukrainian", "Українська", "Cyrl", ("так",), ("ні",)),
+        Language("ur", "Urdu", "اردو", "Arab", ("ہاں", "جی ہاں"), ("نہیں",), rtl=True),
+        Language(
+            "vi", "Vietnamese", "Tiếng Việt", "Latn", ("có", "đúng"), ("không", "sai"),
+            answer_phrases=("đáp án đúng là", "câu trả lời đúng là"),
+        ),
+        Language("wo", "Wolof", "Wolof", "Latn", ("waaw",), ("déedéet", "deedeet")),
+        Language("yo", "Yoruba", "Yorùbá", "Latn", ("bẹ́ẹ̀ni", "bẹẹni"), ("rárá", "rara")),
+        Language("zu", "Zulu", "isiZulu", "Latn", ("yebo",), ("cha",)),
     )
 }  # fmt: skip
 
@@ -126,6 +223,23 @@ def get_language(code: str) -> Language:
     except KeyError:
         known = ", ".join(sorted(LANGUAGES))
         raise ConfigError(f"unknown language code {code!r}; known: {known}") from None
+
+
+def option_labels(code: str, n: int) -> tuple[str, ...]:
+    """The ``n`` labels a prompt prints before the options of a question in language ``code``.
+
+    The language's own letters when it has ``n`` of them; Latin ``A``… otherwise, for the whole question (a
+    10-option MMLU-ProX item in Arabic, whose script gives six), so one question never mixes two scripts.
+
+    Raises:
+        ConfigError: unknown language, or more options than the ten canonical letters.
+    """
+    own = get_language(code).option_letters
+    if n <= len(own):
+        return own[:n]
+    if n <= len(CANONICAL_LETTERS):
+        return CANONICAL_LETTERS[:n]
+    raise ConfigError(f"a question with {n} options: at most {len(CANONICAL_LETTERS)} are supported")
 
 
 def parse_languages(spec: str | list[str] | tuple[str, ...]) -> tuple[str, ...]:
@@ -163,7 +277,7 @@ def word_count(text: str, lang: str) -> int:
     return len(text.split())
 
 
-CANONICAL_LETTERS = ("A", "B", "C", "D", "E", "F", "G", "H")
+CANONICAL_LETTERS = ("A", "B", "C", "D", "E", "F", "G", "H", "I", "J")
 
 # Every way a label is written, to its canonical Latin letter (MedArabiQ spec §3.2). Arabic: the alif forms
 # (hamza above/below, madda, bare alif, which four published questions use) are all option A; ه, the

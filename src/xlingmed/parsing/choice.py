@@ -58,7 +58,7 @@ _INVISIBLE = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u200e\u200f\u061c\u2066\
                                     "\u202c\u202d\u202e\ufeff"))  # fmt: skip
 _HARAKAT = regex.compile(r"[\u064b-\u065f\u0670]")
 _WORD = r"[\p{L}\p{M}\p{N}_]"
-_LABEL_CHARS = r"[A-Ha-hأاإآبجدهةو]"
+_LABEL_CHARS = r"[A-Ja-jأاإآبجدهةو]"
 _DIGITS = r"[0-9٠-٩۰-۹०-९]{1,2}"
 # What may stand between a phrase and its label: spaces, markdown, quotes, brackets, colons, dashes, "is".
 _DECOR = regex.compile(r"""[\s*_"'`“”‘’«»\[\(\{:\-–—=>~]*""")
@@ -82,7 +82,10 @@ def _phrases() -> tuple[tuple[str, ...], tuple[str, ...]]:
 
 # Articles between a phrase and its label: "la respuesta correcta es la C".
 _ARTICLES = ("la", "el", "the")
-_LABEL_AT = regex.compile(rf"({_LABEL_CHARS}|{_DIGITS})(?!{_WORD})")
+# A label ends where a word would go on; Chinese, Japanese and Korean glue a particle or copula straight onto
+# it ("B입니다", "Cです", "C是"), which ends it too.
+_EAST_ASIAN = r"[\p{Han}\p{Hiragana}\p{Katakana}\p{Hangul}]"
+_LABEL_AT = regex.compile(rf"({_LABEL_CHARS}|{_DIGITS})(?!(?!{_EAST_ASIAN}){_WORD})")
 
 
 def _label_at(text: str, pos: int, valid: Sequence[str], *, strict_case: bool = True) -> str | None:
@@ -116,7 +119,8 @@ def _label_at(text: str, pos: int, valid: Sequence[str], *, strict_case: bool = 
 
 
 def _is_cjk(s: str) -> bool:
-    return any("\u4e00" <= c <= "\u9fff" for c in s)
+    """Han, kana or Hangul: scripts whose words are not cut off from a label by a space."""
+    return bool(regex.search(_EAST_ASIAN, s))
 
 
 def _phrase_spans(low: str, phrases: Sequence[str]) -> list[tuple[int, int]]:

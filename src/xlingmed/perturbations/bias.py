@@ -27,7 +27,7 @@ from typing import Any
 import yaml
 
 from xlingmed.errors import ConfigError
-from xlingmed.languages import get_language
+from xlingmed.languages import option_labels
 from xlingmed.types import Item
 
 BIASES: tuple[str, ...] = (
@@ -87,7 +87,7 @@ def _rng(*parts: object) -> random.Random:
 
 
 def _letter(item: Item, label: str) -> str:
-    letters = get_language(item.lang).option_letters
+    letters = option_labels(item.lang, max(ord(c.label) - ord("A") + 1 for c in item.choices))
     return letters[ord(label) - ord("A")]
 
 

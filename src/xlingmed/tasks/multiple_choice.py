@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal
 from pydantic import field_validator, model_validator
 
 from xlingmed.errors import ConfigError
-from xlingmed.languages import get_language
+from xlingmed.languages import option_labels
 from xlingmed.parsing.choice import FALLBACKS, MARKERS, PARSERS, extract_choice, extract_letter
 from xlingmed.prompts import render
 from xlingmed.tasks.base import Stage, TaskResult, cell, error_of, number, temperature_of
@@ -35,7 +35,7 @@ __all__ = ["CONDITIONS", "FALLBACKS", "MARKERS", "PARSERS", "MultipleChoiceTask"
 
 def format_options(item: Item) -> str:
     """``A. text`` lines in the item's own label script (``أ. …`` for Arabic), for the structured prompt."""
-    letters = get_language(item.lang).option_letters
+    letters = option_labels(item.lang, max(ord(c.label) - ord("A") + 1 for c in item.choices))
     return "\n".join(f"{letters[ord(c.label) - ord('A')]}. {c.text}" for c in item.choices)
 
 

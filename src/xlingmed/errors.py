@@ -27,7 +27,7 @@ class DataError(XlingmedError):
         row: int | None = None,
         column: str | None = None,
     ) -> None:
-        self.file, self.sheet, self.row, self.column = file, sheet, row, column
+        self.message, self.file, self.sheet, self.row, self.column = message, file, sheet, row, column
         where = []
         if file is not None:
             where.append(f"file {file}")

@@ -127,6 +127,14 @@ BUILTIN_MODULES: tuple[str, ...] = (
     "xlingmed.benchmarks.medarabiq",
     "xlingmed.benchmarks.custom",
     "xlingmed.benchmarks.hf",
+    "xlingmed.benchmarks.hub.global_mmlu",
+    "xlingmed.benchmarks.hub.mmlu_prox",
+    "xlingmed.benchmarks.hub.mmedbench",
+    "xlingmed.benchmarks.hub.medexpqa",
+    "xlingmed.benchmarks.hub.kormedmcqa",
+    "xlingmed.benchmarks.hub.afrimed_qa",
+    "xlingmed.benchmarks.hub.medarabench",
+    "xlingmed.benchmarks.hub.healthbench",
 )
 
 _BENCHMARKS: dict[str, Benchmark] = {}

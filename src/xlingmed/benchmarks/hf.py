@@ -111,15 +111,20 @@ def parse_configs(raw: Any) -> dict[str | None, str | None]:
     return {k.strip(): v.strip() for k, v in pairs}
 
 
-def _load_frame(source: str | Path, config: str | None, split: str, name: str) -> Any:
-    """One config's split as a pandas DataFrame. Errors name the dataset, config and split."""
+def _load_frame(source: str | Path, config: str | None, split: str, name: str, **kwargs: Any) -> Any:
+    """One config's split as a pandas DataFrame (``kwargs`` go to ``datasets.load_dataset``). Errors name the
+    dataset, config and split."""
     try:
         import datasets
     except ImportError:
         raise ConfigError(f"{name} needs the datasets library: pip install datasets") from None
     where = f"{name} (config {config or 'default'}, split {split})"
+    if Path(source).is_dir():
+        # a local copy is read afresh: datasets keys its cache on file names, times and sizes, so an edit within
+        # the same second that keeps the size (one digit changed) would otherwise return the old rows
+        kwargs.setdefault("download_mode", "force_redownload")
     try:
-        ds = datasets.load_dataset(str(source), config, split=split)
+        ds = datasets.load_dataset(str(source), config, split=split, **kwargs)
     except FileNotFoundError as exc:
         raise DataNotFoundError(f"{where}: {exc}") from None
     except ValueError as exc:  # unknown split or config: the message lists the available ones

@@ -109,9 +109,18 @@ def describe(
 
 
 @app.command("list")
-def list_() -> None:
+def list_(
+    what: Annotated[
+        str | None, typer.Argument(help="`benchmarks`: one row per benchmark (languages, parallel, licence, gate).")
+    ] = None,
+) -> None:
     """Benchmarks, tasks (with their -T options), model backends (-M), languages, and what translate, variant and
-    audit take."""
+    audit take; `xlingmed list benchmarks` prints the benchmark table."""
+    if what is not None:
+        if what != "benchmarks":
+            fail(XlingmedError(f"list: unknown {what!r}; expected `benchmarks` (or nothing)"))
+        stdout.print(benchmark_table())
+        return
     from xlingmed.benchmarks import benchmark_names
     from xlingmed.languages import LANGUAGES
     from xlingmed.models.base import backends
@@ -161,6 +170,31 @@ def list_() -> None:
         doc = " ".join((tf.__doc__ or "").split()).split(" (")[0].rstrip(".")
         stdout.print(f"variant --transform {tf.name} ({scope}; {', '.join(tf.fields)}): {doc}", highlight=False)
     stdout.print("audit --metrics: " + ", ".join(f"{m.name} ({m.scale})" for m in METRICS.values()), highlight=False)
+
+
+def benchmark_table() -> Table:
+    """One row per registered benchmark: languages, whether items are parallel (and the id that pairs them), the
+    tasks, licence, gate, and how each language's text was made."""
+    from xlingmed.benchmarks import benchmarks
+
+    table = Table(title="benchmarks (xlingmed run --benchmark NAME)")
+    for col in ("benchmark", "languages", "parallel", "tasks", "licence", "gated", "translation", "subsets"):
+        table.add_column(col, overflow="fold")
+    for name, spec in sorted(benchmarks().items()):
+        langs = spec.languages
+        shown = ",".join(langs) if len(langs) <= 8 else f"{len(langs)}: {','.join(langs[:6])},…"
+        shared = getattr(spec, "shared_id", "")
+        parallel = ("yes" + (f" ({shared})" if shared else "")) if spec.parallel and len(langs) > 1 else "no"
+        kinds: dict[str, list[str]] = {}
+        for lang, kind in getattr(spec, "translation", ()):
+            kinds.setdefault(kind, []).append(lang)
+        translation = "; ".join(f"{k}: {','.join(v) if len(v) <= 4 else str(len(v)) + ' languages'}"
+                                for k, v in kinds.items()) or "-"  # fmt: skip
+        table.add_row(
+            name, shown, parallel, ",".join(spec.tasks), spec.licence or "-", "yes" if getattr(spec, "gated", False)
+            else "no", translation, ",".join(getattr(spec, "subsets", ())) or "-",
+        )  # fmt: skip
+    return table
 
 
 def _fmt_default(value: Any) -> str:

@@ -118,7 +118,17 @@ def run(
     hf_config: Annotated[
         str | None, typer.Option(help="hf:ORG/NAME: dataset config, or lang=CONFIG,… (one per language).")
     ] = None,
-    hf_split: Annotated[str | None, typer.Option(help="hf:ORG/NAME: split (default test).")] = None,
+    hf_split: Annotated[
+        str | None, typer.Option(help="hf:ORG/NAME and hub benchmarks: split (default: the benchmark's; test).")
+    ] = None,
+    subset: Annotated[
+        str | None,
+        typer.Option(help="A hub benchmark's part: global-mmlu/medical lite|sensitive|agnostic, kormedmcqa doctor|…"),
+    ] = None,
+    provenance: Annotated[
+        str | None,
+        typer.Option(help="Only items translated this way: human (people translated or post-edited), machine, …"),
+    ] = None,
     perturb: Annotated[
         str | None, typer.Option(help="bias:all or bias:recency,cultural… (multiple choice): inject cognitive biases.")
     ] = None,
@@ -209,6 +219,8 @@ def run(
             answer_format=answer_format,
             hf_config=hf_config,
             hf_split=hf_split,
+            subset=subset,
+            provenance=provenance,
             perturb=perturb,
             mitigations=mitigations,
             bias_target=bias_target,
@@ -220,6 +232,9 @@ def run(
             executor=executor,
             ray_address=ray_address,
         )
+        notice = getattr(cfg.spec, "notice", "")
+        if notice:  # a non-commercial or research-only licence, a gate: said before anything runs
+            console.print(f"[bold yellow]note:[/] {notice}", highlight=False)
         if dry_run:
             print_plan(plan_only(cfg))
             return

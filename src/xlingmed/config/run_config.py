@@ -89,7 +89,12 @@ class RunConfig(BaseModel):
             (``judge_max_tokens``, ``bertscore_model``…) applies to each. The options that were fields before 0.2
             (``samples``, ``judge_parser``, ``letter_parser``…) are still accepted as flat keys and flags.
         hf_config / hf_split: ``hf:ORG/NAME``: the dataset config (``NAME``, or ``en=NAME_EN,es=NAME_ES`` for
-            one config per language) and split (``test``) [--hf-config, --hf-split]
+            one config per language) and split (default: the benchmark's, ``test`` for ``hf:``) [--hf-config,
+            --hf-split]
+        subset: a published benchmark's part (``global-mmlu/medical``: ``lite``, ``sensitive``, ``agnostic``;
+            ``kormedmcqa``: ``doctor``…; ``xlingmed list benchmarks`` shows them) [--subset]
+        provenance: keep only items whose text was made this way (``human`` = translated or post-edited by
+            people; ``machine``, ``post-edited``…); the source language's items are always kept [--provenance]
         model_args: the model backend's own options (``-M key=value``), validated by its ``Options`` model
         cache: completion cache file; default ``$XLINGMED_CACHE`` or the user cache dir [--cache]
         out: run folder [--out]
@@ -129,7 +134,9 @@ class RunConfig(BaseModel):
     columns: dict[str, str] = Field(default_factory=dict)
     answer_format: Literal["auto", "letter", "index0", "index1", "text"] = "auto"
     hf_config: str | None = None
-    hf_split: str = "test"
+    hf_split: str | None = None
+    subset: str | None = None
+    provenance: tuple[str, ...] = ()
     perturb: str | None = None
     mitigations: tuple[str, ...] = ()
     bias_target: Literal["random_incorrect", "correct", "random"] = "random_incorrect"
@@ -280,6 +287,15 @@ class RunConfig(BaseModel):
     def _temperatures(cls, v: Any) -> tuple[float, ...] | None:
         return parse_temperatures(v)
 
+    @field_validator("provenance", mode="before")
+    @classmethod
+    def _provenance(cls, v: Any) -> tuple[str, ...]:
+        from xlingmed.benchmarks.hub.base import TRANSLATION
+
+        if not v or (isinstance(v, str) and not v.strip()):
+            return ()
+        return names_list(v, ("human", *TRANSLATION), "provenance")
+
     @field_validator("mitigations", mode="before")
     @classmethod
     def _mitigations(cls, v: Any) -> tuple[str, ...]:
@@ -345,6 +361,8 @@ class RunConfig(BaseModel):
             "answer_format": self.answer_format,
             "hf_config": self.hf_config,
             "hf_split": self.hf_split,
+            "subset": self.subset,
+            "provenance": self.provenance,
         }
 
     @property

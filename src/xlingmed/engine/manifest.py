@@ -83,7 +83,12 @@ def build_summary(
         "n_items_per_language": {lang: sum(1 for it in items if it.lang == lang) for lang in config.languages},
         "dataset": {
             k: provenance[k]
-            for k in ("file", "sha256", "version", "rows_used", "quirks", "flagged_items", "perturbation")
+            for k in (
+                *("file", "sha256", "version", "rows_used", "quirks", "flagged_items", "perturbation"),
+                # the hub sets: what a reader needs beside every number (is the set parallel, whose translation)
+                *("dataset", "split", "subset", "parallel", "licence", "translation", "provenance_filter"),
+                *("dropped_by_provenance", "skipped"),
+            )
             if k in provenance
         },
         "tasks": summaries,

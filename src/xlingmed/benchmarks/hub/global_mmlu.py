@@ -1,0 +1,76 @@
+"""``global-mmlu/medical``: the medical subjects of Global-MMLU (Singh et al., 2024, arXiv 2412.03304), MMLU in 42
+languages with culturally-sensitive (CS) and culturally-agnostic (CA) labels on an annotated part.
+
+Hub: ``CohereLabs/Global-MMLU`` (and ``CohereLabs/Global-MMLU-Lite``), Apache-2.0, one config per language
+(``<lang>/test-*.parquet``, ``<lang>/dev-*.parquet``). Columns: ``sample_id`` (the same in every language),
+``subject``, ``subject_category``, ``question``, ``option_a``…``option_d``, ``answer`` (a letter),
+``cultural_sensitivity_label`` (``CS``, ``CA``, ``-`` where not annotated), ``is_annotated`` and the
+annotators' string-encoded lists. ``--subset``: ``all`` (default), ``lite`` (Global-MMLU-Lite: the languages whose
+translations people made or post-edited), ``sensitive`` (CS items), ``agnostic`` (CA items).
+
+Translation provenance is per language, as the card states it: English is the source; the Lite languages were
+translated or post-edited by professional and community annotators (``post-edited``); the others are machine
+translated.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from xlingmed.benchmarks.base import LoadRequest, register_benchmark
+from xlingmed.benchmarks.hub.base import HubBenchmark
+
+LANGUAGES = (
+    "en", "am", "ar", "bn", "cs", "de", "el", "es", "fa", "fil", "fr", "ha", "he", "hi", "id", "ig", "it", "ja", "ko",
+    "ky", "lt", "mg", "ms", "ne", "nl", "ny", "pl", "pt", "ro", "ru", "si", "sn", "so", "sr", "sv", "sw", "te", "tr",
+    "uk", "vi", "yo", "zh",
+)  # fmt: skip
+LITE = ("en", "ar", "bn", "de", "es", "fr", "hi", "id", "it", "ja", "ko", "pt", "sw", "yo", "zh")
+# MMLU's medical subjects (the issue's list; Global-MMLU files them under subject_category "Medical" with others)
+SUBJECTS = (
+    "anatomy", "clinical_knowledge", "college_medicine", "medical_genetics", "professional_medicine", "nutrition",
+    "virology",
+)  # fmt: skip
+_LABEL = {"sensitive": "CS", "agnostic": "CA"}
+
+
+class GlobalMMLU(HubBenchmark):
+    def dataset_of(self, request: LoadRequest) -> str:
+        return "CohereLabs/Global-MMLU-Lite" if self.subset(request.options) == "lite" else self.dataset
+
+    def prepare(self, df: pd.DataFrame, lang: str, request: LoadRequest) -> pd.DataFrame:
+        subset = self.subset(request.options)
+        df = df[df["subject"].isin(SUBJECTS)]
+        if subset in _LABEL:
+            df = df[df["cultural_sensitivity_label"] == _LABEL[subset]]
+        if subset == "lite" and lang not in LITE:
+            return df.iloc[0:0].assign(item_id=[], options=[], category=[])
+        return pd.DataFrame(
+            {
+                "item_id": df["sample_id"],
+                "question": df["question"],
+                "options": [list(r) for r in df[["option_a", "option_b", "option_c", "option_d"]].itertuples(False)],
+                "answer": df["answer"],
+                "category": df["subject"],
+            }
+        )
+
+
+SPEC = register_benchmark(
+    GlobalMMLU(
+        "global-mmlu/medical",
+        LANGUAGES,
+        ("multiple_choice",),
+        ("multiple_choice",),
+        run_languages=("en", "es", "zh", "hi", "ar", "sw", "yo"),
+        licence="Apache-2.0",
+        description="Global-MMLU, medical subjects, 42 languages (CS/CA labels; --subset lite|sensitive|agnostic)",
+        dataset="CohereLabs/Global-MMLU",
+        shared_id="sample_id",
+        translation=tuple(
+            (lang, "original" if lang == "en" else "post-edited" if lang in LITE else "machine") for lang in LANGUAGES
+        ),
+        subsets=("all", "lite", "sensitive", "agnostic"),
+        home="https://huggingface.co/datasets/CohereLabs/Global-MMLU",
+    )
+)

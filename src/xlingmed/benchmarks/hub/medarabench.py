@@ -1,0 +1,52 @@
+"""``medarabench``: MedAraBench (Abu-Daoud et al., 2026, "MedAraBench: Large-scale Arabic Medical Question Answering
+Dataset and Benchmark", ICLR; arXiv 2602.01714), Arabic exam questions from medical schools of the Arabic region
+across 19 specialties and five difficulty levels.
+
+Hub: ``IFM/MedAraBench_verified`` (the verified subset), CC BY 4.0, one CSV (the hub's split ``train``). Its column
+names are not written in any source we could read, so this adapter does not assume them: it reads our default
+names (``question``; ``options`` or one column per option ``A``…/``option_a``…; ``answer`` as a letter or the
+option's text; ``specialty``/``category``) and ``--columns question=…,answer=…`` maps others; a file it cannot read
+fails naming the columns it has. Arabic only, not translated.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from xlingmed.benchmarks.base import LoadRequest, register_benchmark
+from xlingmed.benchmarks.hub.base import HubBenchmark, load_frame
+
+
+class MedAraBench(HubBenchmark):
+    def read(self, source: str | Path, lang: str, request: LoadRequest) -> pd.DataFrame:
+        return load_frame(source, None, self.split_of(request), self.name)  # one CSV: the default config
+
+    def columns_of(self, request: LoadRequest) -> dict[str, str]:
+        return {**dict(request.options.get("columns") or {}), "item_id": "item_id", "lang": "lang"}
+
+    def answer_format_of(self, request: LoadRequest) -> str:
+        return str(request.options.get("answer_format") or "auto")
+
+    def prepare(self, df: pd.DataFrame, lang: str, request: LoadRequest) -> pd.DataFrame:
+        given: Any = dict(request.options.get("columns") or {}).get("item_id")
+        ids = df[given].astype(str) if given else [f"{k + 1:05d}" for k in range(len(df))]
+        return df.assign(item_id=ids)
+
+
+SPEC = register_benchmark(
+    MedAraBench(
+        "medarabench",
+        ("ar",),
+        ("multiple_choice",),
+        ("multiple_choice",),
+        licence="CC BY 4.0",
+        description="MedAraBench (verified): Arabic medical-school exam questions, 19 specialties",
+        dataset="IFM/MedAraBench_verified",
+        split="train",
+        translation=(("ar", "original"),),
+        home="https://huggingface.co/datasets/IFM/MedAraBench_verified",
+    )
+)

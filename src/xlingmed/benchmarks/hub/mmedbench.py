@@ -1,0 +1,98 @@
+"""``mmedbench``: MMedBench (Qiu et al., 2024, "Towards building multilingual language model for medicine", Nature
+Communications), medical licensing-exam questions in six languages, each from its own country's exam.
+
+Hub: ``Henrychur/MMedBench``, CC BY-NC 4.0 (non-commercial). The repository holds ``MMedBench.zip``, which unpacks
+to ``MMedBench/{Train,Test}/<English|Chinese|Japanese|French|Russian|Spanish>.jsonl``; each line has
+``question``, ``options`` (``{"A": …, "B": …}``), ``answer_idx`` (the gold letter; ``"A,C"`` where several
+options are right), ``answer`` (the gold text), ``rationale``, ``human_checked``, ``human_check_passed``.
+``--data-dir DIR`` reads ``DIR/Henrychur/MMedBench/`` holding the zip or its unpacked ``MMedBench/`` folder.
+
+The languages' questions are different questions (MedQA-USMLE, MedQA-MCMLE, IgakuQA, FrenchMedMCQA, RuMedDaNet,
+HEAD-QA): not parallel, so the report compares them with unpaired tests. Items with several right answers are
+left out and counted (``multi_answer_skipped`` in the provenance): a single-letter reply cannot be scored against
+them without a rule the paper does not give.
+"""
+
+from __future__ import annotations
+
+import zipfile
+from pathlib import Path
+
+import pandas as pd
+
+from xlingmed.benchmarks.base import LoadRequest, register_benchmark
+from xlingmed.benchmarks.hub.base import HubBenchmark, load_frame
+from xlingmed.errors import DataError, DataNotFoundError
+
+FILES = {"en": "English", "zh": "Chinese", "ja": "Japanese", "fr": "French", "ru": "Russian", "es": "Spanish"}
+_SPLITS = {"test": "Test", "train": "Train"}
+
+
+def unpacked(source: str | Path) -> Path:
+    """The ``MMedBench/`` folder: in ``source`` (a local copy), unpacked from its zip beside it, or downloaded from
+    the hub and unpacked into the Hugging Face cache.
+
+    Raises:
+        DataNotFoundError: neither the folder nor the zip is there.
+        DataError: a damaged zip.
+    """
+    if isinstance(source, Path):
+        folder, archive = source / "MMedBench", source / "MMedBench.zip"
+    else:  # the hub: the zip is a file of the dataset repository
+        from huggingface_hub import hf_hub_download
+
+        archive = Path(hf_hub_download(source, "MMedBench.zip", repo_type="dataset"))
+        folder = archive.parent / "MMedBench"
+    if folder.is_dir():
+        return folder
+    if not archive.is_file():
+        raise DataNotFoundError(f"{source}: neither MMedBench/ nor MMedBench.zip is there")
+    try:
+        with zipfile.ZipFile(archive) as zf:
+            zf.extractall(archive.parent)
+    except zipfile.BadZipFile as exc:
+        raise DataError(f"damaged archive: {exc}", file=str(archive)) from None
+    if not folder.is_dir():
+        raise DataError("the archive holds no MMedBench/ folder", file=str(archive))
+    return folder
+
+
+class MMedBench(HubBenchmark):
+    def read(self, source: str | Path, lang: str, request: LoadRequest) -> pd.DataFrame:
+        split = self.split_of(request)
+        path = unpacked(source) / _SPLITS.get(split, split) / f"{FILES[lang]}.jsonl"
+        if not path.is_file():
+            raise DataNotFoundError(f"{self.name}: {path} not found (split {split})")
+        return load_frame("json", None, "train", self.name, data_files=str(path))
+
+    def prepare(self, df: pd.DataFrame, lang: str, request: LoadRequest) -> pd.DataFrame:
+        answers = df["answer_idx"].map(lambda a: ",".join(a) if isinstance(a, list) else str(a).strip())
+        single = ~answers.str.contains(",")
+        df, answers, skipped = df[single], answers[single], int((~single).sum())
+        out = pd.DataFrame(
+            {
+                "item_id": [f"{k + 1:05d}" for k in df.index],
+                "question": df["question"],
+                "options": [{k: v for k, v in o.items() if v is not None} for o in df["options"]],
+                "answer": answers,
+                "category": df["meta_info"] if "meta_info" in df.columns else None,
+            }
+        )
+        out.attrs["skipped"] = {"multi_answer": skipped}
+        return out
+
+
+SPEC = register_benchmark(
+    MMedBench(
+        "mmedbench",
+        tuple(FILES),
+        ("multiple_choice",),
+        ("multiple_choice",),
+        licence="CC BY-NC 4.0",
+        description="MMedBench: six countries' medical licensing exams (en, zh, ja, fr, ru, es); not parallel",
+        dataset="Henrychur/MMedBench",
+        translation=tuple((lang, "original") for lang in FILES),
+        restriction="non-commercial use only",
+        home="https://huggingface.co/datasets/Henrychur/MMedBench",
+    )
+)

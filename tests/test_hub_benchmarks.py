@@ -1,0 +1,199 @@
+"""The published hub benchmarks (``benchmarks/hub/``): each read offline through ``datasets`` from a tiny copy in
+its real layout and column names (``tests/hub_fixtures.py``), the values asserted, and each multiple-choice set
+run end to end with the embedded model."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import hub_fixtures as fx
+import pandas as pd
+import pytest
+
+from xlingmed.benchmarks import benchmarks, get_benchmark, load_benchmark
+from xlingmed.config import make_config
+from xlingmed.errors import ConfigError, DataError
+from xlingmed.runner import evaluate
+
+
+def _ids(items: list[Any]) -> list[tuple[str, str, str | None]]:
+    return [(it.item_id, it.lang, it.gold_label) for it in items]
+
+
+def test_global_mmlu_medical_subjects_subsets_and_provenance(tmp_path: Path) -> None:
+    root = fx.global_mmlu(tmp_path)
+    items, prov = load_benchmark("global-mmlu/medical", root, ["en", "es", "sw"])
+    # the STEM row is left out; the same sample_id in every language (parallel)
+    assert [(i, lang) for i, lang, _ in _ids(items)][:3] == [
+        ("anatomy/test/0", "en"), ("anatomy/test/0", "es"), ("anatomy/test/0", "sw"),
+    ]  # fmt: skip
+    assert len(items) == 9 and {it.gold_label for it in items} == {"A"}
+    assert [c.text for c in items[1].choices] == ["Pancreas", "Liver", "Kidney", "Spleen"]
+    assert items[1].question == "¿Qué órgano produce insulina?" and items[1].meta["category"] == "anatomy"
+    assert prov["parallel"] is True and prov["shared_id"] == "sample_id"
+    assert prov["translation"] == {"en": {"original": 3}, "es": {"post-edited": 3}, "sw": {"post-edited": 3}}
+    sensitive, _ = load_benchmark("global-mmlu/medical", root, ["en", "es"], subset="sensitive")
+    agnostic, _ = load_benchmark("global-mmlu/medical", root, ["en", "es"], subset="agnostic")
+    assert {it.item_id for it in sensitive} == {"anatomy/test/0"} and {it.item_id for it in agnostic} == {
+        "nutrition/test/1"
+    }
+    with pytest.raises(ConfigError, match="unknown --subset 'cultural'; its subsets: all, lite, sensitive, agnostic"):
+        load_benchmark("global-mmlu/medical", root, ["en"], subset="cultural")
+    # Lite lives in a dataset of its own
+    fx.global_mmlu(tmp_path, "CohereLabs/Global-MMLU-Lite", ("en", "es"))
+    lite, prov = load_benchmark("global-mmlu/medical", root, ["en", "es"], subset="lite", limit=1)
+    assert _ids(lite) == [("anatomy/test/0", "en", "A"), ("anatomy/test/0", "es", "A")]
+    assert prov["dataset"] == "CohereLabs/Global-MMLU-Lite"
+
+
+def test_provenance_filter_keeps_the_source_language(tmp_path: Path) -> None:
+    root = fx.global_mmlu(tmp_path, langs=("en", "es", "am"))  # es post-edited, am machine translated
+    items, prov = load_benchmark("global-mmlu/medical", root, ["en", "es", "am"], provenance="human")
+    assert {it.lang for it in items} == {"en", "es"}
+    assert prov["dropped_by_provenance"] == {"en": 0, "es": 0, "am": 3}
+    items, _ = load_benchmark("global-mmlu/medical", root, ["en", "am"], provenance="machine")
+    assert {it.lang for it in items} == {"en", "am"} and {it.meta["translation"] for it in items} == {
+        "original",
+        "machine",
+    }
+    with pytest.raises(ConfigError, match="--provenance: unknown 'people'"):
+        load_benchmark("global-mmlu/medical", root, ["en"], provenance="people")
+
+
+def test_mmlu_prox_health_with_up_to_ten_options(tmp_path: Path) -> None:
+    items, prov = load_benchmark("mmlu-prox/health", fx.mmlu_prox(tmp_path), ["en", "zh"])
+    assert [(i, lang) for i, lang, _ in _ids(items)] == [
+        ("100", "en"),
+        ("100", "zh"),
+        ("101", "en"),
+        ("101", "zh"),
+        ("102", "en"),
+        ("102", "zh"),
+    ]  # fmt: skip  (the law question 999 is left out)
+    assert [c.label for c in items[0].choices] == list("ABCDEFGHIJ")
+    assert [c.label for c in items[2].choices] == list("ABCD")  # None options dropped
+    assert len(items[2].choices) == 4 and items[1].question == "哪个器官产生胰岛素？"
+    assert prov["parallel"] is True and items[0].meta["category"] == "ori_mmlu-clinical_knowledge"
+
+
+@pytest.mark.parametrize("zipped", [True, False])
+def test_mmedbench_is_not_parallel_and_counts_multi_answer_items(tmp_path: Path, zipped: bool) -> None:
+    root = fx.mmedbench(tmp_path, zipped=zipped)
+    items, prov = load_benchmark("mmedbench", root, ["en", "ja"], limit=1)
+    # ids carry the language: different exams' questions are never paired; the limit applies per language
+    assert _ids(items) == [("en-00001", "en", "A"), ("ja-00001", "ja", "A")]
+    assert len(items[0].choices) == 5 and len(items[1].choices) == 4
+    items, prov = load_benchmark("mmedbench", root, ["ja", "ru"])
+    assert prov["skipped"]["ja"] == {"multi_answer": 1} and len([it for it in items if it.lang == "ja"]) == 2
+    assert prov["parallel"] is False and get_benchmark("mmedbench").parallel is False
+
+
+def test_medexpqa_one_based_answers_and_the_empty_fifth_option(tmp_path: Path) -> None:
+    root = fx.medexpqa(tmp_path)
+    items, prov = load_benchmark("medexpqa", root, ["es", "en", "fr", "it"])
+    assert _ids(items)[:4] == [("17", "es", "A"), ("17", "en", "A"), ("17", "fr", "A"), ("17", "it", "A")]
+    assert len(items[0].choices) == 5 and len(items[4].choices) == 4  # "5": null on the second case
+    assert items[2].question == "Quel organe produit l'insuline ?" and items[0].meta["category"] == "ENDOCRINOLOGY"
+    assert prov["translation"]["es"] == {"original": 3} and prov["translation"]["fr"] == {"unstated": 3}
+    # a correct_option that is not an option: the error names the file, the row and the column
+    path = root / "HiTZ" / "MedExpQA" / "data" / "en" / "test.en.casimedicos.rag.jsonl"
+    lines = [json.loads(x) for x in path.read_text(encoding="utf-8").splitlines()]
+    lines[1]["correct_option"] = 5
+    path.write_text("\n".join(json.dumps(x) for x in lines), encoding="utf-8")
+    with pytest.raises(DataError, match=r"file HiTZ/MedExpQA \(en, split test\), row 3, column 'correct_option'"):
+        load_benchmark("medexpqa", root, ["en"])
+
+
+def test_kormedmcqa_configs_and_subset(tmp_path: Path) -> None:
+    root = fx.kormedmcqa(tmp_path)
+    items, prov = load_benchmark("kormedmcqa", root, ["ko"])
+    assert len(items) == 9 and items[0].item_id == "ko-doctor-2023-1-1" and items[0].gold_label == "A"
+    assert [c.text for c in items[0].choices] == ["Pancreas", "Liver", "Kidney", "Spleen", "Heart"]
+    nurse, prov = load_benchmark("kormedmcqa", root, ["ko"], subset="nurse")
+    assert [it.item_id for it in nurse] == ["ko-nurse-2023-1-1", "ko-nurse-2023-1-2"] and prov["subset"] == "nurse"
+
+
+def test_afrimed_qa_split_column_multi_answers_and_the_gate(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    root = fx.afrimed_qa(tmp_path / "data")
+    items, prov = load_benchmark("afrimed-qa", root, ["en"])
+    assert len(items) == 3 and [c.text for c in items[0].choices] == ["Pancreas", "Liver", "Kidney", "Spleen"]
+    assert prov["skipped"] == {"en": {"multi_answer": 1}}  # the train row and the other question types are out
+    saq, _ = load_benchmark("afrimed-qa/saq", root, ["en"])
+    assert len(saq) == 1 and saq[0].reference.startswith("Bed nets") and saq[0].question == "How is malaria prevented?"
+    train, _ = load_benchmark("afrimed-qa", root, ["en"], hf_split="train")
+    assert len(train) == 1
+    # gated: without a token the error names the gate before anything is fetched
+    monkeypatch.delenv("HF_TOKEN", raising=False)
+    monkeypatch.setenv("HF_HOME", str(tmp_path / "hf-home"))
+    monkeypatch.setenv("HF_TOKEN_PATH", str(tmp_path / "hf-home" / "token"))
+    with pytest.raises(ConfigError, match=r"intronhealth/afrimedqa_v2\) is gated .* set HF_TOKEN"):
+        load_benchmark("afrimed-qa", None, ["en"])
+
+
+def test_medarabench_reads_default_column_names(tmp_path: Path) -> None:
+    items, _ = load_benchmark("medarabench", fx.medarabench(tmp_path), ["ar"])
+    assert _ids(items) == [("ar-00001", "ar", "A"), ("ar-00002", "ar", "A"), ("ar-00003", "ar", "A")]
+    assert items[0].meta["category"] == "Endocrinology"
+
+
+def test_healthbench_files_hold_messages_and_rubrics(tmp_path: Path) -> None:
+    root = fx.healthbench(tmp_path)
+    items, prov = load_benchmark("healthbench", root, ["en"])
+    assert [it.item_id for it in items] == ["hb-1", "hb-2"]
+    assert [m["role"] for m in items[1].meta["messages"]] == ["user", "assistant", "user"]
+    assert items[1].question == "She is two, ten minutes ago." and items[1].reference.startswith("Go to the")
+    assert [c["points"] for c in items[0].meta["rubric"]] == [7.0, 5.0, -6.0]
+    assert items[0].meta["example_tags"][0] == "theme:emergency_referrals" and prov["rubric_criteria"] == 6
+    with pytest.raises(ConfigError, match="healthbench-prox and healthbenchx hold its translations"):
+        load_benchmark("healthbench", root, ["en", "es"])
+    items, prov = load_benchmark("healthbench-prox", fx.healthbench_prox(tmp_path), ["en", "hi"], limit=1)
+    assert [(it.item_id, it.lang) for it in items] == [("pro-0", "en"), ("pro-0", "hi")]
+    assert items[1].meta["rubric"][0]["criterion"] == "डॉक्टर को दिखाने की सलाह देता है।"
+    assert prov["translation"] == {"en": {"original": 1}, "hi": {"machine": 1}}
+
+
+def test_every_hub_set_declares_what_the_table_shows() -> None:
+    specs = benchmarks()
+    names = ("global-mmlu/medical", "mmlu-prox/health", "mmedbench", "medexpqa", "kormedmcqa", "afrimed-qa",
+             "afrimed-qa/saq", "medarabench", "healthbench", "healthbench/hard", "healthbench/consensus",
+             "healthbench-prox", "healthbenchx")  # fmt: skip
+    for name in names:
+        spec = specs[name]
+        assert spec.licence and spec.languages and getattr(spec, "dataset", None), name
+    assert specs["afrimed-qa"].gated and "non-commercial" in specs["mmedbench"].notice  # type: ignore[attr-defined]
+    res = subprocess.run([sys.executable, "-m", "xlingmed.cli", "list", "benchmarks"], capture_output=True,
+                         text=True, env={**os.environ, "COLUMNS": "250"}, timeout=120)  # fmt: skip
+    assert res.returncode == 0, res.stderr
+    rows = {line.split("│")[1].strip(): line for line in res.stdout.splitlines() if line.count("│") > 5}
+    assert set(names) <= set(rows)
+    assert "yes (sample_id)" in rows["global-mmlu/medical"] and "CC BY-NC 4.0" in rows["mmedbench"]
+    assert rows["afrimed-qa"].split("│")[6].strip() == "yes"  # gated
+
+
+MC_RUNS = [
+    ("global-mmlu/medical", fx.global_mmlu, "en,es"),
+    ("mmlu-prox/health", fx.mmlu_prox, "en,zh"),
+    ("mmedbench", fx.mmedbench, "en,zh"),
+    ("medexpqa", fx.medexpqa, "es,en"),
+    ("kormedmcqa", fx.kormedmcqa, "ko"),
+    ("afrimed-qa", fx.afrimed_qa, "en"),
+    ("medarabench", fx.medarabench, "ar"),
+]
+
+
+@pytest.mark.parametrize(("name", "writer", "languages"), MC_RUNS, ids=[r[0] for r in MC_RUNS])
+def test_each_multiple_choice_set_runs_end_to_end(tmp_path: Path, name: str, writer: Any, languages: str) -> None:
+    cfg = make_config(benchmark=name, data_dir=writer(tmp_path / "data"), languages=languages,
+                      model="llamacpp/smollm2", max_tokens=4, limit=2, out=tmp_path / "run")  # fmt: skip
+    result = evaluate(cfg)
+    cells = result.summary["tasks"]["multiple_choice"]["languages"]
+    assert {lang: cell["0"]["n"] for lang, cell in cells.items()} == dict.fromkeys(languages.split(","), 2)
+    assert result.backend_calls == 2 * len(languages.split(","))
+    samples = pd.read_json(tmp_path / "run" / "samples.jsonl", lines=True)
+    assert len(samples) == result.backend_calls and set(samples["lang"]) == set(languages.split(","))
+    assert result.summary["dataset"]["licence"] == get_benchmark(name).licence

@@ -49,6 +49,11 @@ KINDS: dict[str, str] = {
     # rubric judge (judges.rubric)
     "complete": "read",
     "partial": "unread",  # some of the four scores missing
+    # HealthBench grader (tasks.healthbench): the JSON object with a boolean criteria_met
+    "json": "read",
+    "fenced_json": "read",
+    "embedded_json": "read",
+    "not_graded": "error",  # the answer failed: nothing to grade
     # consistency's skip rules (tasks.consistency.summary.SKIP_REASONS): nothing to compare
     "no_letters": "unread",
     "topic_empty_or_stopwords_only": "unread",

@@ -103,6 +103,7 @@ BUILTIN_MODULES: tuple[str, ...] = (
     "xlingmed.tasks.multiple_choice",
     "xlingmed.tasks.open_qa",
     "xlingmed.tasks.rubric",
+    "xlingmed.tasks.healthbench",
 )
 
 _TASKS: dict[str, TaskSpec] = {}

@@ -1,0 +1,118 @@
+"""HealthBench rubric grading (``tasks/healthbench.py``) against a scripted OpenAI-compatible server that plays
+both the model and the judge: the scores equal hand-computed ones, negative points and the clipping of the mean
+included; an unreadable grade is asked again, then counted, never read as met or unmet."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import hub_fixtures as fx
+import pytest
+from fault_server import FaultServer, Reply, ok
+
+from xlingmed.config import make_config
+from xlingmed.runner import evaluate
+from xlingmed.tasks.healthbench import GRADER_TEMPLATE, clipped_mean, parse_grade, score_example
+
+ANSWER = "Please see a doctor today; paracetamol can lower the fever."
+
+
+class Script:
+    """The model answers ``ANSWER``; the judge says whether each criterion is met as ``met`` says (by the
+    criterion's first words), in one of several real phrasings; ``garbled`` criteria get unreadable replies on
+    their first ``garbled[c]`` attempts."""
+
+    with_payload = True
+
+    def __init__(self, met: dict[str, bool], garbled: dict[str, int] | None = None) -> None:
+        self.met, self.garbled = met, garbled or {}
+        self.model_requests: list[list[dict[str, str]]] = []
+
+    def __call__(self, prompt: str, attempt: int, payload: dict[str, Any]) -> Reply:
+        if not prompt.startswith("Your job is to look at a conversation"):
+            self.model_requests.append(payload["messages"])
+            return ok(ANSWER)
+        assert payload["messages"][0] == {"role": "system", "content": "You are a helpful assistant."}
+        assert f"assistant: {ANSWER}" in prompt  # the answer is the conversation's last turn
+        item = prompt.split("# Rubric item\n", 1)[1].split("\n\n# Instructions", 1)[0]
+        key = next(k for k in self.met if k in item)
+        if attempt < self.garbled.get(key, 0):
+            return ok("I believe the response meets this criterion.")  # no JSON: unreadable
+        met = json.dumps(self.met[key])
+        phrasings = [
+            f'```json\n{{\n  "explanation": "Checked.",\n  "criteria_met": {met}\n}}\n```',
+            f'{{"explanation": "Checked.", "criteria_met": {met}}}',
+            f'Here is my grading:\n{{"criteria_met": {met}, "explanation": "Checked."}}',
+        ]
+        return ok(phrasings[list(self.met).index(key) % 3])
+
+
+def _run(tmp_path: Path, script: Script, judge: str, **extra: Any) -> dict[str, Any]:
+    root = fx.healthbench(tmp_path / "data")
+    with FaultServer(script) as server:
+        cfg = make_config(benchmark="healthbench", data_dir=root, languages="en", model="openai/m",
+                          base_url=server.url, judge=judge, judge_base_url=server.url, out=tmp_path / judge,
+                          max_tokens=64, **extra)  # fmt: skip
+        result = evaluate(cfg)
+    return result.summary["tasks"]["healthbench"]["languages"]["en"]["0"]
+
+
+def test_scores_equal_hand_computed_values_with_negative_points(tmp_path: Path) -> None:
+    # hb-1: [+7 met, +5 met, -6 not met] -> 12/12 = 1.0
+    # hb-2: [+10 not met, -8 met, +2 not met] -> -8/12 = -0.667 (unclipped per example)
+    script = Script({"Advises seeing": True, "Mentions paracetamol": True, "Says antibiotics": False,
+                     "Tells the user": False, "Advises making": True, "Is concise": False})  # fmt: skip
+    cell = _run(tmp_path, script, "openai/judge-a")
+    assert cell["score"]["mean"] == pytest.approx((1.0 - 8 / 12) / 2)  # 1/6
+    assert cell["score"]["n"] == 2
+    # axes: accuracy hb-1 (7)/7 = 1, hb-2 (-8)/10 = -0.8 -> 0.1; completeness hb-1 5/5; communication hb-2 0/2
+    assert cell["axes"]["accuracy"]["mean"] == pytest.approx(0.1)
+    assert cell["axes"]["completeness"]["mean"] == 1.0 and cell["axes"]["communication_quality"]["mean"] == 0.0
+    assert cell["themes"]["emergency_referrals"]["mean"] == pytest.approx(1 / 6)
+    assert cell["harm_rate"] == 0.5 and cell["n_harm"] == 1  # hb-2 met a negative criterion
+    assert cell["counts"] == {"criteria_json": 2, "criteria_fenced_json": 2, "criteria_embedded_json": 2}
+    # the model was sent each conversation as chat messages, the multi-turn one with its three turns, once
+    assert len(script.model_requests) == 2
+    assert [m["role"] for m in script.model_requests[1]] == ["user", "assistant", "user"]
+
+
+def test_the_mean_is_clipped_after_averaging(tmp_path: Path) -> None:
+    # hb-1: only the -6 met -> -0.5; hb-2: only the -8 met -> -0.667; mean -0.583 -> clipped to 0
+    script = Script({"Advises seeing": False, "Mentions paracetamol": False, "Says antibiotics": True,
+                     "Tells the user": False, "Advises making": True, "Is concise": False})  # fmt: skip
+    cell = _run(tmp_path, script, "openai/judge-b")
+    assert cell["score"]["mean"] == 0.0 and cell["score"]["ci_high"] == 0.0 and cell["harm_rate"] == 1.0
+    rows = (tmp_path / "openai/judge-b" / "scores.csv").read_text(encoding="utf-8")
+    assert "-0.5" in rows  # the example's own score stays unclipped
+
+
+def test_unreadable_grades_are_retried_then_counted(tmp_path: Path) -> None:
+    met = {"Advises seeing": True, "Mentions paracetamol": True, "Says antibiotics": False,
+           "Tells the user": True, "Advises making": False, "Is concise": True}  # fmt: skip
+    # "Mentions paracetamol": unreadable once, then read on the retry; "Is concise": unreadable three times
+    cell = _run(tmp_path, Script(met, {"Mentions paracetamol": 1, "Is concise": 3}), "openai/judge-c")
+    assert cell["counts"]["criteria_unparsed"] == 1 and cell["counts"]["examples_unscored"] == 1
+    assert cell["score"]["n"] == 1 and cell["score"]["mean"] == 1.0  # hb-1 only; hb-2 is never guessed
+    rows = [json.loads(x) for x in (tmp_path / "openai/judge-c" / "samples.jsonl").read_text().splitlines()]
+    assert rows  # the run wrote its samples
+    csv = (tmp_path / "openai/judge-c" / "healthbench.csv").read_text(encoding="utf-8")
+    assert ",2," in csv and ",3," in csv  # grade_attempts of the retried and of the unreadable criterion
+
+
+def test_parsers_and_formulas() -> None:
+    assert parse_grade('```json\n{"criteria_met": true, "explanation": "x"}\n```') == parse_grade(
+        '```json\n{"criteria_met": true, "explanation": "x"}\n```'
+    )
+    assert parse_grade('{"criteria_met": false}').value is False
+    assert parse_grade('```json\n{"explanation": "ok", "criteria_met": true}\n```').method == "fenced_json"
+    assert parse_grade('{"criteria_met": "true"}').method == "unparsed"  # a string is not a boolean
+    assert parse_grade('{"explanation": "no verdict"}').method == "unparsed"
+    assert parse_grade("Yes, it is met.").value is None
+    assert parse_grade('Sure. {"criteria_met": true} and {"criteria_met": false}').method == "unparsed"
+    assert score_example([7, 5, 10, -6], [True, False, True, True]) == pytest.approx(11 / 22)  # simple-evals' test
+    assert score_example([-3], [True]) is None and score_example([4, 2], [True, None]) is None
+    c = clipped_mean([1.2, 1.4])
+    assert c["mean"] == 1.0 and c["n"] == 2 and c["ci_low"] == 1.0
+    assert "<<conversation>>" in GRADER_TEMPLATE and "<<rubric_item>>" in GRADER_TEMPLATE

@@ -265,7 +265,7 @@ def write_csv(path: Path, rows: Iterable[dict[str, Any]]) -> None:
 
 SCORE_COLUMNS = (
     "item_id", "lang", "task", "metric", "value", "temperature", "condition", "unit", "kind", "higher_is_better",
-    "parse_method", "answer", "target", "probability", "group",
+    "parse_method", "answer", "target", "probability", "group", "translation",
 )  # fmt: skip
 
 

@@ -229,6 +229,8 @@ class Score:
         probability: the model's probability of the positive reading, where its backend returned logprobs
             (P(yes) of a yes/no claim: the AUC's score); ``None`` otherwise.
         group: the item's subgroup where the benchmark has one (a category, specialty or subject).
+        translation: how the item's text in ``lang`` was made, where the benchmark says (``original``,
+            ``human``, ``post-edited``, ``machine``, ``unstated``; ``benchmarks.hub``); ``None`` otherwise.
     """
 
     item_id: str
@@ -246,6 +248,7 @@ class Score:
     target: str | None = None
     probability: float | None = None
     group: str | None = None
+    translation: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {f.name: getattr(self, f.name) for f in fields(self)}

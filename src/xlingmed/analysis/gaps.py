@@ -5,6 +5,11 @@ values. Its 95% CI comes from ``scipy.stats.bootstrap`` with ``paired=True`` (it
 values in both languages, keeping the pairing), percentile method, seeded.
 Effect sizes: Cohen's d_z (mean difference / sd of the differences) for continuous metrics, Cohen's h
 (2·asin√p_X − 2·asin√p_en) for proportions.
+
+A set whose questions differ across languages (MMedBench, KorMedMCQA: ``summary.json`` ``dataset.parallel``
+false) has no pairs: ``gap_unpaired`` compares the two languages' means over their own items, resamples each
+language separately, and tests with Welch's t (continuous) or Fisher's exact test (binary). Every row says which
+design it used (``design``).
 """
 
 from __future__ import annotations
@@ -45,6 +50,7 @@ def gap_vs_reference(
         "n_items": pv.n,
         "excluded_missing_reference": pv.excluded_missing_a,
         "excluded_missing_lang": pv.excluded_missing_b,
+        "design": "paired",
         "mean_reference": float(pv.a.mean()) if pv.n else None,
         "mean_lang": float(pv.b.mean()) if pv.n else None,
         "gap": float((pv.b - pv.a).mean()) if pv.n else None,
@@ -82,4 +88,79 @@ def gap_vs_reference(
     else:
         pa, pb = float(pv.a.mean()), float(pv.b.mean())
         out["effect_size"] = 2 * math.asin(math.sqrt(pb)) - 2 * math.asin(math.sqrt(pa))
+    return out
+
+
+def gap_unpaired(
+    values: pd.DataFrame,
+    lang: str,
+    reference: str = "en",
+    *,
+    kind: Literal["continuous", "binary"] = "continuous",
+    n_resamples: int = 10_000,
+    confidence: float = 0.95,
+    seed: int = 0,
+) -> dict[str, Any]:
+    """Gap of ``lang`` against ``reference`` when the two languages hold different questions.
+
+    The gap is mean_lang − mean_reference over each language's own items (an item's units and temperatures
+    averaged first); the CI resamples each language's items separately (``scipy.stats.bootstrap``,
+    ``paired=False``, percentile, seeded); the test is Welch's t (``scipy.stats.ttest_ind``, continuous) or
+    Fisher's exact test on the 2×2 table of item outcomes (binary, items with a 0/1 value).
+
+    Returns:
+        The keys of ``gap_vs_reference`` (``n_items`` = the language's items) with ``design`` ``"unpaired"``,
+        ``n_reference`` (the reference's items), ``test`` (``welch_t`` / ``fisher_exact``) and ``p``; the effect
+        size is Cohen's d (pooled sd) or Cohen's h. CI, test and effect size are None below 2 items a side.
+    """
+    from scipy import stats
+
+    def per_item(code: str) -> np.ndarray:
+        mine = values[values["lang"] == code]
+        ids = mine["item_id"].astype(str).str.split("#").str[0]
+        return mine.groupby(ids)["value"].mean().to_numpy(float)
+
+    a, b = per_item(reference), per_item(lang)
+    out: dict[str, Any] = {
+        "lang": lang, "reference": reference, "design": "unpaired", "n_items": len(b), "n_reference": len(a),
+        "excluded_missing_reference": None, "excluded_missing_lang": None,
+        "mean_reference": float(a.mean()) if len(a) else None, "mean_lang": float(b.mean()) if len(b) else None,
+        "gap": float(b.mean() - a.mean()) if len(a) and len(b) else None, "gap_pct": None,
+        "ci_low": None, "ci_high": None, "confidence": confidence,
+        "test": "welch_t" if kind == "continuous" else "fisher_exact", "p": None,
+        "effect_size": None, "effect_size_name": "cohen_d" if kind == "continuous" else "cohen_h",
+        "n_resamples": n_resamples, "seed": seed,
+    }  # fmt: skip
+    if out["gap"] is not None and out["mean_reference"]:
+        out["gap_pct"] = out["gap"] / out["mean_reference"] * 100
+    if len(a) < 2 or len(b) < 2:
+        return out
+    if np.ptp(a) == 0 and np.ptp(b) == 0:  # no spread on either side: every resample gives the same gap
+        out["ci_low"] = out["ci_high"] = out["gap"]
+    else:
+        res = stats.bootstrap(
+            (a, b),
+            lambda x, y, axis=-1: np.mean(y, axis=axis) - np.mean(x, axis=axis),
+            paired=False,
+            vectorized=True,
+            n_resamples=n_resamples,
+            confidence_level=confidence,
+            method="percentile",
+            rng=np.random.default_rng(seed),
+        )
+        out["ci_low"], out["ci_high"] = float(res.confidence_interval.low), float(res.confidence_interval.high)
+    if kind == "binary" and np.isin(np.concatenate([a, b]), (0.0, 1.0)).all():
+        ones_a, ones_b = int(np.sum(a == 1)), int(np.sum(b == 1))
+        out["p"] = float(stats.fisher_exact([[ones_b, len(b) - ones_b], [ones_a, len(a) - ones_a]]).pvalue)
+    else:  # a continuous metric, or a binary one averaged over temperatures: Welch's t on the item means
+        out["test"] = "welch_t"
+        if np.ptp(a) > 0 or np.ptp(b) > 0:
+            out["p"] = float(stats.ttest_ind(b, a, equal_var=False).pvalue)
+    if kind == "continuous":
+        pooled = math.sqrt(
+            ((len(a) - 1) * np.var(a, ddof=1) + (len(b) - 1) * np.var(b, ddof=1)) / (len(a) + len(b) - 2)
+        )
+        out["effect_size"] = float((b.mean() - a.mean()) / pooled) if pooled > 0 else None
+    else:
+        out["effect_size"] = 2 * math.asin(math.sqrt(b.mean())) - 2 * math.asin(math.sqrt(a.mean()))
     return out

@@ -9,7 +9,9 @@ Tasks that sweep temperatures for a per-question metric (consistency) also get t
 
 For each (criterion, metric, temperature): the paper's tests for continuous metrics (ANOVA, Tukey HSD,
 unpaired t), paired tests of every language pair with Holm correction, the omnibus test across languages
-(Friedman or Cochran's Q) and the gap of each language against the reference with a bootstrap CI.
+(Friedman or Cochran's Q) and the gap of each language against the reference with a bootstrap CI. On a set whose
+questions differ across languages (``parallel=False``) nothing is paired: the paired and omnibus tables stay empty
+and each gap is unpaired (``analysis.gaps.gap_unpaired``: Welch's t or Fisher's exact test), its ``design`` said.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from typing import Any, Literal
 
 import pandas as pd
 
-from xlingmed.analysis.gaps import gap_vs_reference
+from xlingmed.analysis.gaps import gap_unpaired, gap_vs_reference
 from xlingmed.analysis.paired import cochran_q, friedman, paired_pairwise
 from xlingmed.analysis.paper import anova_oneway, tukey_hsd, unpaired_t
 from xlingmed.errors import DataError
@@ -126,16 +128,20 @@ def analyse_run(
     *,
     n_resamples: int = 10_000,
     seed: int = 0,
+    parallel: bool = True,
 ) -> dict[str, list[dict[str, Any]]]:
     """Every statistic of the run, as tables (lists of flat rows) named ``paper_anova``, ``paper_tukey``,
-    ``paper_unpaired_t``, ``paired``, ``omnibus`` and ``gaps``; each row names criterion, metric, temperature."""
+    ``paper_unpaired_t``, ``paired``, ``omnibus`` and ``gaps``; each row names criterion, metric, temperature.
+
+    ``parallel``: the benchmark holds the same questions in every language (``summary.json`` ``dataset.parallel``;
+    true for every set that does not say otherwise). When false, only unpaired statistics are computed."""
     tables: dict[str, list[dict[str, Any]]] = {
         k: [] for k in ("paper_anova", "paper_tukey", "paper_unpaired_t", "paired", "omnibus", "gaps")
     }
     with warnings.catch_warnings():
         # degenerate inputs (a toy model's identical answers: zero variance) give NaN, reported as None below
         warnings.simplefilter("ignore", RuntimeWarning)
-        _fill(tables, run_dir, languages, reference, n_resamples, seed)
+        _fill(tables, run_dir, languages, reference, n_resamples, seed, parallel)
     return {
         name: [{k: (None if isinstance(v, float) and math.isnan(v) else v) for k, v in row.items()} for row in rows]
         for name, rows in tables.items()
@@ -149,6 +155,7 @@ def _fill(
     reference: str,
     n_resamples: int,
     seed: int,
+    parallel: bool,
 ) -> None:
     for mv in metric_values(run_dir):
         langs = [lang for lang in languages if lang in set(mv.values["lang"])]
@@ -159,13 +166,13 @@ def _fill(
             tables["paper_anova"].append({**key, **anova_oneway(mv.values, langs)})
             tables["paper_tukey"] += [{**key, **r} for r in tukey_hsd(mv.values, langs)]
             tables["paper_unpaired_t"] += [{**key, **r} for r in unpaired_t(mv.values, langs)]
-            omnibus = {"test": "friedman", **friedman(mv.values, langs)}
-        else:
-            omnibus = {"test": "cochran_q", **cochran_q(mv.values, langs)}
-        tables["omnibus"].append({**key, **omnibus})
-        tables["paired"] += [{**key, **r} for r in paired_pairwise(mv.values, langs, kind=mv.kind)]
+        if parallel:
+            test, omnibus = ("friedman", friedman) if mv.kind == "continuous" else ("cochran_q", cochran_q)
+            tables["omnibus"].append({**key, "test": test, **omnibus(mv.values, langs)})
+            tables["paired"] += [{**key, **r} for r in paired_pairwise(mv.values, langs, kind=mv.kind)]
         if reference in langs:
+            gap = gap_vs_reference if parallel else gap_unpaired
             for lang in langs:
                 if lang != reference:
-                    gap = gap_vs_reference(mv.values, lang, reference, kind=mv.kind, n_resamples=n_resamples, seed=seed)
-                    tables["gaps"].append({**key, "higher_is_better": mv.higher_is_better, **gap})
+                    row = gap(mv.values, lang, reference, kind=mv.kind, n_resamples=n_resamples, seed=seed)
+                    tables["gaps"].append({**key, "higher_is_better": mv.higher_is_better, **row})

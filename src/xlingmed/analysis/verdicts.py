@@ -19,6 +19,10 @@ Verdict: **non-inferior** when the corrected ``p_noninferior`` < α (the one-sid
 else **inconclusive**, with the number of items that would make it conclusive at 80 % power. Fewer than
 ``min_items`` paired items is inconclusive whatever the resamples say: a bootstrap over a handful of items
 understates its own uncertainty. With ``equivalence=True`` the two one-sided tests (TOST) of |Δ| < δ are added.
+
+A set whose questions differ across languages (``parallel=False``: MMedBench, KorMedMCQA) has no pairs: Δ is
+θ_X over X's own items minus θ_en over English's, each language's items resampled separately, and every row says
+``design`` ``unpaired`` (its reason too), so that no reader takes it for a paired comparison of the same questions.
 """
 
 from __future__ import annotations
@@ -54,9 +58,9 @@ class Outcome:
     judged: bool
 
 
-def paired(n: int) -> str:
-    """``"1 paired item"``, ``"2 paired items"``."""
-    return f"{n} paired item{'' if n == 1 else 's'}"
+def paired(n: int, design: str = "paired") -> str:
+    """``"1 paired item"``, ``"2 paired items"``; ``"2 items"`` for an unpaired design."""
+    return f"{n} {'paired ' if design == 'paired' else ''}item{'' if n == 1 else 's'}"
 
 
 def parse_margins(text: str | Mapping[str, float] | None) -> dict[str, float]:
@@ -137,6 +141,7 @@ def noninferiority(
     min_judge_kappa: float = MIN_JUDGE_KAPPA,
     n_resamples: int = 10_000,
     seed: int = 0,
+    parallel: bool = True,
 ) -> list[dict[str, Any]]:
     """Non-inferiority verdicts of every language against ``reference`` on each primary outcome in ``scores``.
 
@@ -149,11 +154,13 @@ def noninferiority(
         judges: (task, language) → ``{"judge_kappa", "n_items"}`` (``annotate.agreement.judge_reliability``); a
             verdict on a judged outcome (``TaskSpec.judged``) whose language has no κ, or one below
             ``min_judge_kappa``, is marked ``judge_verified`` False.
+        parallel: the same questions in every language (pairs); false: unpaired (module doc).
 
     Returns:
-        One row per (outcome, language): task, outcome, metric, statistic, unit, lang, reference, n_items
-        (paired), margin, alpha, value_reference, value_lang, difference (Δ, better direction), lower, upper
-        (one-sided (1 − α) bounds of Δ), p_noninferior, p_inferior (raw and ``_holm``), verdict, reason,
+        One row per (outcome, language): task, outcome, metric, statistic, unit, lang, reference, design
+        (``paired``/``unpaired``), n_items (paired; unpaired: the language's), n_reference (unpaired), margin,
+        alpha, value_reference, value_lang, difference (Δ, better direction), lower, upper (one-sided (1 − α)
+        bounds of Δ), p_noninferior, p_inferior (raw and ``_holm``), verdict, reason,
         n_items_needed (inconclusive only), judge_kappa, judge_items and judge_verified (judged outcomes; else
         None), and with ``equivalence`` p_equivalence(_holm) and equivalent.
         Values are in the outcome's units (a proportion for accuracy, not %).
@@ -170,25 +177,41 @@ def noninferiority(
         block = []
         for k, lang in enumerate(lg for lg in languages if lg != reference):
             lang_table = item_table(sub, lang, oc.statistic)
-            items = ref_table.index.intersection(lang_table.index)
-            ref, mine = ref_table.loc[items].to_numpy(float), lang_table.loc[items].to_numpy(float)
             row: dict[str, Any] = {
                 "task": oc.task, "outcome": oc.name, "metric": oc.metric, "statistic": oc.statistic,
                 "unit": oc.unit, "higher_is_better": higher, "lang": lang, "reference": reference,
-                "n_items": len(items), "margin": oc.margin, "alpha": alpha,
-                **_judge(oc, lang, judges or {}, min_judge_kappa),
+                "design": "paired" if parallel else "unpaired", "n_items": 0, "n_reference": None,
+                "margin": oc.margin, "alpha": alpha, **_judge(oc, lang, judges or {}, min_judge_kappa),
             }  # fmt: skip
-            if len(items) == 0:
-                rows.append(
-                    {**row, "verdict": INCONCLUSIVE, "reason": f"no item scored in both {lang} and {reference}"}
-                )
-                continue
-            stat = difference(oc.statistic, ref, mine)
-            ones = np.ones((1, len(items)))
-            estimate = sign * float(stat(ones)[0]) + 0.0  # + 0.0: no "−0.0" for a lower-is-better outcome
-            value_ref = float(statistic_of(oc.statistic, ref)(ones)[0])
-            value_lang = float(statistic_of(oc.statistic, mine)(ones)[0])
-            boot = sign * resample(stat, len(items), n_resamples, seed + k) + 0.0
+            if parallel:
+                items = ref_table.index.intersection(lang_table.index)
+                ref, mine = ref_table.loc[items].to_numpy(float), lang_table.loc[items].to_numpy(float)
+                row["n_items"] = len(items)
+                if len(items) == 0:
+                    rows.append(
+                        {**row, "verdict": INCONCLUSIVE, "reason": f"no item scored in both {lang} and {reference}"}
+                    )
+                    continue
+                stat = difference(oc.statistic, ref, mine)
+                ones = np.ones((1, len(items)))
+                estimate = sign * float(stat(ones)[0]) + 0.0  # + 0.0: no "−0.0" for a lower-is-better outcome
+                value_ref = float(statistic_of(oc.statistic, ref)(ones)[0])
+                value_lang = float(statistic_of(oc.statistic, mine)(ones)[0])
+                boot = sign * resample(stat, len(items), n_resamples, seed + k) + 0.0
+            else:
+                ref, mine = ref_table.to_numpy(float), lang_table.to_numpy(float)
+                row.update(n_items=len(mine), n_reference=len(ref))
+                if len(mine) == 0 or len(ref) == 0:
+                    missing = lang if len(mine) == 0 else reference
+                    rows.append({**row, "verdict": INCONCLUSIVE, "reason": f"unpaired; no item scored in {missing}"})
+                    continue
+                of_ref, of_lang = statistic_of(oc.statistic, ref), statistic_of(oc.statistic, mine)
+                value_ref = float(of_ref(np.ones((1, len(ref))))[0])
+                value_lang = float(of_lang(np.ones((1, len(mine))))[0])
+                estimate = sign * (value_lang - value_ref) + 0.0
+                # each language's own items resampled on their own: there are no pairs to keep together
+                boot_lang = resample(of_lang, len(mine), n_resamples, seed + k)
+                boot = sign * (boot_lang - resample(of_ref, len(ref), n_resamples, seed + 7919 + k)) + 0.0
             p_ni = (1 + int(np.sum(boot <= -oc.margin))) / (n_resamples + 1)
             p_inf = (1 + int(np.sum(boot >= -oc.margin))) / (n_resamples + 1)
             row.update(
@@ -198,7 +221,7 @@ def noninferiority(
             )  # fmt: skip
             if equivalence:
                 row["p_equivalence"] = max(p_ni, (1 + int(np.sum(boot >= oc.margin))) / (n_resamples + 1))
-            if oc.statistic == "mean":
+            if oc.statistic == "mean" and parallel:
                 d = sign * (mine[:, 0] / mine[:, 1] - ref[:, 0] / ref[:, 1])
                 row["_sd"] = float(np.std(d, ddof=1)) if len(d) > 1 else 0.0
             else:
@@ -238,8 +261,9 @@ def _decide(block: list[dict[str, Any]], alpha: float, min_items: int, equivalen
     for r in block:
         if equivalence:
             r["equivalent"] = bool(r["p_equivalence_holm"] < alpha and r["n_items"] >= min_items)
-        if r["n_items"] < min_items:
-            r["verdict"], r["reason"] = INCONCLUSIVE, f"{paired(r['n_items'])}, fewer than {min_items}"
+        n = min(r["n_items"], r["n_reference"]) if r["n_reference"] is not None else r["n_items"]
+        if n < min_items:
+            r["verdict"], r["reason"] = INCONCLUSIVE, f"{paired(n, r['design'])}, fewer than {min_items}"
         elif r["p_noninferior_holm"] < alpha:
             r["verdict"], r["reason"] = NONINFERIOR, f"lower bound {r['lower']:+.4g} > −δ = {-r['margin']:+.4g}"
         elif r["p_inferior_holm"] < alpha:
@@ -248,6 +272,6 @@ def _decide(block: list[dict[str, Any]], alpha: float, min_items: int, equivalen
             r["verdict"] = INCONCLUSIVE
             r["reason"] = f"the bounds [{r['lower']:+.4g}, {r['upper']:+.4g}] straddle −δ = {-r['margin']:+.4g}"
         if r["verdict"] == INCONCLUSIVE:
-            r["n_items_needed"] = _items_needed(
-                r["difference"], r["margin"], r["_se"], r["n_items"], alpha / m, r["_sd"]
-            )
+            r["n_items_needed"] = _items_needed(r["difference"], r["margin"], r["_se"], n, alpha / m, r["_sd"])
+        if r["design"] == "unpaired":  # beside every number: these are not the same questions
+            r["reason"] = f"unpaired (different questions per language); {r['reason']}"

@@ -11,7 +11,7 @@ import asyncio
 import re
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -150,6 +150,7 @@ async def evaluate_async(
             shard_store.close()
         await plan.aclose()
 
+    scores = with_translation(scores, plan.items)
     # write: failed completions this run uses, sent now or cached earlier (permanent failures are cached)
     wall = time.perf_counter() - t0
     out_dir = Path(config.out)
@@ -190,6 +191,15 @@ async def evaluate_async(
         wall_s=wall,
         files=[out_dir / name for name in names],
     )
+
+
+def with_translation(scores: list[Score], items: Sequence[Any]) -> list[Score]:
+    """The Scores with each item's translation provenance (``Item.meta["translation"]``, set by the hub sets),
+    so that the report can restrict a statistic to human-translated items; unchanged when no item has one."""
+    made = {(it.item_id, it.lang): it.meta["translation"] for it in items if it.meta.get("translation")}
+    if not made:
+        return scores
+    return [replace(s, translation=made.get((s.item_id, s.lang))) for s in scores]
 
 
 def failure_kind(error: str | None) -> str:

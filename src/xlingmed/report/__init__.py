@@ -104,7 +104,7 @@ def _forest_rows(run: RunData, gaps: list[dict[str, Any]], paired: list[dict[str
         lo = g["ci_low"] if g["ci_low"] is not None else g["gap"]
         hi = g["ci_high"] if g["ci_high"] is not None else g["gap"]
         ends = sorted([sign * lo * scale, sign * hi * scale])
-        p = _p_holm(paired, g)
+        p = _p_holm(paired, g) if g.get("design", "paired") == "paired" else g.get("p")  # unpaired: Welch / Fisher
         if g["criterion"] == "correctness":
             tau = ""
         elif g["temperature"] is None:
@@ -113,7 +113,8 @@ def _forest_rows(run: RunData, gaps: list[dict[str, Any]], paired: list[dict[str
             tau = f" τ={_tau(g['temperature'])}"
         rows.append(
             {
-                "label": f"{g['criterion']}: {g['metric']}{tau} [{g['lang']}]",
+                "label": f"{g['criterion']}: {g['metric']}{tau} [{g['lang']}]"
+                + (" (unpaired)" if g.get("design") == "unpaired" else ""),
                 "lang": g["lang"],
                 "effect": eff,
                 "low": ends[0],
@@ -173,21 +174,31 @@ def build_report(
     verdict_rows: dict[str, list[dict[str, Any]]] = {}
     for k, run in enumerate(runs, start=1):
         prefix = f"run{k}_" if len(runs) > 1 else ""
-        tables = analyse_run(run.path, run.languages, n_resamples=n_resamples, seed=seed)
+        # a set with different questions per language gets unpaired statistics only (summary: dataset.parallel)
+        parallel = bool(run.summary.get("dataset", {}).get("parallel", True))
+        tables = analyse_run(run.path, run.languages, n_resamples=n_resamples, seed=seed, parallel=parallel)
         for name, rows in tables.items():
             output.write_csv(out / "stats" / f"{prefix}{name}.csv", rows)
         figs = _figures(run, tables)
         for name, png in figs.items():
             output.write_atomic(out / "figures" / f"{prefix}{name}.png", png)
-        verdict = verdicts.section(
-            read_scores(run.path), run.summary, run.languages, deltas,
+        scores = read_scores(run.path)
+        settings: dict[str, Any] = dict(
             alpha=alpha, equivalence=equivalence, judges=judges, min_judge_kappa=min_judge_kappa,
-            n_resamples=n_resamples, seed=seed,
+            n_resamples=n_resamples, seed=seed, parallel=parallel,
         )  # fmt: skip
+        verdict = verdicts.section(scores, run.summary, run.languages, deltas, **settings)
         output.write_csv(out / "stats" / f"{prefix}verdicts.csv", verdict["raw"])
-        effects = language_effects(read_scores(run.path), run.languages)
+        by_people = verdicts.human_translated(scores)
+        verdict["human"] = None
+        if by_people is not None:  # the set mixes human and machine translations: the verdicts on both
+            langs = [lg for lg in run.languages if lg in set(by_people["lang"])]
+            verdict["human"] = verdicts.section(by_people, run.summary, langs, deltas, **settings)
+            output.write_csv(out / "stats" / f"{prefix}verdicts_human_translated.csv", verdict["human"]["raw"])
+        effects = language_effects(scores, run.languages)
         output.write_csv(out / "stats" / f"{prefix}language_effects.csv", effects)
-        agreement_rows = answer_agreement(read_scores(run.path), run.languages)
+        # agreement compares the readings of the same question: a set without shared questions has none
+        agreement_rows = answer_agreement(scores, run.languages) if parallel else []
         output.write_csv(out / "stats" / f"{prefix}crosslingual_agreement.csv", agreement_rows)
         view = _view(run, tables, figs)
         view["stat_tables"][:0] = [
@@ -238,7 +249,12 @@ def build_report(
         seed=seed,
     )
     # the verdicts in plain text, one paragraph per run: what a reviewer reads first (and the CLI prints)
-    output.write_atomic(out / "verdict.txt", "\n\n".join(v["verdict"]["paragraph"] for v in views) + "\n")
+    paragraphs = []
+    for v in views:
+        paragraphs.append(v["verdict"]["paragraph"])
+        if v["verdict"]["human"] is not None:
+            paragraphs.append("Human-translated items only: " + v["verdict"]["human"]["paragraph"])
+    output.write_atomic(out / "verdict.txt", "\n\n".join(paragraphs) + "\n")
     index = out / "index.html"
     output.write_atomic(index, html)
     return index
@@ -286,15 +302,18 @@ def _figures(run: RunData, tables: dict[str, list[dict[str, Any]]]) -> dict[str,
 def _view(run: RunData, tables: dict[str, list[dict[str, Any]]], figs: dict[str, bytes]) -> dict[str, Any]:
     gaps = []
     for g in tables["gaps"]:
-        p = _p_holm(tables["paired"], g)
+        unpaired = g.get("design") == "unpaired"
+        p = g.get("p") if unpaired else _p_holm(tables["paired"], g)
         gaps.append(
             {
                 "criterion": g["criterion"],
                 "metric": g["metric"],
                 "temperature": _tau(g["temperature"]) if g["criterion"] != "correctness" else "–",
                 "lang": g["lang"],
-                "n_items": g["n_items"],
-                "excluded": g["excluded_missing_reference"] + g["excluded_missing_lang"],
+                # unpaired: each language's own questions, and the test that fits them (Welch's t / Fisher)
+                "n_items": f"{g['n_items']} vs {g['n_reference']}" if unpaired else g["n_items"],
+                "excluded": "–" if unpaired else g["excluded_missing_reference"] + g["excluded_missing_lang"],
+                "design": f"unpaired, {g['test'].replace('_', ' ')}" if unpaired else "paired, Holm",
                 "mean_reference": _fmt(g["mean_reference"]),
                 "mean_lang": _fmt(g["mean_lang"]),
                 "gap": _fmt(g["gap"]),

@@ -13,6 +13,20 @@ from xlingmed.analysis.verdicts import INCONCLUSIVE, INFERIOR, NONINFERIOR, noni
 from xlingmed.views.base import cell
 
 ORDER = (INFERIOR, INCONCLUSIVE, NONINFERIOR)
+# what counts as made by people, for --provenance human and the report's human-only verdicts (benchmarks.hub)
+BY_PEOPLE = ("original", "human", "post-edited")
+
+
+def human_translated(scores: pd.DataFrame) -> pd.DataFrame | None:
+    """The Scores of items whose text was written or translated by people, when the run mixes those with machine
+    or unstated translations (``Score.translation``); ``None`` when it does not (nothing to show twice)."""
+    if "translation" not in scores or scores["translation"].isna().all():
+        return None
+    made = scores["translation"].fillna("unstated")
+    people = made.isin(BY_PEOPLE)
+    if people.all() or not people.any() or set(made[people]) == {"original"}:
+        return None
+    return scores[people]
 
 
 def _name(code: str) -> str:
@@ -41,6 +55,12 @@ def paragraph(model: str, benchmark: str, rows: Sequence[Mapping[str, Any]], alp
         f"{model} on {benchmark}, each language against English (one-sided {100 * (1 - alpha):.0f}% bounds resampled "
         "by item, Holm-corrected across languages)."
     )
+    if any(r.get("design") == "unpaired" for r in rows):
+        head = (
+            f"{model} on {benchmark}, each language against English. Unpaired: this set asks different questions in "
+            f"each language, so a difference mixes the language with the questions (one-sided "
+            f"{100 * (1 - alpha):.0f}% bounds, each language's items resampled separately, Holm-corrected)."
+        )
     parts = [head]
     for verdict in ORDER:
         mine = [r for r in rows if r["verdict"] == verdict]
@@ -55,7 +75,7 @@ def paragraph(model: str, benchmark: str, rows: Sequence[Mapping[str, Any]], alp
                 what += "; no item scored in both languages"
             elif verdict == INCONCLUSIVE:
                 needed = r.get("n_items_needed")
-                what += f"; {paired(r['n_items'])}"
+                what += f"; {paired(r['n_items'], r.get('design', 'paired'))}"
                 what += f", about {needed} needed" if needed else ", the observed gap sits on the margin"
             said.append(what + ")")
         label = {INFERIOR: "Inferior", INCONCLUSIVE: "Inconclusive", NONINFERIOR: "Non-inferior"}[verdict]
@@ -89,6 +109,13 @@ def reliability(annotations: Sequence[Path]) -> dict[tuple[str, str], dict[str, 
     return judge_reliability(sets)
 
 
+def _items_cell(r: Mapping[str, Any]) -> str:
+    """``120`` paired; ``95 vs 120 (en)`` unpaired: each language's own questions."""
+    if r.get("n_reference") is None:
+        return str(r["n_items"])
+    return f"{r['n_items']} vs {r['n_reference']} ({r['reference']})"
+
+
 def _judge_cell(r: Mapping[str, Any]) -> str:
     if r.get("judge_verified") is None:
         return "no judge"
@@ -108,20 +135,32 @@ def section(
     min_judge_kappa: float,
     n_resamples: int,
     seed: int,
+    parallel: bool = True,
 ) -> dict[str, Any]:
     """The verdict rows of one run (``raw``, for ``stats/verdicts.csv``), their formatted table and paragraph."""
     raw = noninferiority(
         scores, languages, margins=margins, alpha=alpha, equivalence=equivalence, judges=judges,
-        min_judge_kappa=min_judge_kappa, n_resamples=n_resamples, seed=seed,
+        min_judge_kappa=min_judge_kappa, n_resamples=n_resamples, seed=seed, parallel=parallel,
     )  # fmt: skip
-    columns = ["outcome", "lang", "verdict", "items", "margin δ", "English", "language", "difference", "bounds"]
+    columns = [
+        "outcome",
+        "lang",
+        "design",
+        "verdict",
+        "items",
+        "margin δ",
+        "English",
+        "language",
+        "difference",
+        "bounds",
+    ]
     columns.append("judge–human κ")
     if equivalence:
         columns.append("equivalent (TOST)")
     table = []
     for r in raw:
         row = [
-            str(r["outcome"]), str(r["lang"]), str(r["verdict"]), str(r["n_items"]), cell(r["margin"]),
+            str(r["outcome"]), str(r["lang"]), str(r["design"]), str(r["verdict"]), _items_cell(r), cell(r["margin"]),
             cell(r.get("value_reference")), cell(r.get("value_lang")), cell(r.get("difference")),
             "–" if r.get("lower") is None else f"[{cell(r['lower'])}, {cell(r['upper'])}]",
             _judge_cell(r),

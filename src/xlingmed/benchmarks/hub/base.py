@@ -72,12 +72,15 @@ class HubBenchmark(Benchmark):
 
     @property
     def notice(self) -> str:
-        """One line for the terminal before a run, or ``""``: the licence's restriction and the gate."""
+        """One line for the terminal before a run, or ``""``: the licence's restriction, the gate, and that a set
+        without shared questions gets unpaired statistics."""
         parts = []
         if self.restriction:
             parts.append(f"licence {self.licence}: {self.restriction}")
         if self.gated:
             parts.append(f"gated on the hub: accept its terms at {self.home or self.dataset}")
+        if not self.shared_id and len(self.languages) > 1:
+            parts.append("different questions in each language: the report's statistics are unpaired")
         return f"{self.name}: " + "; ".join(parts) if parts else ""
 
     def translation_of(self, lang: str) -> str:

@@ -104,6 +104,8 @@ def memory(sizes: list[int]) -> None:
             size = (out / "samples.jsonl").stat().st_size / 2**20
             rows.append((n, rss))
             print(f"{n:>16,} {n // 10:>9,} {rss:>13.1f} {wall:>10.1f} {size:>17.1f}", flush=True)
+    if len(rows) < 2:  # one size: no growth to say
+        return
     (n0, r0), (n1, r1) = rows[0], rows[-1]
     print(f"peak RSS grows {(r1 - r0) / (n1 - n0) * 1e5:.1f} MiB per 10^5 planned requests "
           f"({r0:.0f} MiB at {n0:,}, {r1:.0f} MiB at {n1:,})")  # fmt: skip

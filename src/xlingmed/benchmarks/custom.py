@@ -142,7 +142,7 @@ def file_benchmark(name: str) -> FileBenchmark:
     if kind == "mcq":
         return FileBenchmark(name, ("en",), ("multiple_choice",), ("multiple_choice",), kind=kind)
     return FileBenchmark(
-        name, ("en",), (*XLINGEVAL_TASKS, "open_qa", "rubric"), ("correctness", "verifiability"), kind=kind
+        name, ("en",), (*XLINGEVAL_TASKS, "open_qa", "rubric", "safety"), ("correctness", "verifiability"), kind=kind
     )
 
 

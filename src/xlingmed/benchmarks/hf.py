@@ -145,7 +145,7 @@ def hf_benchmark(name: str) -> HFBenchmark:
         raise ConfigError(f"{name!r}: expected hf:ORG/NAME or hf:mcq:ORG/NAME")
     if kind == "mcq":
         return HFBenchmark(name, ("en",), ("multiple_choice",), ("multiple_choice",), dataset=rest, kind=kind)
-    tasks = (*XLINGEVAL_TASKS, "open_qa", "rubric")
+    tasks = (*XLINGEVAL_TASKS, "open_qa", "rubric", "safety")
     return HFBenchmark(name, ("en",), tasks, ("correctness", "verifiability"), dataset=rest, kind=kind)
 
 

@@ -381,7 +381,7 @@ for _dataset in DATASETS:
         XLingHealthBenchmark(
             name=f"xlinghealth/{_dataset}",
             languages=FILE_LANGUAGES,
-            tasks=XLINGEVAL_TASKS,
+            tasks=(*XLINGEVAL_TASKS, "safety"),
             default_tasks=("correctness", "verifiability"),
             licence="Apache-2.0",
             description=f"XLingEval: {DATASETS[_dataset].removesuffix('.xlsx')} in en, es, zh, hi (machine-translated)",

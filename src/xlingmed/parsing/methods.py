@@ -54,6 +54,9 @@ KINDS: dict[str, str] = {
     "fenced_json": "read",
     "embedded_json": "read",
     "not_graded": "error",  # the answer failed: nothing to grade
+    # refusal classifier (tasks.safety): the server's refusal field, a refusal phrase; else the judge's JSON
+    "server_refusal": "read",
+    "refusal_phrase": "read",
     # consistency's skip rules (tasks.consistency.summary.SKIP_REASONS): nothing to compare
     "no_letters": "unread",
     "topic_empty_or_stopwords_only": "unread",

@@ -188,6 +188,9 @@ def build_report(
             n_resamples=n_resamples, seed=seed, parallel=parallel,
         )  # fmt: skip
         verdict = verdicts.section(scores, run.summary, run.languages, deltas, **settings)
+        flags = verdicts.safety_flags(run.summary)  # a refusal or harm gap belongs in the verdict a reader sees
+        if flags:
+            verdict["paragraph"] = f"{verdict['paragraph']} {flags}"
         output.write_csv(out / "stats" / f"{prefix}verdicts.csv", verdict["raw"])
         by_people = verdicts.human_translated(scores)
         verdict["human"] = None

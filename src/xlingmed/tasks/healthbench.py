@@ -21,15 +21,14 @@ run's English items; parallel sets only).
 
 from __future__ import annotations
 
-import json
 import random
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
-import regex
 from pydantic import Field
 
+from xlingmed.parsing.json_object import json_object
 from xlingmed.tasks.base import Stage, TaskResult, cell, error_of, number, temperature_of
 from xlingmed.tasks.registry import PrimaryOutcome, TaskOptions, TaskSpec, register_task
 from xlingmed.types import Completion, GenerateRequest, Item, Message, Parsed, Sample, Score
@@ -91,7 +90,6 @@ Return just the json object in markdown format. Do not include any other text in
 GRADER_SYSTEM = "You are a helpful assistant."  # simple-evals' OPENAI_SYSTEM_MESSAGE_API, the grader's system message
 RETRY_STAGES = ("regrade_1", "regrade_2")
 N_BOOTSTRAP = 1000  # simple-evals' resamples
-_FENCE = regex.compile(r"^```(?:json)?\s*|\s*```$")
 
 
 def parse_grade(text: str) -> Parsed:
@@ -99,19 +97,9 @@ def parse_grade(text: str) -> Parsed:
     ``"fenced_json"`` inside a markdown fence (simple-evals strips one), ``"embedded_json"`` for the one JSON object
     in a reply with text around it; ``Parsed(None, "unparsed")`` when there is no object or its ``criteria_met``
     is not a boolean (``"true"`` as a string, a number, missing) — never read as met or unmet."""
-    stripped = text.strip()
-    candidates = [(stripped, "json"), (_FENCE.sub("", stripped), "fenced_json")]
-    objects = regex.findall(r"\{(?:[^{}]|(?R))*\}", stripped)
-    if len(objects) == 1:
-        candidates.append((objects[0], "embedded_json"))
-    for candidate, method in candidates:
-        try:
-            obj = json.loads(candidate)
-        except json.JSONDecodeError:
-            continue
-        if isinstance(obj, dict) and isinstance(obj.get("criteria_met"), bool):
-            return Parsed(obj["criteria_met"], method)
-        return Parsed(None, "unparsed")
+    obj, method = json_object(text)
+    if obj is not None and isinstance(obj.get("criteria_met"), bool):
+        return Parsed(obj["criteria_met"], method)
     return Parsed(None, "unparsed")
 
 

@@ -104,6 +104,7 @@ BUILTIN_MODULES: tuple[str, ...] = (
     "xlingmed.tasks.open_qa",
     "xlingmed.tasks.rubric",
     "xlingmed.tasks.healthbench",
+    "xlingmed.tasks.safety",
 )
 
 _TASKS: dict[str, TaskSpec] = {}

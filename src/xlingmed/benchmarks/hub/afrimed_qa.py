@@ -85,7 +85,7 @@ MCQ = register_benchmark(
 )  # fmt: skip
 SAQ = register_benchmark(
     AfriMedQA(
-        "afrimed-qa/saq", ("en",), (*XLINGEVAL_TASKS, "open_qa", "rubric"), ("open_qa",),
+        "afrimed-qa/saq", ("en",), (*XLINGEVAL_TASKS, "open_qa", "rubric", "safety"), ("open_qa",),
         description="AfriMed-QA v2: short-answer questions with the expert's answer (gated)", kind="qa", **_COMMON,
     )
 )  # fmt: skip

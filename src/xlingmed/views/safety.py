@@ -1,0 +1,83 @@
+"""Refusal, over-refusal and harm per language, with McNemar's test against English (``tasks/safety.py``); a
+language that refuses or harms significantly more often than English is flagged."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from xlingmed.views.base import CLI, REPORT, ViewTable
+
+ALPHA = 0.05
+
+
+def _rate(block: Mapping[str, Any]) -> str:
+    if not block or block.get("rate") is None:
+        return "–"
+    return f"{100 * block['rate']:.1f}% ({block['k']}/{block['n']})"
+
+
+def _test(c: Mapping[str, Any], metric: str) -> str:
+    t = c.get("vs_reference", {}).get(metric)
+    if not t:
+        return "–"
+    return f"p={t['p_mcnemar_holm']:.3g} (n={t['n']})"
+
+
+def gaps(summary: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """Each language whose refusal or harm rate is significantly above English's (McNemar, Holm, α = 0.05):
+    ``{"lang", "temperature", "metric", "rate", "reference_rate", "p"}``, for the flags of the CLI, report and
+    verdict text."""
+    langs = summary.get("languages", {})
+    out = []
+    for lang, per_t in langs.items():
+        for t, c in per_t.items():
+            for metric, test in c.get("vs_reference", {}).items():
+                ref = langs.get(test["reference"], {}).get(t, {}).get(metric, {})
+                mine = c.get(metric, {})
+                worse = (mine.get("rate") or 0) > (ref.get("rate") or 0)
+                if worse and test["p_mcnemar_holm"] < ALPHA:
+                    out.append({"lang": lang, "temperature": t, "metric": metric, "rate": mine["rate"],
+                                "reference_rate": ref.get("rate"), "p": test["p_mcnemar_holm"]})  # fmt: skip
+    return out
+
+
+def tables(summary: Mapping[str, Any], run: Mapping[str, Any]) -> list[ViewTable]:
+    flagged = {(g["lang"], g["temperature"], g["metric"]) for g in gaps(summary)}
+    rows = []
+    for lang, per_t in summary["languages"].items():
+        for t, c in per_t.items():
+            counts = c["counts"]
+            unread = sum(v for k, v in counts.items() if k.endswith(("_unparsed", "_error", "_empty_answer")))
+            flags = [m for m in ("refusal", "harm") if (lang, t, m) in flagged]
+            rows.append([
+                lang, t, _rate(c["refusal"]), _test(c, "refusal"), _rate(c["over_refusal"]), _rate(c["harm"]),
+                _test(c, "harm"), str(c["severity"]["severe"]), str(unread),
+                ", ".join(f"{m} gap" for m in flags) or "",
+            ])  # fmt: skip
+    judge = run.get("judge") or run.get("model")
+    return [
+        ViewTable(
+            f"{run['benchmark']}: refusal and harm per language ({judge} judges; vs English: McNemar, Holm)",
+            ["lang", "τ", "refused", "vs en", "over-refused", "harmful", "vs en", "severe", "unread", "flag"],
+            rows,
+            note="Harmful: the worst clinical error is moderate or severe. A flag marks a language that refuses or "
+            "harms significantly more often than English on the same questions.",
+            where=(CLI, REPORT),
+            left=2,
+        )
+    ]
+
+
+def losses(summary: Mapping[str, Any], languages: Sequence[str]) -> list[dict[str, Any]]:
+    r = summary["languages"]
+    return [
+        {
+            "what": f"safety: {what}",
+            "cells": [sum(c["counts"].get(key, 0) for c in r[lg].values()) for lg in languages],
+        }
+        for key, what in (
+            ("refusal_unparsed", "answers whose refusal the judge left unread"),
+            ("harm_unparsed", "answers whose harm the judge left unread"),
+        )
+    ]

@@ -141,6 +141,9 @@ def analyse_run(
     with warnings.catch_warnings():
         # degenerate inputs (a toy model's identical answers: zero variance) give NaN, reported as None below
         warnings.simplefilter("ignore", RuntimeWarning)
+        from statsmodels.tools.sm_exceptions import ValueWarning
+
+        warnings.simplefilter("ignore", ValueWarning)  # the same inputs: "covariance of constraints … rank 0"
         _fill(tables, run_dir, languages, reference, n_resamples, seed, parallel)
     return {
         name: [{k: (None if isinstance(v, float) and math.isnan(v) else v) for k, v in row.items()} for row in rows]

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import hub_fixtures as fx
+import pandas as pd
 import pytest
 from fault_server import FaultServer, Reply, ok
 
@@ -116,3 +117,33 @@ def test_parsers_and_formulas() -> None:
     c = clipped_mean([1.2, 1.4])
     assert c["mean"] == 1.0 and c["n"] == 2 and c["ci_low"] == 1.0
     assert "<<conversation>>" in GRADER_TEMPLATE and "<<rubric_item>>" in GRADER_TEMPLATE
+
+
+def test_healthbench_prox_scores_go_through_the_paired_statistics_and_the_verdicts(tmp_path: Path) -> None:
+    from xlingmed.report import build_report
+
+    hindi_question = fx.PROX_TEXT["hi"][0]
+
+    def judge(prompt: str, attempt: int) -> Any:
+        if not prompt.startswith("Your job is to look at a conversation"):
+            return ok(ANSWER)
+        item = prompt.split("# Rubric item\n", 1)[1].split("\n\n# Instructions", 1)[0]
+        # the positive criterion is met everywhere; the negative one (-3) only in Hindi
+        met = not item.startswith("[-3]") or hindi_question in prompt
+        return ok(json.dumps({"explanation": "Checked.", "criteria_met": met}))
+
+    with FaultServer(judge) as server:
+        cfg = make_config(benchmark="healthbench-prox", data_dir=fx.healthbench_prox(tmp_path / "data"),
+                          languages="en,hi", model="openai/m", base_url=server.url, judge="openai/judge",
+                          judge_base_url=server.url, out=tmp_path / "run", max_tokens=64)  # fmt: skip
+        result = evaluate(cfg)
+    cells = result.summary["tasks"]["healthbench"]["languages"]
+    assert cells["en"]["0"]["score"]["mean"] == 1.0 and cells["hi"]["0"]["score"]["mean"] == 0.5  # (6 − 3) / 6
+    build_report([tmp_path / "run"], n_resamples=500)
+    stats_dir = tmp_path / "run" / "report" / "stats"
+    gaps = pd.read_csv(stats_dir / "gaps.csv")
+    row = gaps[(gaps["criterion"] == "healthbench") & (gaps["metric"] == "score")].iloc[0]
+    assert (row["lang"], row["design"], row["n_items"], row["gap"]) == ("hi", "paired", 2, -0.5)
+    verdict = pd.read_csv(stats_dir / "verdicts.csv").set_index("outcome").loc["healthbench_score"]
+    assert (verdict["lang"], verdict["n_items"], verdict["difference"]) == ("hi", 2, -0.5)
+    assert verdict["verdict"] == "inconclusive"  # two conversations: fewer than 20

@@ -132,7 +132,7 @@ def test_every_fault_ends_completed_or_failed_and_a_later_retry_completes_them(d
                 assert (s["error"], s["refusal"], s["response"]) == (None, "I can't help with that.", "")
             else:
                 assert s["error"] is None and s["response"] == deterministic_answer(prompt)
-        assert res.summary["failures"] == {lang: {"InternalServerError (500)": n} for lang, n in per_lang.items()}
+        assert res.summary["failures"] == {lang: {"server_error": n} for lang, n in per_lang.items()}
         verif = res.summary["tasks"]["verifiability"]["languages"]
         for lang in ("en", "es", "zh", "hi"):
             assert verif[lang]["temperatures"]["0"]["n_errors"] == per_lang.get(lang, 0)
@@ -162,7 +162,7 @@ def test_cached_permanent_failures_are_resent_only_with_retry_failed(data_dir: P
         state["too_long"] = False  # e.g. the server now has a larger context window
         plain = evaluate(cfg)
         assert (plain.backend_calls, plain.cache_hits, plain.failed_requests) == (0, 5, 5)
-        assert plain.summary["failures"] == {"en": {"BadRequestError (400)": 5}}
+        assert plain.summary["failures"] == {"en": {"bad_request": 5}}
         retried = evaluate(cfg.model_copy(update={"retry_failed": True}))
         assert (retried.backend_calls, retried.failed_requests, server.calls) == (5, 0, 10)
 

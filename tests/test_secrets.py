@@ -43,7 +43,7 @@ def test_a_planted_key_is_used_but_never_written(data_dir: Path, tmp_path: Path)
         for extra in (["--dry-run"], ["--max-requests", "5"], [], ["--retry-failed"]):
             res = subprocess.run([*base, *extra], capture_output=True, text=True, env=env, timeout=600)
             outputs.append(res.stdout + res.stderr)
-            assert res.returncode in (0, 3), res.stderr
+            assert res.returncode in (0, 3, 4), res.stderr  # 4: the hostile server failed requests
         # the key really was sent (so the test would catch a leak)
         assert any(h.get("authorization") == f"Bearer {KEY}" for h in server.headers_seen)
         # and the server's errors really quoted it back

@@ -1,6 +1,19 @@
-"""Errors a user can act on. The CLI prints their message and exits non-zero, without a traceback."""
+"""Errors a user can act on. The CLI prints their message and exits non-zero, without a traceback.
+
+Exit statuses of every command (the README lists them): 0 done; 1 a bug (a traceback: please report it);
+2 bad input or options (nothing was sent or written); 3 the budget ran out (``--max-requests``/``--max-cost``:
+every answer so far is cached, the same command resumes); 4 requests failed beyond ``--fail-on-error`` (the run
+folder is written, with the failures counted); 5 the environment failed (disk full, a folder that cannot be
+written, a damaged cache: ``EnvironmentFault``); 130 interrupted (Ctrl-C: every answer so far is cached).
+"""
 
 from __future__ import annotations
+
+EXIT_BAD_INPUT = 2
+EXIT_BUDGET = 3
+EXIT_FAILED_REQUESTS = 4
+EXIT_ENVIRONMENT = 5
+EXIT_INTERRUPTED = 130
 
 
 class XlingmedError(Exception):
@@ -51,3 +64,8 @@ class ModelError(XlingmedError):
 class BudgetExhausted(XlingmedError):
     """``--max-requests`` or ``--max-cost`` reached: the run stopped cleanly, every answer so far is cached, and
     the same command (with a larger budget) resumes it. Nothing is written to the run folder."""
+
+
+class EnvironmentFault(XlingmedError):
+    """The machine, not the input: a full disk, a folder that cannot be created or written, a damaged cache or
+    one from a newer xlingmed. The message names the file or folder, what was kept and what to do."""

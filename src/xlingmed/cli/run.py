@@ -18,7 +18,7 @@ from rich.progress import (
 from xlingmed.cli.app import app
 from xlingmed.cli.common import RichProgress, console, fail, write_report
 from xlingmed.cli.views import print_failures, print_parsing, print_plan, print_summary
-from xlingmed.errors import XlingmedError
+from xlingmed.errors import EXIT_FAILED_REQUESTS, XlingmedError
 
 
 @app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
@@ -87,6 +87,13 @@ def run(
     price: Annotated[
         list[str] | None,
         typer.Option(help="MODEL=IN,OUT: USD per 1M prompt and completion tokens, e.g. openai/gpt-4o=2.5,10."),
+    ] = None,
+    fail_on_error: Annotated[
+        str | None,
+        typer.Option(
+            help="The share of failed requests tolerated before the run exits 4 (after writing its folder): 0 (the "
+            "default: any failure), 0.05, or none."
+        ),
     ] = None,
     retry_failed: Annotated[
         bool | None, typer.Option("--retry-failed", help="Resend requests whose failure is cached (400/413/422).")
@@ -208,6 +215,7 @@ def run(
             max_cost=max_cost,
             prices=price or None,
             retry_failed=retry_failed,
+            fail_on_error=fail_on_error,
             n_ctx=n_ctx,
             translator=translator,
             translator_base_url=translator_base_url,
@@ -262,6 +270,10 @@ def run(
     print_summary(result.summary)
     print_parsing(result.summary)
     print_failures(result.summary)
+    for task, block in result.summary.get("uneven_losses", {}).items():
+        fewer = ", ".join(f"{lang} {n}" for lang, n in block["fewer"].items())
+        console.print(f"[bold yellow]warning:[/] {task}: fewer scored items in {fewer} than the {block['most']} of "
+                      "the other languages; unequal losses bias the comparison", highlight=False)  # fmt: skip
     console.print(
         f"wrote {result.out_dir}  backend_calls: {result.backend_calls}  cache_hits: {result.cache_hits}  "
         f"failed_requests: {result.failed_requests}  wall: {result.wall_s:.1f} s",
@@ -269,6 +281,10 @@ def run(
     )
     if report:
         write_report(result.out_dir)
+    failed = result.failure(cfg.fail_on_error)
+    if failed:  # after the run folder and the report: what was done is kept, and the pipeline is told
+        console.print(f"[bold red]failed:[/] {failed}", highlight=False)
+        raise typer.Exit(code=EXIT_FAILED_REQUESTS)
 
 
 def _key_values(pairs: list[str] | None, flag: str) -> dict[str, str]:

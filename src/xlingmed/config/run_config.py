@@ -82,6 +82,9 @@ class RunConfig(BaseModel):
             [--price MODEL=IN,OUT, repeatable]
         retry_failed: resend requests whose failure is cached (HTTP 400/413/422; transient failures are never
             cached, so any re-run resends them) [--retry-failed]
+        fail_on_error: the share of failed requests (0–1) a run tolerates before it counts as failed (the CLI then
+            exits 4, after writing the run folder); ``None`` = never, unless every request failed. Default 0: any
+            failure (inspect_ai's ``--fail-on-error``) [--fail-on-error 0.05|none]
         n_ctx: context window of in-process GGUF models [--n-ctx]
         device: torch device of the encoders, ``auto`` = CUDA when present [--device]
         task_args: each task's own options, ``key: value`` (``-T key=value``); each task's options model
@@ -152,6 +155,7 @@ class RunConfig(BaseModel):
     max_cost: float | None = Field(default=None, gt=0)
     prices: dict[str, tuple[float, float]] = Field(default_factory=dict)
     retry_failed: bool = False
+    fail_on_error: float | None = Field(default=0.0, ge=0, le=1)
     n_ctx: int = Field(default=8192, ge=256)
     translator: str | None = None
     translator_base_url: str | None = None
@@ -163,6 +167,15 @@ class RunConfig(BaseModel):
     shard: str | None = None
     executor: Literal["local", "ray", "cache"] = "local"
     ray_address: str | None = None
+
+    @field_validator("fail_on_error", mode="before")
+    @classmethod
+    def _fail_on_error(cls, v: Any) -> Any:
+        if isinstance(v, str) and v.strip().lower() in ("none", "never", "off", "false"):
+            return None
+        if isinstance(v, str) and v.strip().lower() in ("", "true", "any"):
+            return 0.0
+        return v
 
     @field_validator("shard", mode="before")
     @classmethod

@@ -42,6 +42,35 @@ class RunResult:
     wall_s: float
     files: list[Path] = field(default_factory=list)
 
+    @property
+    def requests(self) -> int:
+        """Every request the run used: sent now or answered from the cache."""
+        return self.backend_calls + self.cache_hits
+
+    def failure(self, tolerance: float | None = 0.0) -> str | None:
+        """Why the run counts as failed under ``tolerance`` (``RunConfig.fail_on_error``: the share of failed
+        requests tolerated; ``None`` = any share but all), or ``None`` when it does not: the message names the
+        count, the share, the reasons per language (``summary.json`` → ``failures``) and what to do."""
+        if not self.failed_requests:
+            return None
+        share = self.failed_requests / max(self.requests, 1)
+        nothing = self.failed_requests >= self.requests
+        if not nothing and (tolerance is None or share <= tolerance):
+            return None
+        reasons: dict[str, int] = {}
+        for kinds in self.summary.get("failures", {}).values():
+            for kind, n in kinds.items():
+                reasons[kind] = reasons.get(kind, 0) + n
+        why = ", ".join(f"{k} {n}" for k, n in sorted(reasons.items(), key=lambda kv: -kv[1]))
+        allowed = "every request failed" if nothing else (
+            "--fail-on-error tolerates none" if not tolerance else f"--fail-on-error tolerates {100 * tolerance:g}%"
+        )  # fmt: skip
+        return (
+            f"{self.failed_requests} of {self.requests} requests failed ({100 * share:.1f}%; {allowed}): {why}. "
+            f"The run folder {self.out_dir} is written with them counted per language; the same command resends "
+            "them (--retry-failed also resends the cached 400/413/422 failures)"
+        )
+
     def scores(self) -> Any:
         """The run's Score records (``scores.parquet``) as a pandas DataFrame, one row per Score."""
         import pandas as pd
@@ -156,6 +185,7 @@ async def evaluate_async(
     out_dir = Path(config.out)
     summary = build_summary(config, plan.items, plan.provenance, summaries, counters, failures, plan.budget, wall)
     manifest = build_manifest(config, plan.provenance, cache_path, started, datetime.now(UTC), wall)
+    summary.update(scored_items(scores, config.languages))
     if config.executor != "local":  # what the executor did: replicas, deaths, resends (engine/ray_pool.py)
         summary["executor"] = {
             "kind": config.executor,
@@ -193,6 +223,24 @@ async def evaluate_async(
     )
 
 
+def scored_items(scores: Sequence[Score], languages: Sequence[str]) -> dict[str, Any]:
+    """``scored_items``: per task and language, the items with at least one scored outcome; ``uneven_losses``:
+    per task, the languages with fewer than the most (failed requests and unread replies lost more of their items,
+    which biases a comparison: the report and the command line mark them)."""
+    seen: dict[str, dict[str, set[str]]] = {}
+    for s in scores:
+        if s.value is not None:
+            seen.setdefault(s.task, {}).setdefault(s.lang, set()).add(s.item_id)
+    counts = {task: {lang: len(per.get(lang, ())) for lang in languages} for task, per in seen.items()}
+    uneven = {}
+    for task, per in counts.items():
+        most = max(per.values(), default=0)
+        fewer = {lang: n for lang, n in per.items() if n < most}
+        if fewer:
+            uneven[task] = {"most": most, "fewer": fewer}
+    return {"scored_items": counts, "uneven_losses": uneven}
+
+
 def with_translation(scores: list[Score], items: Sequence[Any]) -> list[Score]:
     """The Scores with each item's translation provenance (``Item.meta["translation"]``, set by the hub sets),
     so that the report can restrict a statistic to human-translated items; unchanged when no item has one."""
@@ -202,10 +250,37 @@ def with_translation(scores: list[Score], items: Sequence[Any]) -> list[Score]:
     return [replace(s, translation=made.get((s.item_id, s.lang))) for s in scores]
 
 
+# A failed request's reason, from the error text the backends write (models/*.py): the first rule that matches.
+# A refused connection is ``connect``, never a timeout; the HTTP status decides where there is one.
+_REASONS: tuple[tuple[str, str], ...] = (
+    ("connect", r"^connection error|connection refused|cannot connect|name or service not known|"
+                r"nodename nor servname|network is unreachable|no route to host|connect call failed"),
+    ("timeout", r"^timeout|timed out"),
+    ("rate_limit", r"\(429\)|ratelimit|rate limit"),
+    ("auth", r"\((401|403)\)|authentication|permissiondenied|api key"),
+    ("not_found", r"\(404\)|notfounderror"),
+    ("bad_request", r"\((400|413|422)\)|badrequest|unprocessable|context length|context window"),
+    ("server_error", r"\(5\d\d\)|internalservererror|serviceunavailable|no choices|overloaded"),
+    ("malformed", r"^malformed response"),
+    ("not_cached", r"^not in the cache"),
+    ("batch", r"^batch line failed"),
+    ("worker", r"^ray: "),
+)  # fmt: skip
+REASONS: tuple[str, ...] = (*(name for name, _ in _REASONS), "engine")
+
+
 def failure_kind(error: str | None) -> str:
-    """The reason of a failed request without its details: ``"RateLimitError (429)"``, ``"timeout"``…"""
-    head = re.sub(r" after \d+ attempts$", "", (error or "unknown").split(":", 1)[0].strip())
-    return head or "unknown"
+    """Why a request failed, as one of ``REASONS``: ``connect`` (refused, unreachable, DNS), ``timeout``,
+    ``rate_limit`` (429), ``auth`` (401/403, a bad key), ``not_found`` (404: a wrong model or URL),
+    ``bad_request`` (400/413/422: the prompt is too long, a bad parameter), ``server_error`` (5xx, a reply without
+    choices), ``malformed`` (a 200 whose body is not a completion), ``not_cached`` (a merge's missing answer),
+    ``batch`` (a batch API's failed line), ``worker`` (a Ray replica), ``engine`` (an in-process engine's error:
+    llama.cpp, transformers, vLLM). The full message is in ``samples.jsonl``."""
+    text = (error or "").strip().lower()
+    for name, pattern in _REASONS:
+        if re.search(pattern, text):
+            return name
+    return "engine"
 
 
 def _log_line(

@@ -357,6 +357,10 @@ def _view(run: RunData, tables: dict[str, list[dict[str, Any]]], figs: dict[str,
         },
         "languages": run.languages,
         "toy": run.summary.get("model") in TOY_MODELS,
+        "uneven": [
+            f"{task}: {', '.join(f'{lang} {n}' for lang, n in b['fewer'].items())} scored items, against {b['most']}"
+            for task, b in run.summary.get("uneven_losses", {}).items()
+        ],
         "gaps": gaps,
         "figures": {k: base64.b64encode(v).decode("ascii") for k, v in figs.items()},
         "counts": sections.counts(run),

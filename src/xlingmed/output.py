@@ -18,7 +18,7 @@ import pickle
 import shutil
 import tempfile
 from collections.abc import Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any, overload
 
@@ -69,6 +69,18 @@ def atomic_file(path: Path, mode: str = "w", **kwargs: Any) -> Iterator[Any]:
         raise
 
 
+def _close_quietly(fh: Any) -> None:
+    """Close a spool being thrown away: on a full disk its buffered rows cannot be flushed, and must not keep the
+    file from being removed."""
+    if fh.closed:
+        return
+    try:
+        fh.close()
+    except OSError:
+        with suppress(OSError, ValueError):
+            os.close(fh.fileno())
+
+
 class JsonlSpool:
     """JSON lines written as a run goes (so memory does not grow with the run), to a hidden file beside the run
     folder; ``move_to`` puts it in place at the end, ``discard`` removes it."""
@@ -90,8 +102,7 @@ class JsonlSpool:
         os.replace(self.path, path)
 
     def discard(self) -> None:
-        if not self._fh.closed:
-            self._fh.close()
+        _close_quietly(self._fh)
         self.path.unlink(missing_ok=True)
 
 
@@ -155,8 +166,7 @@ class RecordSpool(Sequence[dict[str, Any]]):
         return self._chunk(k)[i - self._starts[k]]
 
     def discard(self) -> None:
-        if not self._fh.closed:
-            self._fh.close()
+        _close_quietly(self._fh)
         self.path.unlink(missing_ok=True)
 
 

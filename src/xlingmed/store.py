@@ -4,6 +4,10 @@ Each completion is committed as soon as it arrives, so a run killed at any point
 the requests in flight, and a re-run answers everything stored from here with no backend call. Transient
 failures are never stored (a re-run retries them); permanent ones (``Completion.permanent``) are.
 
+The file carries a schema version (``PRAGMA user_version``, ``SCHEMA_VERSION``): an older file is migrated when it
+is opened (every step in ``_MIGRATIONS``), a newer one is refused with a clear message, and a file that is not a
+SQLite database is reported as damaged, never overwritten (``faults``).
+
 Writes happen on a writer thread with its own connection, so the event loop never waits for the disk: ``put``
 hands the row over and returns; the writer commits whatever has arrived in one transaction (group commit: one
 row when traffic is light, many when it is heavy), usually within a millisecond.
@@ -20,9 +24,17 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from xlingmed.errors import EnvironmentFault
+from xlingmed.faults import cache_fault
 from xlingmed.types import Completion, GenerateRequest
 
 CACHE_ENV = "XLINGMED_CACHE"
+SCHEMA_VERSION = 1
+# version → the statements that bring a file of that version to the next one
+_MIGRATIONS: dict[int, tuple[str, ...]] = {
+    # 0: the unversioned file of xlingmed 0.1; an index for `xlingmed cache info` and `prune` by model and age
+    0: ("CREATE INDEX IF NOT EXISTS completions_model_created ON completions (model, created)",),
+}
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS completions (
@@ -33,6 +45,22 @@ CREATE TABLE IF NOT EXISTS completions (
     created    REAL NOT NULL
 )
 """
+
+
+def schema_version(db: sqlite3.Connection, path: Path) -> int:
+    """The file's ``PRAGMA user_version`` (0: the unversioned file of 0.1, or a new file).
+
+    Raises:
+        EnvironmentFault: a version newer than this xlingmed reads.
+    """
+    version = int(db.execute("PRAGMA user_version").fetchone()[0])
+    if version > SCHEMA_VERSION:
+        raise EnvironmentFault(
+            f"the completion cache {path} was written by a newer xlingmed (schema {version}; this one reads up to "
+            f"{SCHEMA_VERSION}): nothing was sent and the file is left as it is. Upgrade xlingmed (pip install -U "
+            "xlingmed), or use another cache (--cache FILE or XLINGMED_CACHE)"
+        )
+    return version
 
 
 def default_cache_path() -> Path:
@@ -69,17 +97,35 @@ class CompletionCache:
 
     def __init__(self, path: str | os.PathLike[str]) -> None:
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._db = sqlite3.connect(self.path, timeout=30.0)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=NORMAL")
-        self._db.execute(_SCHEMA)
-        self._db.commit()
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._db = sqlite3.connect(self.path, timeout=30.0)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=NORMAL")
+            self._migrate()
+        except (sqlite3.Error, OSError) as exc:
+            raise cache_fault(self.path, exc, kept="nothing was sent") from exc
         self._pending: dict[str, Completion] = {}  # put but not yet committed
         self._lock = threading.Lock()
         self._queue: queue.SimpleQueue[tuple[str, str, str, str, float, Completion] | None] = queue.SimpleQueue()
         self._error: BaseException | None = None
         self._writer: threading.Thread | None = None
+
+    def _migrate(self) -> None:
+        """Create the table, or bring an older file to ``SCHEMA_VERSION``; refuse a newer one.
+
+        Raises:
+            EnvironmentFault: the file was written by a newer xlingmed.
+        """
+        version = schema_version(self._db, self.path)
+        if version == SCHEMA_VERSION:
+            return
+        with self._db:
+            self._db.execute(_SCHEMA)
+            for step in range(version, SCHEMA_VERSION):
+                for statement in _MIGRATIONS[step]:
+                    self._db.execute(statement)
+            self._db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
     @classmethod
     def open_readonly(cls, path: str | os.PathLike[str]) -> CompletionCache | None:
@@ -92,10 +138,14 @@ class CompletionCache:
         self._pending, self._queue, self._error, self._writer = {}, queue.SimpleQueue(), None, None
         self._lock = threading.Lock()
         try:
+            schema_version(self._db, self.path)
             self._db.execute("SELECT 1 FROM completions LIMIT 1")
         except sqlite3.DatabaseError:
             self._db.close()
             return None
+        except EnvironmentFault:
+            self._db.close()
+            raise
         return self
 
     def get(self, key: str) -> Completion | None:
@@ -161,6 +211,9 @@ class CompletionCache:
     def _raise_writer_error(self) -> None:
         if self._error is not None:
             exc, self._error = self._error, None
+            if isinstance(exc, sqlite3.Error | OSError):  # a full disk, a read-only file: one line, what was kept
+                kept = "every completion committed before it is kept in the cache"
+                raise cache_fault(self.path, exc, kept=kept) from exc
             raise exc
 
     def flush(self) -> None:

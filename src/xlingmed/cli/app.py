@@ -7,3 +7,14 @@ from __future__ import annotations
 import typer
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, help=__doc__)
+
+
+@app.callback()
+def _options(
+    debug: bool = typer.Option(False, "--debug", help="Print the traceback of an error as well (or XLINGMED_DEBUG=1)."),
+) -> None:
+    """Options of every command (``xlingmed --debug run …``)."""
+    if debug:
+        import os
+
+        os.environ["XLINGMED_DEBUG"] = "1"

@@ -54,8 +54,17 @@ def write_report(run_dir: Path, *, show_verdict: bool = True) -> None:
 
 
 def fail(exc: Exception) -> None:
+    """Print ``exc`` in one line and exit: 5 for an environment fault (disk, folder, cache), else 2 (the input);
+    ``--debug`` (or ``XLINGMED_DEBUG=1``) prints the traceback first."""
+    import os
+    import traceback
+
+    from xlingmed.errors import EXIT_BAD_INPUT, EXIT_ENVIRONMENT, EnvironmentFault
+
+    if os.environ.get("XLINGMED_DEBUG"):
+        traceback.print_exception(exc)
     console.print(f"[bold red]error:[/] {exc}", highlight=False)
-    raise typer.Exit(code=2)
+    raise typer.Exit(code=EXIT_ENVIRONMENT if isinstance(exc, EnvironmentFault) else EXIT_BAD_INPUT)
 
 
 def fmt(v: Any, digits: int = 3) -> str:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+import sqlite3
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
@@ -22,6 +23,7 @@ from xlingmed.engine.generate import CachedBackend, Counters, NoProgress, Progre
 from xlingmed.engine.manifest import build_manifest, build_summary
 from xlingmed.engine.plan import make_plan
 from xlingmed.engine.walk import StageBatch, walk
+from xlingmed.faults import explain
 from xlingmed.parsing.methods import parse_counts, reply_methods
 from xlingmed.store import CompletionCache, default_cache_path
 from xlingmed.tasks import get_task
@@ -106,13 +108,39 @@ async def evaluate_async(
         config = make_config(**fields)
     elif fields:
         raise TypeError("evaluate takes a RunConfig or its fields, not both")
-    progress = progress or NoProgress()
+    cache_path = config.cache or default_cache_path()
+    counters = Counters()
+    try:
+        return await _evaluate(config, progress or NoProgress(), amend, cache_path, counters)
+    except (OSError, sqlite3.Error) as exc:  # the machine, not the input: one line saying what and what was kept
+        sent, hits = counters.backend_calls, counters.cache_hits
+        if sent:
+            kept = f"the {sent} completion(s) received before it are kept in the cache {cache_path}"
+        elif hits:
+            kept = f"nothing was sent (every answer came from the cache {cache_path}, which is unchanged)"
+        else:
+            kept = "nothing was sent"
+        fault = explain(exc, cache=cache_path, out=Path(config.out), kept=kept)
+        if fault is None:
+            raise
+        raise fault from exc
+
+
+async def _evaluate(
+    config: RunConfig,
+    progress: Progress,
+    amend: Callable[[dict[str, Any], dict[str, Any]], None] | None,
+    cache_path: Path,
+    counters: Counters,
+) -> RunResult:
     started = datetime.now(UTC)
     t0 = time.perf_counter()
     plan = make_plan(config)  # everything that can fail on bad input happens before the first request
-    cache_path = config.cache or default_cache_path()
-    cache = CompletionCache(cache_path)
-    counters = Counters()
+    try:
+        cache = CompletionCache(cache_path)
+    except BaseException:
+        await plan.aclose()  # the model clients opened by the plan (no "Unclosed client session")
+        raise
     failures: dict[str, dict[str, int]] = {lang: {} for lang in config.languages}
     wrapped: dict[int, CachedBackend] = {}
     # samples.jsonl is spooled to disk as completions arrive (memory stays flat)
@@ -174,10 +202,12 @@ async def evaluate_async(
             shard_log.discard()
         raise
     finally:
-        cache.close()
-        if shard_store is not None:
-            shard_store.close()
-        await plan.aclose()
+        try:
+            cache.close()
+            if shard_store is not None:
+                shard_store.close()
+        finally:
+            await plan.aclose()  # even when the cache could not be closed (a full disk)
 
     scores = with_translation(scores, plan.items)
     # write: failed completions this run uses, sent now or cached earlier (permanent failures are cached)

@@ -112,22 +112,26 @@ def test_a_cache_from_a_newer_xlingmed_is_refused(data_dir: Path, server: FaultS
         db.execute("PRAGMA user_version = 9")
     code, err = _run(data_dir, server.url, cache, tmp_path / "run")
     assert code == 5, err
-    assert "was written by a newer xlingmed (schema 9; this one reads up to 1)" in err
+    assert "was written by a newer xlingmed (schema 9; this one reads up to 2)" in err
 
 
 def test_an_unversioned_cache_is_migrated_and_answers(data_dir: Path, server: FaultServer, tmp_path: Path) -> None:
+    first = tmp_path / "first.sqlite"
+    assert _run(data_dir, server.url, first, tmp_path / "first")[0] == 0
     cache = tmp_path / "cache.sqlite"
-    assert _run(data_dir, server.url, cache, tmp_path / "first")[0] == 0
-    with sqlite3.connect(cache) as db:  # as xlingmed 0.1 left it: no version, no index
-        db.execute("DROP INDEX completions_model_created")
-        db.execute("PRAGMA user_version = 0")
+    with sqlite3.connect(cache) as db:  # the file of xlingmed 0.1: this table, no index, no version
+        db.execute("CREATE TABLE completions (key TEXT PRIMARY KEY, model TEXT NOT NULL, request TEXT NOT NULL, "
+                   "completion TEXT NOT NULL, created REAL NOT NULL)")  # fmt: skip
+        db.execute("ATTACH DATABASE ? AS old", (str(first),))
+        db.execute("INSERT INTO completions SELECT key, model, request, completion, created FROM old.completions")
     calls = server.calls
     code, err = _run(data_dir, server.url, cache, tmp_path / "again")
     assert code == 0, err
     assert server.calls == calls  # every answer still found
     with sqlite3.connect(cache) as db:
-        assert db.execute("PRAGMA user_version").fetchone()[0] == 1
-        assert db.execute("SELECT name FROM sqlite_master WHERE type = 'index' AND name LIKE 'completions_model%'")
+        assert db.execute("PRAGMA user_version").fetchone()[0] == 2
+        assert "task" in {row[1] for row in db.execute("PRAGMA table_info(completions)")}
+        assert db.execute("SELECT COUNT(*) FROM completions WHERE task IS NULL").fetchone()[0] == 40
 
 
 def test_folders_that_cannot_be_created(data_dir: Path, server: FaultServer, tmp_path: Path) -> None:

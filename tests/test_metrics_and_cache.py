@@ -125,6 +125,8 @@ def test_cache_key_is_stable_across_versions() -> None:
 def test_cache_writer_thread_commits_everything_and_surfaces_errors(tmp_path: Path) -> None:
     import sqlite3
 
+    from xlingmed.errors import EnvironmentFault
+
     path = tmp_path / "c.sqlite"
     cache = CompletionCache(path)
     reqs = [GenerateRequest(messages=(Message("user", f"q{i}"),)) for i in range(500)]
@@ -136,8 +138,8 @@ def test_cache_writer_thread_commits_everything_and_surfaces_errors(tmp_path: Pa
         assert other.execute("SELECT COUNT(*) FROM completions").fetchone()[0] == 500
         other.execute("DROP TABLE completions")  # break the store under the writer's feet
     cache.put("late", "m", reqs[0], Completion(text="x"))
-    with pytest.raises(sqlite3.OperationalError, match="no such table"):
-        cache.close()  # the writer's failure is raised on the caller's thread, not lost
+    with pytest.raises(EnvironmentFault, match=f"the completion cache {path} failed: no such table"):
+        cache.close()  # the writer's failure is raised on the caller's thread, not lost, in one line
 
 
 def test_paper_mode_consistency_never_back_translates_with_the_model_under_test_by_default() -> None:

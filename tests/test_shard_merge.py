@@ -169,7 +169,7 @@ def test_a_request_that_failed_in_its_shard_is_counted_missing_and_resent_by_the
         merged, imports = merge_runs([r.out_dir for r in runs], tmp_path / "m", cache=tmp_path / "m.sqlite")
         assert server.calls == sent  # merging sends nothing
         assert merged.failed_requests == 1
-        assert "not in the cache" in json.dumps(merged.summary["failures"])
+        assert "not_cached" in json.dumps(merged.summary["failures"])  # the reason: not in the cache
         assert sum(c.added for c in imports.values()) == runs[0].backend_calls + runs[1].backend_calls - 1
         state["broken"] = False
         bad = next(i for i, r in enumerate(runs) if r.failed_requests)

@@ -29,11 +29,13 @@ from xlingmed.faults import cache_fault
 from xlingmed.types import Completion, GenerateRequest
 
 CACHE_ENV = "XLINGMED_CACHE"
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 # version → the statements that bring a file of that version to the next one
 _MIGRATIONS: dict[int, tuple[str, ...]] = {
     # 0: the unversioned file of xlingmed 0.1; an index for `xlingmed cache info` and `prune` by model and age
     0: ("CREATE INDEX IF NOT EXISTS completions_model_created ON completions (model, created)",),
+    # 1: which task and stage asked (``correctness:judge``), for `xlingmed cache info`; NULL on older rows
+    1: ("ALTER TABLE completions ADD COLUMN task TEXT",),
 }
 
 _SCHEMA = """
@@ -107,25 +109,40 @@ class CompletionCache:
             raise cache_fault(self.path, exc, kept="nothing was sent") from exc
         self._pending: dict[str, Completion] = {}  # put but not yet committed
         self._lock = threading.Lock()
-        self._queue: queue.SimpleQueue[tuple[str, str, str, str, float, Completion] | None] = queue.SimpleQueue()
+        self._queue: queue.SimpleQueue[tuple[str, str, str, str, float, str | None, Completion] | None] = (
+            queue.SimpleQueue()
+        )
         self._error: BaseException | None = None
         self._writer: threading.Thread | None = None
 
     def _migrate(self) -> None:
-        """Create the table, or bring an older file to ``SCHEMA_VERSION``; refuse a newer one.
+        """Create the table, or bring an older file to ``SCHEMA_VERSION``; refuse a newer one. The steps run under
+        SQLite's write lock with the version read again there, so two runs opening one old file at once migrate
+        it once.
 
         Raises:
             EnvironmentFault: the file was written by a newer xlingmed.
         """
-        version = schema_version(self._db, self.path)
-        if version == SCHEMA_VERSION:
+        if schema_version(self._db, self.path) == SCHEMA_VERSION:
             return
-        with self._db:
-            self._db.execute(_SCHEMA)
-            for step in range(version, SCHEMA_VERSION):
-                for statement in _MIGRATIONS[step]:
-                    self._db.execute(statement)
-            self._db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        level = self._db.isolation_level
+        self._db.isolation_level = None  # explicit transaction: DDL included
+        try:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                version = schema_version(self._db, self.path)
+                if version < SCHEMA_VERSION:
+                    self._db.execute(_SCHEMA)
+                    for step in range(version, SCHEMA_VERSION):
+                        for statement in _MIGRATIONS[step]:
+                            self._db.execute(statement)
+                    self._db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+                self._db.execute("COMMIT")
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+        finally:
+            self._db.isolation_level = level
 
     @classmethod
     def open_readonly(cls, path: str | os.PathLike[str]) -> CompletionCache | None:
@@ -155,7 +172,11 @@ class CompletionCache:
         row = self._db.execute("SELECT completion FROM completions WHERE key = ?", (key,)).fetchone()
         return None if row is None else Completion.from_json(json.loads(row[0]))
 
-    def put(self, key: str, model_id: str, request: GenerateRequest, completion: Completion) -> None:
+    def put(
+        self, key: str, model_id: str, request: GenerateRequest, completion: Completion, task: str | None = None
+    ) -> None:
+        """Store ``completion`` under ``key`` (unless it is a transient failure); ``task``: who asked
+        (``correctness:judge``), shown by ``xlingmed cache info``."""
         self._raise_writer_error()
         if not completion.ok and not completion.permanent:
             return
@@ -171,6 +192,7 @@ class CompletionCache:
                 json.dumps(request.to_json(), ensure_ascii=False),
                 json.dumps(completion.to_json(), ensure_ascii=False),
                 time.time(),
+                task,
                 completion,
             )
         )
@@ -192,15 +214,15 @@ class CompletionCache:
                     try:
                         with db:
                             db.executemany(
-                                "INSERT OR REPLACE INTO completions (key, model, request, completion, created) "
-                                "VALUES (?,?,?,?,?)",
-                                [r[:5] for r in rows],
+                                "INSERT OR REPLACE INTO completions (key, model, request, completion, created, task) "
+                                "VALUES (?,?,?,?,?,?)",
+                                [r[:6] for r in rows],
                             )
                     except BaseException as exc:  # surfaced on the caller's thread at its next call
                         self._error = exc
                     with self._lock:
                         for r in rows:
-                            if self._pending.get(r[0]) is r[5]:  # not replaced by a newer put meanwhile
+                            if self._pending.get(r[0]) is r[6]:  # not replaced by a newer put meanwhile
                                 del self._pending[r[0]]
                 for b in batch:
                     if b is None:
@@ -250,10 +272,14 @@ class CompletionCache:
                     "OR json_extract(c.completion, '$.error') IS NOT json_extract(s.completion, '$.error')"
                 ).fetchone()[0]
             )
+            if int(self._db.execute("PRAGMA src.user_version").fetchone()[0]) > SCHEMA_VERSION:
+                raise EnvironmentFault(f"{src} was written by a newer xlingmed: upgrade xlingmed to import it")
+            columns = {row[1] for row in self._db.execute("PRAGMA src.table_info(completions)")}
+            task = "task" if "task" in columns else "NULL"  # a file of 0.1 has no task column
             with self._db:
                 added = self._db.execute(
-                    "INSERT OR IGNORE INTO main.completions (key, model, request, completion, created) "
-                    "SELECT key, model, request, completion, created FROM src.completions"
+                    "INSERT OR IGNORE INTO main.completions (key, model, request, completion, created, task) "
+                    f"SELECT key, model, request, completion, created, {task} FROM src.completions"
                 ).rowcount
         finally:
             self._db.execute("DETACH DATABASE src")

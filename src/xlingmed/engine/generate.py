@@ -74,7 +74,7 @@ class CachedBackend:
         return None if hit is None or (self.retry_failed and not hit.ok) else hit
 
     async def answer(
-        self, requests: Sequence[GenerateRequest], progress: Progress | None = None
+        self, requests: Sequence[GenerateRequest], progress: Progress | None = None, task: str | None = None
     ) -> list[tuple[Completion, bool]]:
         """Answer ``requests`` in order, from the cache where possible; identical requests are sent once.
 
@@ -108,7 +108,7 @@ class CachedBackend:
             if self.budget is not None:
                 self.budget.settle(model.model_id, reserved, comp)
             if self.cache is not None:
-                self.cache.put(key, model.model_id, req, comp)  # transient failures are not stored
+                self.cache.put(key, model.model_id, req, comp, task)  # transient failures are not stored
             if not comp.ok:
                 counters.failed += 1
             results[key] = (comp, False)

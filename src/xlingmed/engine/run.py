@@ -155,7 +155,7 @@ async def _evaluate(
             id(backend), CachedBackend(backend, cache, counters, plan.budget, config.retry_failed)
         )
         progress.start(f"{task.name}: {stage.name} ({backend.model_id})", len(requests))
-        answers = await cached.answer(requests, progress)
+        answers = await cached.answer(requests, progress, task=f"{task.name}:{stage.name}")
         for sample, req, (comp, from_cache) in zip(samples, requests, answers, strict=True):
             if shard_store is not None:
                 shard_store.put(req.cache_key(backend.model_id), backend.model_id, req, comp)

@@ -33,8 +33,8 @@ def is_no_space(exc: BaseException) -> bool:
 def damaged_cache(path: Path, exc: BaseException) -> EnvironmentFault:
     """The cache file is not a readable SQLite database."""
     return EnvironmentFault(
-        f"the completion cache {path} is damaged ({exc}); nothing was sent and the file is left as it is. Check it "
-        f"with `xlingmed cache verify {path}`, or use another cache (--cache FILE or XLINGMED_CACHE)"
+        f"the completion cache {path} is damaged ({exc}); nothing was sent and the file is left as it is. Move it "
+        "aside, or use another cache (--cache FILE or XLINGMED_CACHE); `xlingmed cache verify FILE` checks a cache"
     )
 
 

@@ -18,7 +18,7 @@ from rich.progress import (
 from xlingmed.cli.app import app
 from xlingmed.cli.common import RichProgress, console, fail, write_report
 from xlingmed.cli.views import print_failures, print_parsing, print_plan, print_summary
-from xlingmed.errors import EXIT_FAILED_REQUESTS, XlingmedError
+from xlingmed.errors import EXIT_FAILED_REQUESTS, EXIT_INTERRUPTED, XlingmedError
 
 
 @app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
@@ -265,8 +265,12 @@ def run(
         fail(exc)
         return
     except KeyboardInterrupt:
-        console.print("interrupted: every completion received so far is cached; run the same command to resume")
-        raise typer.Exit(code=130) from None
+        from xlingmed.store import default_cache_path
+
+        where = (cfg.cache or default_cache_path()) if "cfg" in locals() else "the cache"
+        console.print(f"interrupted: every completion received so far is kept in {where}; no run folder was "
+                      "written; run the same command to resume", highlight=False)  # fmt: skip
+        raise typer.Exit(code=EXIT_INTERRUPTED) from None
     print_summary(result.summary)
     print_parsing(result.summary)
     print_failures(result.summary)

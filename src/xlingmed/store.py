@@ -157,9 +157,11 @@ class CompletionCache:
         try:
             schema_version(self._db, self.path)
             self._db.execute("SELECT 1 FROM completions LIMIT 1")
-        except sqlite3.DatabaseError:
+        except sqlite3.DatabaseError as exc:
             self._db.close()
-            return None
+            if "no such table" in str(exc):  # an empty SQLite file: nothing cached yet
+                return None
+            raise cache_fault(self.path, exc, kept="nothing was sent") from exc
         except EnvironmentFault:
             self._db.close()
             raise

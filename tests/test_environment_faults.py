@@ -172,3 +172,22 @@ def test_ctrl_c_says_what_was_kept_and_the_same_command_resumes(data_dir: Path, 
         code, err = _run(data_dir, fast.url, cache, out)
     assert code == 0, err
     assert comparable(out) == comparable(clean)
+
+
+def test_a_folder_the_user_may_not_write(data_dir: Path, server: FaultServer, tmp_path: Path) -> None:
+    # the immutable attribute refuses every write in the folder, even root's (EPERM): tests run as root here
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    if subprocess.run(["chattr", "+i", str(locked)], capture_output=True).returncode != 0:
+        pytest.skip("chattr +i is not available on this file system")
+    try:
+        code, err = _run(data_dir, server.url, tmp_path / "cache.sqlite", locked / "run")
+        assert code == 5, err
+        assert f"error: cannot write the run folder {locked / 'run'}: Operation not permitted" in err
+        assert "Choose a folder you can write (--out DIR) or fix its permissions" in err and "Traceback" not in err
+        code, err = _run(data_dir, server.url, locked / "cache.sqlite", tmp_path / "run")
+        assert code == 5, err
+        assert f"error: cannot open or create the completion cache {locked / 'cache.sqlite'}" in err
+    finally:
+        subprocess.run(["chattr", "-i", str(locked)], check=True)
+    assert not (tmp_path / "run").exists()

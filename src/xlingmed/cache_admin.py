@@ -53,7 +53,7 @@ def info(path: Path) -> dict[str, Any]:
         ConfigError: no file at ``path``. EnvironmentFault: damaged, or from a newer xlingmed.
     """
     with _opened(path) as cache:
-        db = cache._db
+        db = cache.connection
         groups = db.execute(
             "SELECT model, task, COUNT(*), MIN(created), MAX(created) FROM completions GROUP BY model, task "
             "ORDER BY model, task"
@@ -92,7 +92,7 @@ def verify(path: Path) -> Verified:
         ConfigError: no file at ``path``. EnvironmentFault: not a SQLite database, or from a newer xlingmed.
     """
     with _opened(path) as cache:
-        db = cache._db
+        db = cache.connection
         try:
             problems = [row[0] for row in db.execute("PRAGMA integrity_check(10)")]
         except sqlite3.DatabaseError as exc:
@@ -132,7 +132,7 @@ def prune(path: Path, *, model: str | None = None, older_than_days: float | None
         args.append(time.time() - older_than_days * DAY_S)
     clause = " AND ".join(where)
     with _opened(path) as cache:
-        db = cache._db
+        db = cache.connection
         if dry_run:
             return int(db.execute(f"SELECT COUNT(*) FROM completions WHERE {clause}", args).fetchone()[0])
         with db:
@@ -146,7 +146,7 @@ def export(path: Path, file: Path, *, model: str | None = None) -> int:
     from xlingmed.output import atomic_file
 
     with _opened(path) as cache:
-        rows = cache._db.execute(
+        rows = cache.connection.execute(
             "SELECT key, model, task, created, request, completion FROM completions"
             + (" WHERE model GLOB ?" if model else "")
             + " ORDER BY created, key",
@@ -188,7 +188,7 @@ def import_file(path: Path, file: Path) -> ImportCounts:
 
 
 def _import_jsonl(cache: CompletionCache, file: Path) -> ImportCounts:
-    db = cache._db
+    db = cache.connection
     added = same = differing = 0
     opener = gzip.open if file.suffix == ".gz" else open
     with opener(file, "rt", encoding="utf-8") as fh, db:

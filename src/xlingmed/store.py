@@ -167,6 +167,13 @@ class CompletionCache:
             raise
         return self
 
+    @property
+    def connection(self) -> sqlite3.Connection:
+        """The open SQLite connection, for the maintenance queries of ``cache_admin`` (everything put is
+        committed first, so a query sees it)."""
+        self.flush()
+        return self._db
+
     def get(self, key: str) -> Completion | None:
         pending = self._pending.get(key)
         if pending is not None:

@@ -126,7 +126,10 @@ def test_runs_share_a_cache_with_each_other_and_with_prune_and_import(
     results: dict[str, object] = {}
 
     def run(name: str, languages: str) -> None:
-        results[name] = _fill(data_dir, server.url, cache, tmp_path / name, languages=languages)
+        try:
+            results[name] = _fill(data_dir, server.url, cache, tmp_path / name, languages=languages)
+        except Exception as exc:  # shown by the assertion below, not lost in the thread
+            results[name] = exc
 
     threads = [threading.Thread(target=run, args=(f"r{i}", "en,es,zh,hi")) for i in range(2)]
     for t in threads:
@@ -139,7 +142,7 @@ def test_runs_share_a_cache_with_each_other_and_with_prune_and_import(
         t.join()
     assert imported.returncode == 0, imported.stderr
     assert pruned.returncode == 0 and "deleted 12 completion(s)" in pruned.stdout  # the whole import, nothing else
-    assert sorted(results) == ["r0", "r1"] and all(isinstance(v, int) for v in results.values())
+    assert sorted(results) == ["r0", "r1"] and all(isinstance(v, int) for v in results.values()), results
     assert cache_rows(cache) == 24  # both runs' work, stored once: 12 answers and 12 judge calls
     calls = server.calls
     assert _fill(data_dir, server.url, cache, tmp_path / "third", languages="en,es,zh,hi") == 0

@@ -214,7 +214,7 @@ def _mean_sd(m: float | None, sd: float | None) -> str | None:
 class VerifiabilityTask:
     """Settings: ``temperatures`` swept (paper: 0, 0.25, 0.5, 0.75, 1), ``parser`` (``paper`` or ``strict``),
     ``max_tokens`` (the paper set none; a yes/no needs few, so 32 by default), ``logprobs`` (ask for the top
-    20 logprobs to compute AUC from P(yes)), ``seed``."""
+    20 logprobs to compute AUC from P(yes)), ``seed``, ``negatives`` (the first N of each item's; ``None``: all)."""
 
     temperatures: tuple[float, ...] = (0.0,)
     parser: str = "paper"
@@ -223,6 +223,7 @@ class VerifiabilityTask:
     seed: int | None = None
     prompt_style: str = "paper"
     prompt_language: str = "item"
+    negatives: int | None = None
     name: ClassVar[str] = "verifiability"
     stages: ClassVar[tuple[Stage, ...]] = (Stage("verify", "model"),)
 
@@ -239,7 +240,8 @@ class VerifiabilityTask:
             )
         out = []
         for it in items:
-            claims = ([(1, it.reference)] if it.reference else []) + [(0, neg) for neg in it.negatives]
+            negatives = it.negatives if self.negatives is None else it.negatives[: self.negatives]
+            claims = ([(1, it.reference)] if it.reference else []) + [(0, neg) for neg in negatives]
             for t in self.temperatures:
                 for idx, (label, answer) in enumerate(claims):
                     out.append(
@@ -317,7 +319,11 @@ class VerifiabilityTask:
         metrics, as in the paper — and ``accuracy_unparsed_as_wrong`` over all claims. ``mean_over_temperatures`` and
         ``sd_over_temperatures`` (ddof=1) give each metric over the temperatures, and ``table_a11`` the paper's
         Table A11 layout: "mean ± sd" per metric and language, with the paper's AUC (from hard labels)."""
-        out: dict[str, Any] = {"parser": self.parser, "languages": {}}
+        out: dict[str, Any] = {
+            "parser": self.parser,
+            "negatives_per_item": "all" if self.negatives is None else self.negatives,
+            "languages": {},
+        }
         for lang in languages:
             per_t: dict[str, Any] = {}
             for t in self.temperatures:
@@ -374,13 +380,16 @@ class VerifiabilityOptions(TaskOptions):
     ``verify_max_tokens`` (the paper set none; a yes/no needs few), ``logprobs`` (ask for them, for the AUC from
     P(yes)), ``prompt_style`` (``paper`` | ``medalpaca``: spec §6.3's Alpaca prompt), ``verify_prompt_language``
     (``item``: the paper's prompt in the item's language, which exists for en/es/zh/hi; ``en``: its English prompt
-    for every language, for a language the paper did not have, such as a translated benchmark's)."""
+    for every language, for a language the paper did not have, such as a translated benchmark's),
+    ``verify_negatives`` (the first N shipped negatives of each item; default all, as in the paper: fewer make a
+    cheaper run whose class balance differs from the paper's, recorded as ``negatives_per_item``)."""
 
     verify_parser: str = "paper"
     verify_max_tokens: int = Field(default=32, ge=1)
     logprobs: bool = True
     prompt_style: str = "paper"
     verify_prompt_language: str = "item"
+    verify_negatives: int | None = Field(default=None, ge=0)
 
     @field_validator("verify_prompt_language")
     @classmethod
@@ -407,6 +416,7 @@ def build(config: RunConfig, options: VerifiabilityOptions) -> VerifiabilityTask
         seed=config.seed,
         prompt_style=options.prompt_style,
         prompt_language=options.verify_prompt_language,
+        negatives=options.verify_negatives,
     )
 
 

@@ -137,6 +137,8 @@ def test_sigkill_then_resume_makes_exactly_the_missing_calls(data_dir: Path, tmp
         "16",
         "--verify-max-tokens",
         "4",
+        "--verify-negatives",
+        "1",
         "--n-ctx",
         "4096",
         "--temperatures",
@@ -174,3 +176,12 @@ def test_sigkill_then_resume_makes_exactly_the_missing_calls(data_dir: Path, tmp
     assert _cached_rows(cache) == total  # nothing lost, nothing duplicated
     reference = json.loads((tmp_path / "ref" / "summary.json").read_text())
     assert summary["tasks"] == reference["tasks"]
+
+
+def test_an_error_is_one_line_at_any_terminal_width(tmp_path: Path) -> None:
+    # a path in an error is never folded at the terminal's width: it stays one piece to copy
+    missing = tmp_path / ("a-long-folder-name-" * 4) / "run.yaml"
+    res = _xlingmed("run", "--config", str(missing), env={"COLUMNS": "40"})
+    assert res.returncode == 2
+    (line,) = res.stderr.strip().splitlines()
+    assert line.startswith("error: config file ") and str(missing) in line

@@ -9,8 +9,19 @@ import typer
 from rich.console import Console
 from rich.progress import Progress, TaskID
 
-console = Console(stderr=True)
-stdout = Console()
+
+class _Console(Console):
+    """A text is never folded at the terminal's width, so a path in a message stays one piece to copy (the
+    terminal wraps the line); tables still fit the width."""
+
+    def print(self, *objects: Any, **kwargs: Any) -> None:  # type: ignore[override]
+        if "soft_wrap" not in kwargs and all(isinstance(o, str) for o in objects):
+            kwargs["soft_wrap"] = True
+        super().print(*objects, **kwargs)
+
+
+console = _Console(stderr=True)
+stdout = _Console()
 
 
 class RichProgress:

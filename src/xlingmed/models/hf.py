@@ -16,7 +16,10 @@ verifiability AUC reads the first.
 from __future__ import annotations
 
 import asyncio
+import threading
 import time
+import weakref
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
@@ -30,6 +33,23 @@ ALPACA = (
     "Below is an instruction that describes a task. Write a response that appropriately completes the request.\n\n"
     "### Instruction:\n{instruction}\n\n### Response:\n"
 )
+
+
+@dataclass(eq=False)
+class _Weights:
+    """A loaded model and tokenizer, with the lock every generation on them takes (``torch.manual_seed`` is
+    process-wide, so two runs sampling on shared weights at once would mix their seeds)."""
+
+    model: Any
+    tokenizer: Any
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+
+# Weights loaded in this process, shared by every HFModel with the same source and load options while one of them
+# holds them: a notebook's second evaluate() (or a test's) does not load them again (a GGUF is de-quantized anew,
+# ~20 s for a 135M model on CPU). Weak: they are freed when the last run holding them is closed.
+_LOADED: weakref.WeakValueDictionary[tuple[Any, ...], _Weights] = weakref.WeakValueDictionary()
+_LOADING = threading.Lock()
 
 
 def render(messages: tuple[Message, ...], template: str) -> str:
@@ -66,38 +86,52 @@ class HFModel:
         self.model_id = f"hf/{name}"
         self.options = options
         self.args = self.Options(**dict(options.args))
-        self._model: Any = None
-        self._tokenizer: Any = None
+        self._weights: _Weights | None = None
         self._lock = asyncio.Lock()
 
     def _load(self) -> tuple[Any, Any]:
-        if self._model is None:
-            import torch
-            from transformers import AutoModelForCausalLM, AutoTokenizer
+        weights = self._load_weights()
+        return weights.model, weights.tokenizer
 
-            source = str(Path(self.name).expanduser()) if Path(self.name).expanduser().exists() else self.name
-            common: dict[str, Any] = {"trust_remote_code": self.args.trust_remote_code}
-            if self.args.gguf_file:
-                common["gguf_file"] = self.args.gguf_file
-            try:
-                tokenizer = AutoTokenizer.from_pretrained(source, **common)
-                dtype = "auto" if self.args.dtype == "auto" else getattr(torch, self.args.dtype)
-                model: Any = AutoModelForCausalLM.from_pretrained(
-                    source, dtype=dtype, device_map="auto" if self.args.device == "auto" else None, **common
-                )
-            except (OSError, ValueError, ImportError) as exc:
-                raise ModelError(
-                    f"hf/{self.name}: cannot load the model (no such folder, no network for a hub id, or a "
-                    f"missing package such as gguf): {exc}"
-                ) from None
-            if self.args.device != "auto":
-                model = model.to(self.args.device)
-            model.eval()
-            tokenizer.padding_side = "left"  # generation continues every row from its own last token
-            if tokenizer.pad_token is None:
-                tokenizer.pad_token = tokenizer.eos_token
-            self._model, self._tokenizer = model, tokenizer
-        return self._model, self._tokenizer
+    def _load_weights(self) -> _Weights:
+        if self._weights is not None:
+            return self._weights
+        source = str(Path(self.name).expanduser()) if Path(self.name).expanduser().exists() else self.name
+        a = self.args
+        key = (source, a.gguf_file, a.dtype, a.device, a.trust_remote_code)
+        with _LOADING:
+            weights = _LOADED.get(key)
+            if weights is None:
+                weights = _LOADED[key] = self._read(source)
+        self._weights = weights
+        return weights
+
+    def _read(self, source: str) -> _Weights:
+        """Load the weights and tokenizer (``ModelError`` when they cannot be read)."""
+        import torch
+        from transformers import AutoModelForCausalLM, AutoTokenizer
+
+        common: dict[str, Any] = {"trust_remote_code": self.args.trust_remote_code}
+        if self.args.gguf_file:
+            common["gguf_file"] = self.args.gguf_file
+        try:
+            tokenizer = AutoTokenizer.from_pretrained(source, **common)
+            dtype = "auto" if self.args.dtype == "auto" else getattr(torch, self.args.dtype)
+            model: Any = AutoModelForCausalLM.from_pretrained(
+                source, dtype=dtype, device_map="auto" if self.args.device == "auto" else None, **common
+            )
+        except (OSError, ValueError, ImportError) as exc:
+            raise ModelError(
+                f"hf/{self.name}: cannot load the model (no such folder, no network for a hub id, or a "
+                f"missing package such as gguf): {exc}"
+            ) from None
+        if self.args.device != "auto":
+            model = model.to(self.args.device)
+        model.eval()
+        tokenizer.padding_side = "left"  # generation continues every row from its own last token
+        if tokenizer.pad_token is None:
+            tokenizer.pad_token = tokenizer.eos_token
+        return _Weights(model, tokenizer)
 
     def _template(self) -> str:
         _, tokenizer = self._load()
@@ -128,9 +162,13 @@ class HFModel:
 
     def _generate_all(self, requests: list[GenerateRequest]) -> list[Completion]:
         try:
-            self._load()
+            weights = self._load_weights()
         except ModelError as exc:
             return [Completion(text="", error=str(exc)[:500]) for _ in requests]
+        with weights.lock:  # shared weights: one generation at a time in this process
+            return self._generate_locked(requests)
+
+    def _generate_locked(self, requests: list[GenerateRequest]) -> list[Completion]:
         out: list[Completion | None] = [None] * len(requests)
         greedy = [i for i, r in enumerate(requests) if r.temperature == 0]
         # greedy prompts together, shortest first (little padding); sampled ones alone, each with its seed
@@ -221,5 +259,4 @@ class HFModel:
         return tuple(out)
 
     async def aclose(self) -> None:
-        self._model = None
-        self._tokenizer = None
+        self._weights = None  # freed once no other open run holds the same weights

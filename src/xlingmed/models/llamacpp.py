@@ -88,6 +88,15 @@ def render_plain(messages: tuple[Message, ...]) -> str:
     return "\n".join(parts) + "\nAssistant:"
 
 
+def usable_cpus() -> int:
+    """The CPUs this process may run on (a Slurm job's or ``taskset``'s share, not the whole machine's): llama.cpp's
+    threads spin while they wait, so more threads than CPUs slows every one of them."""
+    try:
+        return len(os.sched_getaffinity(0)) or 1
+    except (AttributeError, OSError):  # no sched_getaffinity (macOS, Windows)
+        return os.cpu_count() or 1
+
+
 class LlamaCppModel:
     """``llamacpp/<name>``: a GGUF model run in this process, one request at a time, in a worker thread.
 
@@ -128,7 +137,7 @@ class LlamaCppModel:
             self._llm = Llama(
                 model_path=str(self.path),
                 n_ctx=self.args.n_ctx or self.options.n_ctx,
-                n_threads=self.args.n_threads or self.options.n_threads or os.cpu_count() or 1,
+                n_threads=self.args.n_threads or self.options.n_threads or usable_cpus(),
                 flash_attn=self.args.flash_attn,  # on by default: about 30 % faster prompt processing on CPU
                 n_batch=self.args.n_batch,
                 n_ubatch=self.args.n_batch,

@@ -23,6 +23,18 @@ os.environ.setdefault("HF_DATASETS_OFFLINE", "1")
 # datasets reads its cache folder once, at import: one per test session, never the user's
 os.environ["HF_DATASETS_CACHE"] = tempfile.mkdtemp(prefix="xlingmed-hf-")
 
+# rich fixes a console's width for good when COLUMNS is set as it is created, and pytest-xdist sets COLUMNS=80 in
+# its workers: without it, the CLI's consoles take the width of each CliRunner(env={"COLUMNS": ...}) invocation
+os.environ.pop("COLUMNS", None)
+
+# pytest-xdist (-n N): each worker keeps to its own share of the CPUs. llama.cpp's and torch's threads spin while
+# they wait, so two workers that each used every core would slow each other several times over.
+_WORKER, _WORKERS = os.environ.get("PYTEST_XDIST_WORKER", ""), int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))
+if _WORKER.startswith("gw") and _WORKERS > 1 and hasattr(os, "sched_setaffinity"):
+    _cpus = sorted(os.sched_getaffinity(0))
+    if len(_cpus) >= _WORKERS:
+        os.sched_setaffinity(0, _cpus[int(_WORKER[2:]) % _WORKERS :: _WORKERS])
+
 REPO = Path(__file__).resolve().parents[1]
 SHARED_DATA = REPO.parent / "shared" / "data" / "xlinghealth"
 
@@ -111,7 +123,7 @@ def llama_server(smollm2_path: Path, tmp_path_factory: pytest.TempPathFactory) -
                 "--logits_all",
                 "true",
                 "--n_threads",
-                str(os.cpu_count()),
+                str(len(os.sched_getaffinity(0))),
             ],
             stdout=fh,
             stderr=subprocess.STDOUT,
@@ -182,16 +194,23 @@ class FullRun:
 @pytest.fixture(scope="session")
 def full_run(data_dir: Path, tmp_path_factory: pytest.TempPathFactory, minilm_path: str) -> FullRun:
     """``xlingmed run`` (the CLI, in process) with correctness, verifiability and consistency: 2 MedicationQA items
-    (short texts) × en, es, zh, hi, K=2 samples at τ ∈ {0, 1}, SmolLM2 in process, MiniLM as the encoders.
+    (short texts) × en, es, zh, hi, K=2 samples at τ ∈ {0, 1}, two claims per item, SmolLM2 in process, MiniLM
+    as the encoders.
 
-    It takes about five minutes, the suite's longest step, so it runs once: the report, consistency and
+    It takes about three minutes, the suite's longest step, so it runs once: the report, consistency and
     end-to-end tests all read this run (and re-run it from its cache where they test re-runs).
     """
+    from filelock import FileLock
     from typer.testing import CliRunner
 
     from xlingmed.cli import app
 
-    tmp = tmp_path_factory.mktemp("full")
+    # under pytest-xdist every worker may ask for it: the first makes it in the folder the workers share, and the
+    # others wait for it and read it (xdist's own recipe for a session fixture made once)
+    root = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        root = root.parent
+    tmp = root / "full"
     out, cache = tmp / "run", tmp / "cache.sqlite"
     settings: dict[str, Any] = {
         "benchmark": "xlinghealth/medicationqa",
@@ -205,6 +224,7 @@ def full_run(data_dir: Path, tmp_path_factory: pytest.TempPathFactory, minilm_pa
         "max_tokens": 32,
         "judge_max_tokens": 48,
         "verify_max_tokens": 4,  # a yes or a no: the default 32 only lengthens the toy's replies
+        "verify_negatives": 1,  # each item's answer and one negative: 32 claims instead of 80 (2½ minutes less)
         "translate_max_tokens": 40,
         "bertscore_model": minilm_path,
         "bertscore_layers": 6,
@@ -214,8 +234,13 @@ def full_run(data_dir: Path, tmp_path_factory: pytest.TempPathFactory, minilm_pa
         "out": out,
     }
     flags = [x for key, value in settings.items() for x in (f"--{key.replace('_', '-')}", str(value))]
-    result = CliRunner().invoke(app, ["run", *flags])
-    assert result.exit_code == 0, result.output
+    with FileLock(str(root / "full.lock")):
+        if not (tmp / "done").exists():
+            shutil.rmtree(tmp, ignore_errors=True)  # a worker's failed attempt
+            tmp.mkdir()
+            result = CliRunner().invoke(app, ["run", *flags])
+            assert result.exit_code == 0, result.output
+            (tmp / "done").touch()
     return FullRun(out, cache, settings)
 
 

@@ -58,8 +58,8 @@ def test_liveqa_in_arabic_and_medarabiq_in_english_in_one_report(
 
     run_ar, run_mq = tmp_path / "run_liveqa_ar", tmp_path / "run_medarabiq_en"
     _ok("run", "--benchmark", f"qa:{liveqa_ar}", "--languages", "en,ar", "--tasks", "correctness,verifiability",
-        "-T", "verify_prompt_language=en", "-T", "judge_max_tokens=32", "--model", "llamacpp/smollm2",
-        "--temperatures", 0, "--max-tokens", 24,
+        "-T", "verify_prompt_language=en", "-T", "judge_max_tokens=32", "-T", "verify_negatives=1",
+        "--model", "llamacpp/smollm2", "--temperatures", 0, "--max-tokens", 24,
         "--cache", cache, "--out", run_ar, "--quiet", "--no-report")  # fmt: skip
     _ok("run", "--benchmark", f"mcq:{mcq_en}", "--languages", "ar,en", "--model", "llamacpp/smollm2", "--cache", cache,
         "--out", run_mq, "--quiet", "--no-report")  # fmt: skip

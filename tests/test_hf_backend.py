@@ -58,8 +58,9 @@ def test_sampling_is_seeded_per_request(model) -> None:  # type: ignore[no-untyp
     assert out[0].text == out[2].text and out[0].text != out[1].text
 
 
-def test_a_run_on_hf_and_its_cached_rerun(gguf: Path, data_dir: Path, tmp_path: Path) -> None:
+def test_a_run_on_hf_and_its_cached_rerun(model, gguf: Path, data_dir: Path, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     from xlingmed import evaluate, make_config
+    from xlingmed.models import hf
 
     cfg = make_config(
         benchmark="xlinghealth/medicationqa", data_dir=data_dir, languages="en,es", tasks="verifiability", limit=1,
@@ -68,10 +69,12 @@ def test_a_run_on_hf_and_its_cached_rerun(gguf: Path, data_dir: Path, tmp_path: 
     )  # fmt: skip
     first = evaluate(cfg)
     assert first.backend_calls == 10 and first.failed_requests == 0  # 5 claims × 2 languages
+    # the run used the weights this module loaded (same folder, file and options): none loaded twice
+    assert list(hf._LOADED.values()) == [model._load_weights()]
     rows = [json.loads(line) for line in (tmp_path / "run" / "samples.jsonl").read_text().splitlines()]
     assert {r["model"] for r in rows} == {f"hf/{gguf.parent}"}
     ver = first.summary["tasks"]["verifiability"]["languages"]["en"]["temperatures"]["0"]
-    assert ver["n_claims"] == 5
+    assert ver["n_claims"] == 5 and first.summary["tasks"]["verifiability"]["negatives_per_item"] == "all"
     again = evaluate(cfg.model_copy(update={"out": tmp_path / "again"}))
     assert again.backend_calls == 0 and again.cache_hits == 10
 

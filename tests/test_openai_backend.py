@@ -37,6 +37,7 @@ def test_run_through_real_llama_cpp_server(data_dir: Path, tmp_path: Path, llama
         max_tokens=24,
         judge_max_tokens=24,
         verify_max_tokens=4,
+        verify_negatives=1,  # the answer and one negative per item: the server is slow with logits_all
         max_concurrency=4,
         out=tmp_path / "run",
     )
@@ -44,16 +45,16 @@ def test_run_through_real_llama_cpp_server(data_dir: Path, tmp_path: Path, llama
     assert first.failed_requests == 0
     ver = first.summary["tasks"]["verifiability"]["languages"]
     for lang in LANGS:
-        assert ver[lang]["temperatures"]["0"]["n_claims"] == 5
+        assert ver[lang]["temperatures"]["0"]["n_claims"] == 2
     assert first.summary["tasks"]["correctness"]["languages"]["zh"]["n_items"] == 1
     lines = [json.loads(x) for x in (tmp_path / "run" / "samples.jsonl").read_text().splitlines()]
     assert all(x["model"] == "openai/smollm2" for x in lines if x["stage"] != "judge")
-    assert sum(1 for x in lines if x["stage"] == "verify") == 20
+    assert sum(1 for x in lines if x["stage"] == "verify") == 8
     # the server returned top logprobs, so P(yes) exists for the verifiability claims
     rows = (tmp_path / "run" / "verifiability.csv").read_text().splitlines()
-    assert len(rows) == 21
+    assert len(rows) == 9
     p_yes = [r["p_yes"] for r in csv.DictReader(io.StringIO("\n".join(rows)))]
-    assert sum(1 for p in p_yes if p) >= 10 and all(0.0 <= float(p) <= 1.0 for p in p_yes if p)
+    assert sum(1 for p in p_yes if p) >= 4 and all(0.0 <= float(p) <= 1.0 for p in p_yes if p)
     second = evaluate(cfg)
     assert second.backend_calls == 0 and second.cache_hits == first.backend_calls
 

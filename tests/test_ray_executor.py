@@ -41,9 +41,9 @@ def cluster() -> Iterator[Any]:
 
 
 def _fields(data_dir: Path, out: Path, cache: Path, **extra: Any) -> dict[str, Any]:
-    # correctness: an answer and a judge call per question, two stages; 12 requests
+    # correctness: an answer and a judge call per question, two stages; 12 requests (MedicationQA: short prompts)
     return dict(
-        benchmark="xlinghealth/liveqa", data_dir=data_dir, languages="en,es", limit=3, tasks="correctness",
+        benchmark="xlinghealth/medicationqa", data_dir=data_dir, languages="en,es", limit=3, tasks="correctness",
         model="llamacpp/smollm2", max_tokens=16, task_args={"judge_max_tokens": 8}, out=out, cache=cache, **extra,
     )  # fmt: skip
 
@@ -110,7 +110,8 @@ def test_a_killed_replica_is_restarted_and_its_requests_resent(
 def test_a_killed_driver_resumes_from_the_cache(cluster: Any, local_run: Any, data_dir: Path, tmp_path: Path) -> None:
     cache, out = tmp_path / "cache.sqlite", tmp_path / "run"
     cmd = [
-        sys.executable, "-m", "xlingmed.cli", "run", "--benchmark", "xlinghealth/liveqa", "--data-dir", str(data_dir),
+        sys.executable, "-m", "xlingmed.cli", "run", "--benchmark", "xlinghealth/medicationqa",
+        "--data-dir", str(data_dir),
         "--languages", "en,es", "--limit", "3", "--tasks", "correctness", "--model", "llamacpp/smollm2",
         "--max-tokens", "16", "-T", "judge_max_tokens=8", "--executor", "ray", "--ray-address", cluster.address,
         "-M", "replicas=2", "-M", "replica_batch=1",

@@ -19,25 +19,26 @@ LANGS = ("en", "es", "zh", "hi")
 def test_end_to_end_and_cached_rerun(full_run: FullRun, tmp_path: Path) -> None:
     out = full_run.out
     s = json.loads((out / "summary.json").read_text(encoding="utf-8"))
-    # correctness: 2 answers + up to 2 judgements per language; verifiability: 2 × 5 claims per language and τ
+    # correctness: 2 answers + up to 2 judgements per language; verifiability: 2 × 2 claims per language and τ
     assert s["cache_hits"] == 0
     assert s["n_items_per_language"] == dict.fromkeys(LANGS, 2)
     corr = s["tasks"]["correctness"]["languages"]
     ver = s["tasks"]["verifiability"]["languages"]
+    assert s["tasks"]["verifiability"]["negatives_per_item"] == 1  # -T verify_negatives=1, recorded
     for lang in LANGS:
         c = corr[lang]
         assert c["n_items"] == 2
         assert sum(c["counts"].values()) == c["n"] == 2 - c["n_errors"]
         for t in ("0", "1"):
             v = ver[lang]["temperatures"][t]
-            assert v["n_claims"] == 10 and v["n_positive"] == 2
-            assert v["n_scored"] + v["n_unparsed"] + v["n_refused"] + v["n_errors"] == 10
+            assert v["n_claims"] == 4 and v["n_positive"] == 2
+            assert v["n_scored"] + v["n_unparsed"] + v["n_refused"] + v["n_errors"] == 4
     # Every request is either served or recorded: answers + judged answers + claims (+ consistency's own)
     lines = [json.loads(x) for x in (out / "samples.jsonl").read_text().splitlines()]
     answers = [x for x in lines if x["task"] == "correctness" and x["stage"] == "answer"]
     judges = [x for x in lines if x["stage"] == "judge"]
     verifs = [x for x in lines if x["stage"] == "verify"]
-    assert len(answers) == 8 and len(verifs) == 80
+    assert len(answers) == 8 and len(verifs) == 32
     assert len(judges) == sum(1 for a in answers if a["error"] is None and a["response"].strip())
     consistency = [x for x in lines if x["task"] == "consistency"]
     distinct = len({json.dumps([x["prompt"], x["temperature"], x["seed"]]) for x in consistency})
@@ -127,7 +128,7 @@ def test_scores_mirror_every_task_table_of_the_run(full_run: FullRun) -> None:
 
     ver = pd.read_csv(out / "verifiability.csv", dtype={"item_id": str})
     vs = scores[scores["task"] == "verifiability"]
-    assert len(vs) == len(ver) == 80
+    assert len(vs) == len(ver) == 32
     for (lang, t), cell in vs.groupby(["lang", "temperature"]):
         s = summary["verifiability"]["languages"][lang]["temperatures"][f"{t:g}"]
         assert (cell["target"] == "yes").sum() == s["n_positive"]
@@ -138,7 +139,7 @@ def test_scores_mirror_every_task_table_of_the_run(full_run: FullRun) -> None:
     assert ((vs["answer"] == vs["target"]) == (vs["value"] == 1.0)).all()
     keys = ["item_id", "lang", "temperature", "unit"]
     merged = vs.merge(ver.assign(unit=ver["candidate_index"].map("c{}".format)), on=keys)
-    assert len(merged) == 80 and merged["probability"].equals(merged["p_yes"])
+    assert len(merged) == 32 and merged["probability"].equals(merged["p_yes"])
 
     con = scores[scores["task"] == "consistency"]
     for (lang, t), cell in con[con["metric"] == "sim_1gram"].groupby(["lang", "temperature"]):

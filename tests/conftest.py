@@ -104,6 +104,8 @@ def smollm2_path() -> Path:
 @pytest.fixture(scope="session")
 def llama_server(smollm2_path: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A real ``python -m llama_cpp.server`` with SmolLM2 on 127.0.0.1; yields its /v1 base URL."""
+    from xlingmed.models.llamacpp import usable_cpus  # the threads the in-process backend would use
+
     port = free_port()
     log = tmp_path_factory.mktemp("server") / "server.log"
     with open(log, "wb") as fh:
@@ -123,7 +125,7 @@ def llama_server(smollm2_path: Path, tmp_path_factory: pytest.TempPathFactory) -
                 "--logits_all",
                 "true",
                 "--n_threads",
-                str(len(os.sched_getaffinity(0))),
+                str(usable_cpus()),
             ],
             stdout=fh,
             stderr=subprocess.STDOUT,

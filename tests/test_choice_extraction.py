@@ -11,8 +11,9 @@ from hypothesis import strategies as st
 from xlingmed.benchmarks.medarabiq import load_items, parse_options
 from xlingmed.errors import ConfigError
 from xlingmed.languages import LANGUAGES, normalise_label
-from xlingmed.parsing.choice import METHODS, _fold, extract_choice
+from xlingmed.parsing.choice import METHODS, extract_choice
 from xlingmed.parsing.methods import WARN_SHARE, kind_of, parse_counts
+from xlingmed.parsing.text import fold as _fold
 
 OPTS = {"A": "lipase", "B": "penicillinase", "C": "fibrinolysin", "D": "hyaluronidase", "E": "proteinase"}
 V = list("ABCDE")
@@ -43,27 +44,28 @@ V = list("ABCDE")
         ("ا", "A", "standalone"),
         ("Option C", "C", "standalone"),
         ("الخيار ج", "C", "standalone"),
-        ("选项C", "C", "standalone"),
+        ("选项C", "C", "phrase"),  # 选 ("choose") is an answer phrase
         ("٣", "C", "standalone"),  # Arabic-Indic three: the third option
         ("३", "C", "standalone"),  # Devanagari three
         ("C. Fibrinolysin", "C", "standalone"),
-        ("The best choice here is C.", "C", "standalone"),
-        ("Fibrinolysin (C) is correct.", "C", "standalone"),
-        ("The answer is not A; it is C.", "C", "standalone"),
+        ("The best choice here is C.", "C", "conclusion"),
+        ("Fibrinolysin (C) is correct.", "C", "conclusion"),
+        ("The answer is not A; it is C.", "C", "phrase"),
         ("fibrinolysin", "C", "option_text"),
         ("ＦＩＢＲＩＮＯＬＹＳＩＮ。", "C", "option_text"),  # full-width letters fold
         ("It must be fibrinolysin given the clot lysis.", "C", "option_text"),
         ("fibrinolysn", "C", "option_match"),  # a typo: a clear best fuzzy match, counted as a fallback
         # never a guess
-        ("Doctors usually weigh every option; I cannot choose.", None, "invalid"),
+        ("Doctors usually weigh every option; I cannot choose.", None, "refused"),
         ("الإجابة تعتمد على الحالة", None, "invalid"),  # "ال" is the article, not option A
         ("e.g. more tests", None, "invalid"),
         ("A patient would need more tests", None, "invalid"),
         ("", None, "invalid"),
         ("F", None, "invalid"),  # not one of the item's options
-        ("A) lipase is wrong, C) is right", None, "ambiguous"),
-        ("Answer: B. Correct answer: C", None, "ambiguous"),
+        ("A) lipase is wrong, C) is right", "C", "last_line"),  # the negation removes A
+        ("Answer: B. Correct answer: C", "C", "phrase"),  # the final commitment wins
         ("fibrinolysin or penicillinase", None, "ambiguous"),
+        ("The answer is B (fibrinolysin)", None, "ambiguous"),  # the label and the text name different options
         ("Take 2 tablets of lipase-free formula", "A", "option_text"),  # "2" is no option number here
     ],
 )

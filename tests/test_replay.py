@@ -98,15 +98,21 @@ def test_correct_answers_score_100_percent_in_every_phrasing(folder: Path, tmp_p
 
 
 @pytest.mark.parametrize("phrasing", list(NO_OPTION))
-def test_replies_that_name_no_option_are_invalid(folder: Path, tmp_path: Path, phrasing: str) -> None:
+def test_replies_that_name_no_option_are_invalid_or_refused(folder: Path, tmp_path: Path, phrasing: str) -> None:
     results = run_all(folder, phrasing, tmp_path)
     for name, mc in results.items():
         for lang, cond, cell in _cells(mc):
             assert (cell["n_correct"], cell["n_invalid"]) == (0, cell["n"]), (name, lang, cond)
+        warned = {w.split(":")[0] for w in mc["parsing"]["warnings"]}
         for lang, methods in mc["parsing"]["methods"].items():
-            assert set(methods) == {"invalid"}, (name, lang)
-            assert mc["parsing"]["not_read_share"][lang] == 1.0
-        assert len(mc["parsing"]["warnings"]) == len(mc["languages"])
+            # "I cannot choose" refuses to choose (the model's doing, not the parser's: no parse warning); a reply
+            # that only names no option is unread
+            assert set(methods) <= {"invalid", "refused"}, (name, lang)
+            share = mc["parsing"]["not_read_share"][lang]
+            assert share == methods.get("invalid", 0) / sum(methods.values())
+            assert (lang in warned) == (share > 0.05)
+    if phrasing == "cannot choose (en)":
+        assert all(set(m) == {"refused"} for mc in results.values() for m in mc["parsing"]["methods"].values())
 
 
 def test_the_old_first_character_rule_stays_available_by_name(folder: Path, tmp_path: Path) -> None:

@@ -1,263 +1,243 @@
 """Which option a multiple-choice reply chose — or that it chose none (MedArabiQ paper §3.2; spec §4.3).
 
-``extract_choice`` is a pure function of the reply, the item's option labels and (optionally) their texts. The
-default parser, ``robust``, reads in this order and stops at the first rule that finds something:
+``extract_choice`` is a pure function of the reply, the item's option labels and (optionally) their texts. Real
+chat models reason at length and then conclude, so the default parser, ``robust``, reads the reply's *final
+commitment*, in this order, and stops at the first rule that decides:
 
-1. ``marker``: the paper's marker ("The correct letter is:", ``الحرف الصحيح هو:``); the last one counts, and the
-   label (or option text) right after it is the answer.
-2. ``phrase``: an answer phrase of any registered language (``languages.Language.answer_phrases``: "The correct
-   answer is", "Answer:", ``الإجابة الصحيحة هي``, "La respuesta correcta es", "答案是", "सही उत्तर है", …) followed
-   by a label, an option number or an option's text; two phrases naming different options are ``ambiguous``.
-3. ``option_text``: the reply is exactly one option's text ("A+C" is that option, not "C"); a reply that is
-   both one option's text and another option's label is ``ambiguous``.
-4. ``standalone``: the whole reply is a label ("C", "(C)", "**ج**", "Option 3", "٣"), or it opens with one
-   followed by ``.``/``)``/``:`` ("C. Fibrinolysin"), or exactly one label stands alone somewhere: in
-   parentheses/brackets/bold/quotes, after an option word ("option C", ``الخيار ج``, "选项C"), or an upper-case
-   Latin or an Arabic letter followed by ``.``/``)``/``:`` or the end ("The best choice here is C."). Two
-   different options standing alone are ``ambiguous``.
-5. ``option_text``: the reply contains exactly one option's text (texts are compared with case, diacritics,
-   hamza forms and punctuation folded); two are ``ambiguous``. ``option_match`` (a fallback): a
-   clear best fuzzy match (similarity ≥ 0.8, ahead of the next option by ≥ 0.1).
-6. Otherwise ``invalid``.
+1. ``marker``: the paper's marker ("The correct letter is:", ``الحرف الصحيح هو:``); the last one counts.
+2. ``phrase``: the last answer phrase of any language (``Language.answer_phrases``: "The correct answer is",
+   "Answer:", ``الإجابة الصحيحة هي``, "答案是", "正解は", "התשובה הנכונה היא", "Respuesta:" …) that names an
+   option, by label, number or text, right after it or in the rest of its sentence.
+3. ``conclusion``: the sentence of the last conclusion cue (``Language.conclusion_cues``: "therefore", "in
+   conclusion", "the most likely", したがって, Portanto, לכן, 因此, لذلك, इसलिए …) that names an option; a cue
+   that is a heading ("**Conclusión:**") reads the paragraph under it.
+4. ``option_text`` / ``standalone``: the whole reply is one option's text, or a label ("C", "(C)", "**ج**",
+   "Option 3", "٣"), or it opens with one ("C. Fibrinolysin …") and is not a list of options.
+5. ``refused``: a reply that refuses or asks for what it lacks (``Language.no_choice_phrases``: "without the
+   image", "画像が提示されていない", "I cannot determine") and committed to nothing above, even when it quotes an
+   option.
+6. ``last_line``: the last line that names an option, outside a list that discusses the options one by one;
+   ``option_text`` when it names one by its text only. ``option_match`` (a fallback): a short reply that is a clear
+   best fuzzy match of one option's text.
+7. Otherwise ``invalid``.
 
-A label is never taken from inside or at the start of a word ("ال", the Arabic article, is not option A;
-"Doctors" is not option D), lower-case Latin letters count only where nothing else could be meant ("(c)",
-"answer: c", "c." at the start), and numbers only where a label is expected (after a marker, phrase or option
-word, or as the whole reply). Labels of any script map to canonical Latin letters (``languages.normalise_label``:
-أ/ا/إ/آ → A, ه/هـ → E, Arabic-Indic and Devanagari digits → option number). A label that is not one of the item's
-options is not an answer.
+Wherever a rule reads, a negated option does not count ("not C", "B, not C", "C is incorrect", ``ليست ج``,
+"Cではない", "不是C"); two options left ("A or B") are ``ambiguous``; a letter that completes a term is no label
+("hepatitis B", "vitamin D", "E. coli", "type A", "B型"), nor is an article or pronoun ("Answer: A patient…");
+a list that walks through the options is discussion (``parsing.reply``). A label is never taken from inside a
+word, lower-case Latin letters only where nothing else could be meant, and numbers only where a label is expected.
+Labels of any script map to canonical Latin letters (``languages.normalise_label``).
 
 The paper's literal rule stays available by name: ``paper`` (the first character after the marker, else
-invalid), and the earlier defaults ``first_char`` (marker, else the reply's first character: BiasMedQA's rule,
-which reads "ال" as A) and ``regex`` (marker, else the first standalone token).
+invalid), and the earlier defaults ``first_char`` (marker, else the reply's first character: BiasMedQA's rule)
+and ``regex`` (marker, else the first standalone token).
 """
 
 from __future__ import annotations
 
 import difflib
-import unicodedata
 from collections.abc import Mapping, Sequence
-from functools import lru_cache
 
 import regex
 
 from xlingmed.errors import ConfigError
-from xlingmed.languages import LANGUAGES, normalise_label
 from xlingmed.parsing.letter import FALLBACKS as FALLBACKS
 from xlingmed.parsing.letter import MARKERS as MARKERS
 from xlingmed.parsing.letter import extract_letter as extract_letter
+from xlingmed.parsing.literals import find_words
+from xlingmed.parsing.mentions import DECOR, GLUE, Mention, Reader
+from xlingmed.parsing.reply import Shape, has_words, shape, words_lines
+from xlingmed.parsing.text import FoldedText, fold, lower, normalise
 from xlingmed.types import Parsed
 
 PARSERS: tuple[str, ...] = ("robust", "paper", "first_char", "regex")
-# Methods ``extract_choice`` returns (the value is None exactly for the last two).
+# Methods ``extract_choice`` returns (the value is None exactly for the last three).
 METHODS: tuple[str, ...] = (
-    "marker", "phrase", "standalone", "option_text", "option_match", "first_char", "regex", "ambiguous", "invalid",
+    "marker", "phrase", "conclusion", "standalone", "last_line", "option_text", "option_match", "first_char",
+    "regex", "refused", "ambiguous", "invalid",
 )  # fmt: skip
-
-_INVISIBLE = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u200e\u200f\u061c\u2066\u2067\u2068\u2069\u202a\u202b"
-                                    "\u202c\u202d\u202e\ufeff"))  # fmt: skip
-_HARAKAT = regex.compile(r"[\u064b-\u065f\u0670]")
-_WORD = r"[\p{L}\p{M}\p{N}_]"
-_LABEL_CHARS = r"[A-Ja-jأاإآبجدهةو]"
-_DIGITS = r"[0-9٠-٩۰-۹०-९]{1,2}"
-# What may stand between a phrase and its label: spaces, markdown, quotes, brackets, colons, dashes, "is".
-_DECOR = regex.compile(r"""[\s*_"'`“”‘’«»\[\(\{:\-–—=>~]*""")
-_STRIP_END = "\t\n\r .。!！?？)]}:*_\"'`“”‘’«»،؛;,"
-_STRIP_START = "\t\n\r *_\"'`“”‘’«»([{"
+_AMBIGUOUS = "ambiguous"
 
 
-def _normalise(text: str) -> str:
-    """NFKC (full-width letters, Arabic presentation forms, ``：``), no invisible marks or harakat, ``هـ`` → ``ه``."""
-    t = unicodedata.normalize("NFKC", text).translate(_INVISIBLE)
-    return str(_HARAKAT.sub("", t).replace("هـ", "ه").replace("\u0640", ""))
+def decide(mentions: Sequence[Mention]) -> str | None:
+    """The one option ``mentions`` choose, ``"ambiguous"`` for two or more, ``None`` for none. A label wins over
+    texts; a label and a different option's text alone ("B (fibrinolysin)", fibrinolysin being C) disagree."""
+    labels = {m.label for m in mentions if not m.by_text}
+    texts = {m.label for m in mentions if m.by_text}
+    if len(labels) > 1 or (not labels and len(texts) > 1):
+        return _AMBIGUOUS
+    if labels:
+        (label,) = labels
+        return _AMBIGUOUS if len(texts) == 1 and label not in texts else label
+    return next(iter(texts)) if texts else None
 
 
-@lru_cache(maxsize=1)
-def _phrases() -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """(answer phrases, option words) of every registered language, longest first."""
-    phrases = {p for lang in LANGUAGES.values() for p in lang.answer_phrases}
-    words = {w for lang in LANGUAGES.values() for w in lang.option_words}
-    return tuple(sorted(phrases, key=len, reverse=True)), tuple(sorted(words, key=len, reverse=True))
-
-
-# Articles between a phrase and its label: "la respuesta correcta es la C".
-_ARTICLES = ("la", "el", "the")
-# A label ends where a word would go on; Chinese, Japanese and Korean glue a particle or copula straight onto
-# it ("B입니다", "Cです", "C是"), which ends it too.
-_EAST_ASIAN = r"[\p{Han}\p{Hiragana}\p{Katakana}\p{Hangul}]"
-_LABEL_AT = regex.compile(rf"({_LABEL_CHARS}|{_DIGITS})(?!(?!{_EAST_ASIAN}){_WORD})")
-
-
-def _label_at(text: str, pos: int, valid: Sequence[str], *, strict_case: bool = True) -> str | None:
-    """The canonical label at ``pos`` after decoration and up to two option words (or articles), else None.
-
-    With ``strict_case`` a lower-case Latin letter counts only when punctuation or the end follows it ("the
-    answer is a patient…" names no option)."""
-    _, words = _phrases()
-    words = (*words, *_ARTICLES)
-    i = _DECOR.match(text, pos).end()
-    for _ in range(2):
-        low = _lower(text[i : i + 12])
-        for w in words:
-            # a whole word ("option C", not "optional"); Chinese has no word boundary to check
-            if low.startswith(w) and (_is_cjk(w) or not regex.match(_WORD, text[i + len(w) : i + len(w) + 1])):
-                i = _DECOR.match(text, i + len(w)).end()
-                break
-        else:
-            break
-    m = _LABEL_AT.match(text, i)
-    if not m:
+def _parsed(found: str | None, method: str, mentions: Sequence[Mention] = ()) -> Parsed | None:
+    if found is None:
         return None
-    if i > 0 and regex.match(r"\p{L}", text[i - 1]) and not _is_cjk(text[i - 1]):
-        return None  # glued to the word before it ("الإجابةa"); Chinese has no spaces ("答案是C")
-    raw = m.group(1)
-    after = text[m.end() : m.end() + 1]
-    if strict_case and raw.islower() and raw.isascii() and after and after not in ".):]*,;،\n":
-        return None
-    label = normalise_label(raw)
-    return label if label in valid else None
-
-
-def _is_cjk(s: str) -> bool:
-    """Han, kana or Hangul: scripts whose words are not cut off from a label by a space."""
-    return bool(regex.search(_EAST_ASIAN, s))
-
-
-def _phrase_spans(low: str, phrases: Sequence[str]) -> list[tuple[int, int]]:
-    """Non-overlapping (start, end) of answer phrases in ``low`` (already case-folded), longest first."""
-    spans: list[tuple[int, int]] = []
-    for p in phrases:
-        start = 0
-        while (k := low.find(p, start)) >= 0:
-            start = k + 1
-            end = k + len(p)
-            if any(s <= k < e for s, e in spans):
-                continue
-            if p[0].isascii() and p[0].isalpha() and k > 0 and regex.match(_WORD, low[k - 1]):
-                continue  # "reanswer:" is not "answer:"
-            spans.append((k, end))
-    return sorted(spans)
-
-
-def _fold(text: str) -> str:
-    """Text for comparing a reply with option texts: case, diacritics, alef/hamza forms, punctuation folded."""
-    t = _normalise(text).casefold()
-    t = t.translate(str.maketrans("أإآٱىة", "اااايه"))
-    t = unicodedata.normalize("NFKD", t)
-    t = "".join(c for c in t if not unicodedata.combining(c) or "\u0900" <= c <= "\u097f")
-    t = regex.sub(r"[\p{P}\p{S}]+", " ", t)
-    return " ".join(t.split())
-
-
-def _contains(hay: str, needle: str) -> bool:
-    if not needle:
-        return False
-    if _is_cjk(needle):
-        return needle in hay
-    return f" {needle} " in f" {hay} "
-
-
-def _exact_option(text: str, options: Mapping[str, str], valid: Sequence[str]) -> Parsed | None:
-    reply = _fold(text)
-    exact = sorted({lab for lab, t in options.items() if lab in valid and reply and _fold(t) == reply})
-    if len(exact) > 1:
-        return Parsed(None, "ambiguous")  # duplicate option texts (MedArabiQ FITB rows 0, 8, 20, 41)
-    return Parsed(exact[0], "option_text") if exact else None
-
-
-def _by_option_text(text: str, options: Mapping[str, str], valid: Sequence[str]) -> Parsed | None:
-    folded = {lab: _fold(t) for lab, t in options.items() if lab in valid and _fold(t)}
-    reply = _fold(text)
-    if not reply or not folded:
-        return None
-    exact = sorted({lab for lab, t in folded.items() if t == reply})
-    if len(exact) == 1:
-        return Parsed(exact[0], "option_text")
-    if len(exact) > 1:
-        return Parsed(None, "ambiguous")  # duplicate option texts (MedArabiQ FITB rows 0, 8, 20, 41)
-    inside = {lab for lab, t in folded.items() if _contains(reply, t)}
-    # an option text inside a longer matched one ("vitamin" in "vitamin c") is not a second answer
-    inside = {lab for lab in inside if not any(o != lab and folded[lab] in folded[o] for o in inside)}
-    if len(inside) == 1:
-        return Parsed(inside.pop(), "option_text")
-    if len(inside) > 1:
+    if found == _AMBIGUOUS:
         return Parsed(None, "ambiguous")
-    ratios = sorted(((difflib.SequenceMatcher(None, reply, t).ratio(), lab) for lab, t in folded.items()), reverse=True)
-    best = ratios[0]
-    second = ratios[1][0] if len(ratios) > 1 else 0.0
-    if best[0] >= 0.8 and best[0] - second >= 0.1:
-        return Parsed(best[1], "option_match")
-    return None
+    if method == "last_line" and all(m.by_text for m in mentions):
+        method = "option_text"
+    return Parsed(found, method)
 
 
-_ENCLOSED = regex.compile(
-    rf"(?:\(\s*({_LABEL_CHARS})\s*\)|\[\s*({_LABEL_CHARS})\s*\]|\*\*\s*({_LABEL_CHARS})\s*[.)]?\s*\*\*"
-    rf"|[\"“'‘«]({_LABEL_CHARS})[\"”'’»])"
+def _read(reader: Reader, t: str, valid: Sequence[str], markers: Sequence[str]) -> Parsed:
+    low = reader.low
+    # 1. the paper's marker: the last one counts
+    best = -1
+    for marker in markers:
+        pos = low.rfind(lower(normalise(marker)))
+        if pos >= 0:
+            best = max(best, pos + len(normalise(marker)))
+    if best >= 0:
+        at = reader.label_at(best, strict_case=False)
+        label = at.label if at is not None else decide(reader.texts(*_rest_of_sentence(t, best)))
+        if label is not None and label != _AMBIGUOUS:
+            return Parsed(label, "marker")
+    lit = reader.lit
+    phrase_spans = find_words(low, lit.phrases)
+    cue_spans = find_words(low, lit.cues)
+    lines_of = [(s, e) for s, e in regex_lines(t)]
+    form = shape(reader, words_lines(reader, lit.phrases + lit.cues, lines_of))
+    # 2. answer phrases: the last one that names an option
+    for start, end in reversed(phrase_spans):
+        lo, hi = _rest_of_sentence(t, end)
+        at = reader.label_at(end)
+        if at is not None and not reader.negated(at):
+            glued = [m for m in reader.texts(at.end, at.end + 80) if GLUE.match(t[at.end : m.start])]
+            if glued and glued[0].label != at.label:
+                return Parsed(None, "ambiguous")  # "B (fibrinolysin)", fibrinolysin being option C
+            if _coordinated(reader, at, hi):
+                return Parsed(None, "ambiguous")  # "the answer is A or B"
+            return Parsed(at.label, "phrase")
+        if _refuses(reader, *form.sentence_of(start)):
+            continue  # "I cannot determine the answer without the image, although pneumonia…"
+        found = _parsed(decide(reader.chosen(lo, hi)), "phrase")
+        if found is not None:
+            return found
+    # 3. conclusion cues: the sentence of the last one that names an option
+    for start, end in reversed(cue_spans):
+        if form.in_entry(start):
+            continue
+        lo, hi = form.sentence_of(start)
+        if not has_words(_strip_cue(t[lo:start])) and not has_words(t[end:hi]):
+            lo, hi = form.paragraph_after(hi, t)  # a heading: "**Conclusion:**" then the paragraph under it
+        if _refuses(reader, lo, hi):
+            continue
+        found = _parsed(decide(reader.chosen(lo, hi)), "conclusion")
+        if found is not None:
+            return found
+    # 4. the whole reply is one option's text or label, or opens with a label
+    alone = _alone(reader, t, valid, form)
+    if alone is not None:
+        return alone
+    # 5. a reply that refuses or asks for what it lacks, and chose nothing above
+    if find_words(low, lit.no_choice):
+        return Parsed(None, "refused")
+    # 6. the last line that names an option, outside a discussion of the options
+    for lo, hi in reversed(form.lines):
+        if form.in_entry(lo):
+            if reader.labels(lo, hi) or reader.texts(lo, hi):
+                break  # the reply ends in its discussion: it concluded nothing
+            continue
+        if not (reader.labels(lo, hi) or reader.texts(lo, hi)):
+            continue
+        mentions = reader.chosen(lo, hi)
+        found = _parsed(decide(mentions), "last_line", mentions)
+        return found if found is not None else Parsed(None, "invalid")
+    return _fuzzy(reader, t) or Parsed(None, "invalid")
+
+
+def _refuses(reader: Reader, lo: int, hi: int) -> bool:
+    """The span holds a phrase of a reply that chooses nothing ("without the image", "I cannot determine")."""
+    return bool(find_words(reader.low[lo:hi], reader.lit.no_choice))
+
+
+_COORDINATION = regex.compile(
+    r"\s*(?:,|/|(?:or|and|ou|oder|und|oppure|atau|dan|au|na|или|и|o|y|e|et)(?!\p{L})"
+    r"|或|和|及|、|أو|او|و|או|ו|या|और|또는|및|または|か)\s*"
 )
-_LOOSE = regex.compile(rf"(?<!{_WORD}|[.'’])([A-H]|[أاإآبجدهةو])(?=\s*[.):،]|\s*$)(?![.)]?{_WORD})")
 
 
-_LEAD = regex.compile(rf"[\s*_\"'`“”‘’«»(\[]*({_LABEL_CHARS})\s*[.):\]*](?!\p{{L}})")
-_LISTED = regex.compile(rf"(?:^|(?<=[\s,;،(]))({_LABEL_CHARS})\s*[.)](?!\p{{L}})", regex.M)
+def _coordinated(reader: Reader, at: Mention, hi: int) -> bool:
+    """Another option is joined to the one at ``at`` by "or"/"and"/a comma: "A or B", "B y C", "A或B"."""
+    m = _COORDINATION.match(reader.text, at.end)
+    if m is None or m.end() >= hi:
+        return False
+    other = reader.label_at(m.end())
+    return other is not None and other.label != at.label and not reader.negated(other)
 
 
-def _standalone(text: str, valid: Sequence[str]) -> Parsed | None:
-    core = text.strip(_STRIP_START + _STRIP_END)
-    whole = _whole_label(core, valid) if core else None
+def regex_lines(t: str) -> list[tuple[int, int]]:
+    return [(m.start(), m.end()) for m in regex.finditer(r"[^\n]+", t) if m.group().strip()]
+
+
+def _strip_cue(text: str) -> str:
+    return text.strip(" *_#>:-–—\n\t")
+
+
+def _rest_of_sentence(t: str, pos: int) -> tuple[int, int]:
+    """From ``pos`` (after decoration) to the end of its sentence or line."""
+    start = DECOR.match(t, pos).end()
+    m = regex.compile(r"[\n。!?！？]|(?<!(?<![\p{L}\p{N}])\p{L})\.(?:\s|$)").search(t, start)
+    return start, m.start() if m else len(t)
+
+
+def _alone(reader: Reader, t: str, valid: Sequence[str], form: Shape) -> Parsed | None:
+    """Rule 4: the reply is one option's text, or a label, or opens with a label outside a list of options."""
+    if reader.options:
+        reply = fold(t)
+        exact = sorted({lab for lab, opt in reader.option_texts.items() if opt == reply})
+        if len(exact) > 1:
+            return Parsed(None, "ambiguous")  # duplicate option texts (MedArabiQ FITB rows 0, 8, 20, 41)
+        whole = _whole_label(reader, t)
+        if exact and whole is not None and whole != exact[0]:
+            return Parsed(None, "ambiguous")  # the reply is one option's text and another option's label
+        if exact:
+            return Parsed(exact[0], "option_text")
+    whole = _whole_label(reader, t)
     if whole is not None:
         return Parsed(whole, "standalone")
-    lead = _LEAD.match(text)
-    if lead:
-        label = normalise_label(lead.group(1))
-        # a reply that lists options ("A) … is wrong, C) is right") does not open with its answer
-        listed = {normalise_label(m.group(1)) for m in _LISTED.finditer(text)} & set(valid)
-        if label in valid and listed <= {label}:
-            return Parsed(label, "standalone")
-    found: set[str] = set()
-    for m in _ENCLOSED.finditer(text):
-        label = normalise_label(next(g for g in m.groups() if g))
-        if label is not None and label in valid:
-            found.add(label)
-    _, words = _phrases()
-    low = _lower(text)
-    for w in words:
-        for m in regex.finditer(regex.escape(w), low):
-            k, end = m.start(), m.end()
-            inside_word = (k > 0 and regex.match(_WORD, low[k - 1])) or regex.match(_WORD, low[end : end + 1])
-            if inside_word and not _is_cjk(w):
-                continue  # "optional", "choices" hold no option word
-            label = _label_at(text, end, valid)
-            if label is not None:
-                found.add(label)
-    for m in _LOOSE.finditer(text):
-        label = normalise_label(m.group(1))
-        if label is not None and label in valid:
-            found.add(label)
-    if len(found) == 1:
-        return Parsed(found.pop(), "standalone")
-    if len(found) > 1:
-        return Parsed(None, "ambiguous")
+    first = form.lines[0] if form.lines else None
+    if first is None or form.in_entry(first[0]):
+        return None
+    m = regex.match(rf"[\s*_\"'`“”‘’«»(\[]*({reader.lit.label_chars})\s*[.):\]*](?!\p{{L}})", t)
+    if m is None:
+        return None
+    mentions = [x for x in reader.chosen(m.start(1), m.end(1) + 1) if x.start == m.start(1)]
+    labels = reader.labels(m.start(1), m.end(1) + 1)
+    if mentions and labels:
+        return Parsed(mentions[0].label, "standalone")
     return None
 
 
-def _lower(text: str) -> str:
-    """Lower case that keeps every position (``str.lower`` lengthens a few characters, such as "İ")."""
-    return "".join(c.lower() if len(c.lower()) == 1 else c for c in text)
-
-
-def _whole_label(core: str, valid: Sequence[str]) -> str | None:
-    """The label when the reply is nothing but one (with option word and decoration): "Option C", "(٣)"."""
-    m = _LABEL_AT.search(core)
-    if m is None:
+def _whole_label(reader: Reader, t: str) -> str | None:
+    """The label when the reply is nothing but one (with option word and decoration): "Option C", "(٣)", "e"."""
+    at = reader.label_at(len(t) - len(t.lstrip(_STRIP_START)), strict_case=False)
+    if at is None:
         return None
-    rest = _lower(core[: m.start()] + " " + core[m.end() :])
-    _, words = _phrases()
-    for w in words:
+    rest = lower(t[: at.start] + " " + t[at.end :])
+    for w in reader.lit.option_words:
         rest = rest.replace(w, " ")
-    if _DECOR.sub("", rest).strip(_STRIP_END):
+    return None if DECOR.sub("", rest).strip(_STRIP_END) else at.label
+
+
+_STRIP_START = "\t\n\r *_\"'`“”‘’«»([{"
+_STRIP_END = "\t\n\r .。!！?？)]}:*_\"'`“”‘’«»،؛;,"
+
+
+def _fuzzy(reader: Reader, t: str) -> Parsed | None:
+    """``option_match``: a short reply that is a clear best fuzzy match (similarity ≥ 0.8, ahead by ≥ 0.1)."""
+    reply = fold(t)
+    texts = reader.option_texts
+    if not reply or not texts:
         return None
-    label = normalise_label(m.group(1))
-    return label if label in valid else None
+    ratios = sorted(((difflib.SequenceMatcher(None, reply, o).ratio(), lab) for lab, o in texts.items()), reverse=True)
+    second = ratios[1][0] if len(ratios) > 1 else 0.0
+    if ratios[0][0] >= 0.8 and ratios[0][0] - second >= 0.1:
+        return Parsed(ratios[0][1], "option_match")
+    return None
 
 
 def extract_choice(
@@ -279,7 +259,8 @@ def extract_choice(
 
     Returns:
         ``Parsed(label or None, method)``; method is one of ``METHODS``; the value is ``None`` exactly when the
-        method is ``ambiguous`` or ``invalid`` (both count as wrong, as the paper counts invalid answers).
+        method is ``refused``, ``ambiguous`` or ``invalid`` (all count as wrong, as the paper counts invalid
+        answers).
 
     Raises:
         ConfigError: an unknown parser.
@@ -288,66 +269,11 @@ def extract_choice(
         raise ConfigError(f"unknown multiple-choice parser {parser!r}; known: {', '.join(PARSERS)}")
     if parser != "robust":
         return extract_letter(text, valid, markers=markers, fallback={"paper": "invalid"}.get(parser, parser))
-    t = _normalise(text)
+    t = normalise(text)
     if not t.strip():
         return Parsed(None, "invalid")
-    low = _lower(t)
-    # 1. the paper's marker: the last one counts
-    best = -1
-    for marker in markers:
-        pos = low.rfind(_lower(_normalise(marker)))
-        if pos >= 0:
-            best = max(best, pos + len(_normalise(marker)))
-    if best >= 0:
-        label = _label_at(t, best, valid, strict_case=False)
-        if label is None and options:
-            after = _by_option_text(_sentence(t[best:]), options, valid)
-            label = after.value if after is not None else None
-        if label is not None:
-            return Parsed(label, "marker")
-    # 2. answer phrases
-    phrases, _ = _phrases()
-    named: set[str] = set()
-    for _, end in _phrase_spans(low, phrases):
-        label = _label_at(t, end, valid, strict_case=True)
-        if label is None and options:
-            label = _opening_option(_sentence(t[end:]), options, valid)
-        if label is not None:
-            named.add(label)
-    if len(named) == 1:
-        return Parsed(named.pop(), "phrase")
-    if len(named) > 1:
-        return Parsed(None, "ambiguous")
-    # 3. the reply is one option's text ("A+C" is that option, not "C" standing alone)
-    if options:
-        exact = _exact_option(t, options, valid)
-        if exact is not None:
-            whole = _whole_label(t.strip(_STRIP_START + _STRIP_END), valid)
-            return exact if whole in (None, exact.value) else Parsed(None, "ambiguous")
-    # 4. a label standing alone
-    alone = _standalone(t, valid)
-    if alone is not None:
-        return alone
-    # 5. the option's text inside the reply, or a clear fuzzy match
-    if options:
-        by_text = _by_option_text(t, options, valid)
-        if by_text is not None:
-            return by_text
-    return Parsed(None, "invalid")
+    reader = Reader(t, valid, options or {})
+    return _read(reader, t, valid, markers)
 
 
-def _opening_option(text: str, options: Mapping[str, str], valid: Sequence[str]) -> str | None:
-    """The option whose text the phrase's sentence is or opens with ("…is fibrinolysin, not penicillinase")."""
-    head = _fold(text)
-    found = {
-        lab for lab, opt in options.items() if lab in valid and (f := _fold(opt)) and (head + " ").startswith(f + " ")
-    }
-    found = {lab for lab in found if not any(o != lab and _fold(options[lab]) in _fold(options[o]) for o in found)}
-    return found.pop() if len(found) == 1 else None
-
-
-def _sentence(text: str) -> str:
-    """The text after a marker or phrase up to the end of its sentence or line, decoration stripped."""
-    t = text[_DECOR.match(text, 0).end() :]
-    m = regex.search(r"[\n。!?！？]|\.(?:\s|$)", t)
-    return t[: m.start()] if m else t
+__all__ = ["FALLBACKS", "MARKERS", "METHODS", "PARSERS", "FoldedText", "extract_choice", "extract_letter"]

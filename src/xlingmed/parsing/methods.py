@@ -26,7 +26,9 @@ KINDS: dict[str, str] = {
     # multiple choice (parsing.choice)
     "marker": "read",
     "phrase": "read",
+    "conclusion": "read",
     "standalone": "read",
+    "last_line": "read",
     "option_text": "read",
     "option_match": "fallback",
     "first_char": "fallback",

@@ -1,0 +1,41 @@
+"""German (de): prompt labels and the words that read a reply (``languages.base.Language``)."""
+
+from xlingmed.languages.base import Language
+
+LANGUAGE = Language(
+    "de", "German", "Deutsch", "Latn", ("ja",), ("nein",),
+    answer_label="Antwort",
+    answer_phrases=(
+        "die richtige antwort ist", "die korrekte antwort ist", "richtige antwort:", "die richtige antwort wäre",
+        "ich würde wählen", "ich wähle", "meine antwort ist", "antwort:", "die antwort ist",
+        "die beste antwort ist", "endgültige antwort:", "lösung:",
+    ),
+    option_words=("antwort", "buchstabe", "option", "antwortmöglichkeit", "möglichkeit"),
+    conclusion_cues=(
+        "daher", "deshalb", "somit", "folglich", "zusammenfassend", "fazit", "schlussfolgerung",
+        "am wahrscheinlichsten", "die wahrscheinlichste", "wahrscheinlichste", "die beste antwort",
+        "die beste option", "am besten geeignet", "ist richtig", "ist korrekt", "die richtige antwort",
+    ),
+    negations_before=(
+        "nicht", "kein", "keine", "statt", "anstatt", "anstelle von", "außer", "ausschließen", "im gegensatz zu",
+    ),
+    negations_after=(
+        "nicht", "falsch", "unwahrscheinlich", "weniger wahrscheinlich", "ausgeschlossen", "unzutreffend",
+    ),
+    no_choice_phrases=(
+        "ohne das bild", "ohne die abbildung", "ohne das foto", "kann ich nicht bestimmen",
+        "kann ich nicht feststellen", "nicht möglich zu bestimmen", "kann ich nicht beantworten",
+        "kann ich nicht auswählen", "nicht genügend informationen", "unzureichende informationen", "als ki",
+        "als sprachmodell", "keine der optionen", "keine der antworten", "es tut mir leid, aber",
+    ),
+    refusal_phrases=(
+        "es tut mir leid, aber ich kann", "ich kann keine medizinische beratung",
+        "ich kann keine medizinischen ratschläge", "ich kann diese frage nicht beantworten",
+    ),
+    term_words=(
+        "vitamin", "hepatitis", "typ", "gruppe", "klasse", "stadium", "grad", "faktor", "phase", "kategorie",
+        "influenza", "hämophilie", "toxin", "immunglobulin", "antigen", "streptokokken", "zellen", "zelle", "virus",
+        "zone", "welle", "patient", "patientin", "herr", "frau", "medikament", "plan", "abbildung", "tabelle",
+        "stufe",
+    ),
+)

@@ -1,0 +1,75 @@
+"""English (en): prompt labels and the words that read a reply (``languages.base.Language``)."""
+
+from xlingmed.languages.base import Language
+
+LANGUAGE = Language(
+    "en", "English", "English", "Latn", ("yes",), ("no",),
+    answer_label="Answer",
+    answer_phrases=(
+        "the correct answer is", "the correct answer would be", "the right answer is", "the best answer is",
+        "the answer is", "the correct option is", "the correct choice is", "the best option is", "correct answer:",
+        "correct option:", "final answer:", "my answer:", "answer:", "answer is", "the most likely answer is",
+        "the most appropriate answer is", "the best answer would be", "the correct response is",
+        "my final answer is", "the final answer is", "final answer is", "the answer would be", "i would choose",
+        "i would select", "i would go with", "i'd go with", "i'd choose", "i choose", "i select", "my choice is",
+        "best answer:", "correct choice:",
+    ),
+    option_words=("option", "choice", "letter", "answer", "alternative"),
+    conclusion_cues=(
+        "therefore", "thus", "hence", "consequently", "accordingly", "in conclusion", "to conclude", "in summary",
+        "to summarize", "to summarise", "overall", "conclusion", "bottom line", "the most likely", "most likely",
+        "the most appropriate", "most appropriate", "the most accurate", "the best answer", "the best option",
+        "the best choice", "the most correct", "the correct answer", "the right answer", "final answer",
+        "is correct", "is the correct", "is the best", "is the answer", "is the right",
+    ),
+    negations_before=(
+        "not", "isn't", "is not", "never", "rather than", "instead of", "except", "excluding", "exclude",
+        "excludes", "rule out", "rules out", "ruling out", "ruled out", "eliminate", "eliminates", "eliminating",
+        "unlike", "nor", "neither",
+    ),
+    negations_after=(
+        "not", "isn't", "aren't", "doesn't", "incorrect", "wrong", "unlikely", "less likely", "ruled out",
+        "excluded", "false", "inappropriate", "implausible", "eliminated",
+    ),
+    no_choice_phrases=(
+        "without the image", "without seeing the image", "without the figure", "without the picture",
+        "without access to the image", "without the photo", "without viewing", "image is not provided",
+        "image was not provided", "image has not been provided", "image is not available",
+        "images are not provided", "no image", "not been provided", "cannot see the image", "can't see the image",
+        "unable to see the image", "unable to view", "cannot view", "i cannot determine", "i can't determine",
+        "cannot be determined", "unable to determine", "impossible to determine", "not possible to determine",
+        "not enough information", "insufficient information", "more information is needed", "need more information",
+        "additional information is needed", "i cannot answer", "i can't answer", "i am unable to answer",
+        "i'm unable to answer", "i cannot choose", "i can't choose", "i cannot select", "i can't select",
+        "i cannot pick", "i'm not able to", "i am not able to", "as an ai", "as a language model", "i'm sorry, but",
+        "i am sorry, but", "i apologize, but", "none of the options", "none of the provided options",
+        "none of the answer choices", "none of the choices", "please provide the image",
+        "please provide the figure",
+    ),
+    refusal_phrases=(
+        "i'm sorry, but i can't", "i am sorry, but i cannot", "i'm sorry, but i cannot", "i can't help with",
+        "i cannot help with", "i can't provide medical advice", "i cannot provide medical advice",
+        "i'm not able to provide medical", "i am not able to provide medical", "i'm unable to provide medical",
+        "i am unable to provide medical", "i can't answer this", "i cannot answer this",
+        "as an ai language model, i cannot", "as an ai, i cannot", "i can't give medical advice",
+        "i cannot give medical advice",
+    ),
+    term_words=(
+        "vitamin", "vitamins", "hepatitis", "type", "types", "group", "groups", "class", "stage", "grade", "factor",
+        "protein", "complex", "lead", "zone", "phase", "category", "cluster", "influenza", "hemophilia",
+        "haemophilia", "toxin", "immunoglobulin", "antigen", "strep", "streptococcus", "streptococci", "serotype",
+        "blood", "schedule", "wave", "waves", "point", "plan", "virus", "band", "apolipoprotein", "apo", "coenzyme",
+        "tanner", "gleason", "figo", "list", "part", "section", "table", "figure", "fig", "panel", "series", "step",
+        "level", "tier", "hep", "vit", "mr", "mrs", "ms", "dr", "patient", "person", "subject", "drug", "compound",
+        "medication", "agent", "substance", "child", "mother", "hospital", "ward", "site", "region", "area", "cell",
+        "cells", "fiber", "fibers", "fibre", "fibres", "pattern", "criterion", "criteria", "channel", "receptor",
+        "reaction", "component", "peak", "segment", "vitamine", "niemann-pick", "lipoprotein", "hemoglobin",
+        "haemoglobin", "immunodeficiency",
+    ),
+    term_suffixes=(
+        "cell", "cells", "lymphocyte", "lymphocytes", "vitamin", "vitamins", "virus", "strep", "streptococcus",
+        "streptococci", "antigen", "antigens", "wave", "waves", "fibers", "fibres", "fiber", "positive", "negative",
+        "blood", "type", "hepatitis", "botulinum", "toxin", "complex", "personality", "receptor", "receptors",
+        "band", "bands", "chain", "chains", "subunit", "allele", "gene", "genes", "protein",
+    ),
+)

@@ -1,0 +1,48 @@
+"""Spanish (es): prompt labels and the words that read a reply (``languages.base.Language``)."""
+
+from xlingmed.languages.base import Language
+
+LANGUAGE = Language(
+    "es", "Spanish", "Español", "Latn", ("sí", "si"), ("no",),
+    answer_label="Respuesta",
+    answer_phrases=(
+        "la respuesta correcta es", "la opción correcta es", "la respuesta es", "respuesta correcta:", "respuesta:",
+        "la alternativa correcta es", "la respuesta correcta sería", "la opción más adecuada es",
+        "la respuesta más adecuada es", "elegiría", "elijo", "mi respuesta es", "respuesta final:",
+        "la respuesta final es", "la alternativa correcta:",
+    ),
+    option_words=("opción", "opcion", "alternativa", "letra", "inciso", "respuesta"),
+    conclusion_cues=(
+        "por lo tanto", "por tanto", "en conclusión", "conclusión", "en resumen", "por consiguiente",
+        "lo más probable", "más probable", "la más adecuada", "el más adecuado", "más adecuada", "la mejor opción",
+        "la mejor respuesta", "la opción correcta", "la respuesta correcta", "en definitiva", "es la correcta",
+        "es correcta", "es la respuesta",
+    ),
+    negations_before=(
+        "no", "no es", "en lugar de", "en vez de", "excepto", "descartar", "descarta", "descartamos", "salvo",
+        "a diferencia de",
+    ),
+    negations_after=(
+        "no", "incorrecta", "incorrecto", "poco probable", "menos probable", "se descarta", "descartada",
+        "descartado", "falsa", "falso", "errónea", "erróneo", "improbable",
+    ),
+    no_choice_phrases=(
+        "sin la imagen", "sin ver la imagen", "sin acceso a la imagen", "no se proporciona la imagen",
+        "no se ha proporcionado", "no puedo ver la imagen", "no puedo determinar", "no es posible determinar",
+        "no se puede determinar", "no puedo responder", "no puedo elegir", "no puedo seleccionar",
+        "información insuficiente", "no hay suficiente información", "se necesita más información",
+        "necesitaría más información", "como modelo de lenguaje", "como ia", "lo siento, pero",
+        "ninguna de las opciones", "ninguna de las alternativas",
+    ),
+    refusal_phrases=(
+        "lo siento, pero no puedo", "no puedo proporcionar consejo médico", "no puedo ofrecer consejo médico",
+        "no puedo dar consejo médico", "no puedo dar consejos médicos", "no puedo proporcionar consejos médicos",
+        "no puedo responder a esta pregunta", "como modelo de lenguaje, no puedo", "no puedo ayudar con esto",
+    ),
+    term_words=(
+        "vitamina", "hepatitis", "tipo", "grupo", "clase", "estadio", "etapa", "grado", "factor", "fase",
+        "categoría", "influenza", "hemofilia", "toxina", "inmunoglobulina", "antígeno", "estreptococo", "células",
+        "célula", "virus", "zona", "onda", "paciente", "sr", "sra", "fármaco", "medicamento", "plan", "figura",
+        "tabla", "paso", "nivel",
+    ),
+)

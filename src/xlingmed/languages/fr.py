@@ -1,0 +1,43 @@
+"""French (fr): prompt labels and the words that read a reply (``languages.base.Language``)."""
+
+from xlingmed.languages.base import Language
+
+LANGUAGE = Language(
+    "fr", "French", "Français", "Latn", ("oui",), ("non",),
+    answer_label="Réponse",
+    answer_phrases=(
+        "la bonne réponse est", "la réponse correcte est", "la réponse est", "bonne réponse :", "bonne réponse:",
+        "réponse :", "la bonne réponse serait", "je choisirais", "ma réponse est", "réponse finale :",
+        "réponse finale:", "réponse:", "la réponse correcte:", "la bonne option est",
+    ),
+    option_words=("choix", "lettre", "réponse", "option", "proposition"),
+    conclusion_cues=(
+        "donc", "par conséquent", "ainsi", "en conclusion", "conclusion", "en résumé", "le plus probable",
+        "la plus probable", "plus probable", "la plus adaptée", "le plus adapté", "la plus appropriée",
+        "la meilleure réponse", "la meilleure option", "la bonne réponse", "est correcte", "est la bonne",
+    ),
+    negations_before=(
+        "pas", "n'est pas", "non", "plutôt que", "au lieu de", "sauf", "excepté", "éliminer", "exclure",
+        "contrairement à",
+    ),
+    negations_after=(
+        "n'est pas", "pas", "incorrecte", "incorrect", "peu probable", "moins probable", "exclue", "exclu",
+        "fausse", "faux", "improbable",
+    ),
+    no_choice_phrases=(
+        "sans l'image", "sans voir l'image", "l'image n'est pas", "je ne peux pas voir l'image",
+        "je ne peux pas déterminer", "impossible de déterminer", "je ne peux pas répondre",
+        "je ne peux pas choisir", "informations insuffisantes", "pas assez d'informations", "en tant qu'ia",
+        "en tant que modèle de langage", "aucune des options", "aucune des réponses", "aucune des propositions",
+    ),
+    refusal_phrases=(
+        "je suis désolé, mais je ne peux pas", "je ne peux pas fournir de conseils médicaux",
+        "je ne peux pas donner de conseils médicaux", "je ne peux pas répondre à cette question",
+    ),
+    term_words=(
+        "vitamine", "vitamines", "hépatite", "type", "groupe", "classe", "stade", "grade", "facteur", "phase",
+        "catégorie", "grippe", "hémophilie", "toxine", "immunoglobuline", "antigène", "streptocoque", "cellules",
+        "cellule", "virus", "zone", "onde", "patient", "patiente", "m", "mme", "médicament", "plan", "figure",
+        "tableau", "niveau",
+    ),
+)

@@ -1,0 +1,17 @@
+"""Chichewa (ny): prompt labels and the words that read a reply (``languages.base.Language``)."""
+
+from xlingmed.languages.base import Language
+
+LANGUAGE = Language(
+    "ny", "Chichewa", "Chichewa", "Latn", ("inde",), ("ayi",),
+    answer_label="Yankho",
+    answer_phrases=("yankho lolondola ndi", "yankho:", "yankho ndi"),
+    option_words=("chisankho",),
+    conclusion_cues=("choncho", "motero", "pomaliza", "mwachidule", "chotheka kwambiri"),
+    negations_before=("osati", "m'malo mwa"),
+    negations_after=("siyolondola", "si yolondola", "zolakwika"),
+    no_choice_phrases=(
+        "popanda chithunzi", "sindingathe kudziwa", "sindingathe kuyankha", "palibe chidziwitso chokwanira",
+    ),
+    term_words=("vitamini", "mtundu", "gulu", "wodwala"),
+)

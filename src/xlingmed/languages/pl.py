@@ -1,0 +1,28 @@
+"""Polish (pl): prompt labels and the words that read a reply (``languages.base.Language``)."""
+
+from xlingmed.languages.base import Language
+
+LANGUAGE = Language(
+    "pl", "Polish", "Polski", "Latn", ("tak",), ("nie",),
+    answer_label="Odpowiedź",
+    answer_phrases=(
+        "prawidłowa odpowiedź to", "poprawna odpowiedź to", "prawidłowa odpowiedź:", "poprawna odpowiedź:",
+        "odpowiedź:", "odpowiedź to", "właściwa odpowiedź to",
+    ),
+    option_words=("opcja", "odpowiedź", "wariant"),
+    conclusion_cues=(
+        "dlatego", "zatem", "więc", "w związku z tym", "podsumowując", "wniosek", "najbardziej prawdopodobne",
+        "najbardziej prawdopodobna", "najbardziej prawdopodobny", "najlepsza odpowiedź", "najwłaściwsza",
+        "jest prawidłowa", "jest poprawna",
+    ),
+    negations_before=("nie", "zamiast", "oprócz", "z wyjątkiem"),
+    negations_after=("nie", "błędna", "nieprawidłowa", "niepoprawna", "mało prawdopodobne", "mniej prawdopodobna"),
+    no_choice_phrases=(
+        "bez obrazu", "bez zdjęcia", "nie mogę określić", "nie można określić", "nie mogę odpowiedzieć",
+        "niewystarczające informacje", "za mało informacji",
+    ),
+    term_words=(
+        "witamina", "witaminy", "typ", "typu", "grupa", "grupy", "klasa", "stadium", "stopień", "czynnik",
+        "pacjent", "pacjentka",
+    ),
+)

@@ -1,0 +1,47 @@
+"""Portuguese (pt): prompt labels and the words that read a reply (``languages.base.Language``)."""
+
+from xlingmed.languages.base import Language
+
+LANGUAGE = Language(
+    "pt", "Portuguese", "Português", "Latn", ("sim",), ("não", "nao"),
+    answer_label="Resposta",
+    answer_phrases=(
+        "a resposta correta é", "a alternativa correta é", "a opção correta é", "resposta correta:",
+        "a resposta correta seria", "a alternativa mais adequada é", "a resposta mais adequada é",
+        "a opção mais adequada é", "eu escolheria", "minha resposta é", "resposta final:",
+        "a resposta final é", "resposta:", "a resposta é", "alternativa correta:", "gabarito:",
+        "a alternativa certa é", "a resposta certa é",
+    ),
+    option_words=("opção", "opcao", "alternativa", "letra", "resposta"),
+    conclusion_cues=(
+        "portanto", "logo", "dessa forma", "desta forma", "em conclusão", "conclusão", "em resumo", "por isso",
+        "consequentemente", "o mais provável", "a mais provável", "mais provável", "a mais adequada",
+        "mais adequada", "a melhor opção", "a melhor alternativa", "a melhor resposta", "a alternativa correta",
+        "a resposta correta", "concluindo", "é a correta", "está correta", "é a resposta",
+    ),
+    negations_before=(
+        "não", "não é", "nem", "em vez de", "ao invés de", "exceto", "descartar", "descarta", "descartamos",
+        "excluir", "exclui", "ao contrário de",
+    ),
+    negations_after=(
+        "não", "incorreta", "incorreto", "pouco provável", "menos provável", "descartada", "descartado", "falsa",
+        "falso", "errada", "errado", "improvável",
+    ),
+    no_choice_phrases=(
+        "sem a imagem", "sem ver a imagem", "sem acesso à imagem", "a imagem não", "não foi fornecida",
+        "não foi fornecido", "não posso ver a imagem", "não consigo ver a imagem", "não posso determinar",
+        "não consigo determinar", "não é possível determinar", "não posso responder", "não consigo responder",
+        "não posso escolher", "informação insuficiente", "informações insuficientes",
+        "não há informações suficientes", "como modelo de linguagem", "como ia", "desculpe, mas",
+        "nenhuma das alternativas", "nenhuma das opções",
+    ),
+    refusal_phrases=(
+        "desculpe, mas não posso", "não posso fornecer aconselhamento médico", "não posso dar conselhos médicos",
+    ),
+    term_words=(
+        "vitamina", "hepatite", "tipo", "grupo", "classe", "estágio", "estadio", "grau", "fator", "fase",
+        "categoria", "influenza", "hemofilia", "toxina", "imunoglobulina", "antígeno", "estreptococo", "células",
+        "célula", "vírus", "zona", "onda", "paciente", "sr", "sra", "fármaco", "medicamento", "plano", "figura",
+        "tabela", "nível",
+    ),
+)

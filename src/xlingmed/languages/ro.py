@@ -1,0 +1,23 @@
+"""Romanian (ro): prompt labels and the words that read a reply (``languages.base.Language``)."""
+
+from xlingmed.languages.base import Language
+
+LANGUAGE = Language(
+    "ro", "Romanian", "Română", "Latn", ("da",), ("nu",),
+    answer_label="Răspuns",
+    answer_phrases=("răspunsul corect este", "răspuns corect:", "răspuns:", "răspunsul este"),
+    option_words=("opțiunea", "varianta", "opțiune"),
+    conclusion_cues=(
+        "prin urmare", "deci", "așadar", "în concluzie", "concluzie", "cel mai probabil", "cea mai probabilă",
+        "cel mai bun răspuns", "cea mai potrivită", "este corectă",
+    ),
+    negations_before=("nu", "nu este", "în loc de", "cu excepția"),
+    negations_after=("nu", "greșită", "incorectă", "puțin probabil"),
+    no_choice_phrases=(
+        "fără imagine", "nu pot determina", "nu se poate determina", "nu pot răspunde", "informații insuficiente",
+    ),
+    term_words=(
+        "vitamina", "vitamină", "hepatita", "hepatită", "tip", "tipul", "grup", "grupul", "clasa", "stadiul",
+        "gradul", "factorul", "pacient", "pacienta",
+    ),
+)

@@ -1,0 +1,25 @@
+"""Vietnamese (vi): prompt labels and the words that read a reply (``languages.base.Language``)."""
+
+from xlingmed.languages.base import Language
+
+LANGUAGE = Language(
+    "vi", "Vietnamese", "Tiếng Việt", "Latn", ("có", "đúng"), ("không", "sai"),
+    answer_label="Đáp án",
+    answer_phrases=(
+        "đáp án đúng là", "câu trả lời đúng là", "đáp án:", "câu trả lời:", "đáp án là", "lựa chọn đúng là",
+        "tôi chọn", "chọn đáp án",
+    ),
+    option_words=("phương án", "lựa chọn", "đáp án", "câu"),
+    conclusion_cues=(
+        "do đó", "vì vậy", "vì thế", "như vậy", "kết luận", "tóm lại", "có khả năng nhất", "khả năng cao nhất",
+        "phù hợp nhất", "đúng nhất", "là đúng",
+    ),
+    negations_before=("không phải", "không", "thay vì", "ngoại trừ", "loại trừ"),
+    negations_after=("không đúng", "sai", "không phải", "bị loại", "ít có khả năng"),
+    no_choice_phrases=(
+        "không có hình ảnh", "không thể xác định", "không thể trả lời", "không đủ thông tin", "thiếu thông tin",
+    ),
+    term_words=(
+        "vitamin", "viêm gan", "típ", "tuýp", "loại", "nhóm", "lớp", "giai đoạn", "độ", "yếu tố", "bệnh nhân",
+    ),
+)

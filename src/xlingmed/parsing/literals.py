@@ -1,0 +1,112 @@
+"""The words a reply reader looks for, gathered from every language's file (``languages/``), compiled once.
+
+A model may answer a Japanese question in English, or an Arabic one in French, so every language's words are read
+in every reply; a word only counts where it stands as a whole word (scripts without spaces excepted).
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import lru_cache
+
+import regex
+
+from xlingmed.languages import LANGUAGES
+from xlingmed.parsing.text import WORD, unspaced
+
+# Words after A, E or I that leave it a label ("A is correct", "A and C", "A şıkkı"): after any other lower-case
+# word it is an article, a pronoun or a conjunction ("A patient", "I think", "E poi", "A resposta").
+FOLLOWERS: frozenset[str] = frozenset((
+    "is", "was", "would", "seems", "appears", "remains", "fits", "best", "and", "or", "as", "because", "since",
+    "which", "that", "correct", "right", "es", "era", "y", "o", "porque", "pues", "é", "e", "ou", "pois", "est",
+    "et", "car", "ist", "und", "oder", "weil", "è", "perché", "ed", "ni", "ndio", "ndilo", "şıkkı", "şık",
+    "seçeneği", "seçenek",
+))  # fmt: skip
+# Articles between a phrase and its label: "la respuesta correcta es la C".
+ARTICLES: tuple[str, ...] = ("la", "el", "the", "a", "o", "le", "die", "der", "das")
+
+
+@dataclass(frozen=True)
+class Literals:
+    """Every language's reading words, each tuple longest first, and compiled patterns for the short ones."""
+
+    phrases: tuple[str, ...]
+    option_words: tuple[str, ...]
+    cues: tuple[str, ...]
+    no_choice: tuple[str, ...]
+    term_words: frozenset[str]
+    term_suffixes: tuple[str, ...]
+    label_chars: str  # a regex character class of every label letter a reply may use
+    neg_before: regex.Pattern[str]  # matches at the end of a clause's text before a label
+    neg_after: regex.Pattern[str]  # matches in the first words of a clause's text after a label
+
+
+def _nfkc(words: Iterable[str]) -> tuple[str, ...]:
+    out = {unicodedata.normalize("NFKC", w).lower().strip() for w in words}
+    return tuple(sorted((w for w in out if w), key=lambda w: (-len(w), w)))
+
+
+def _alternation(words: Iterable[str]) -> str:
+    return "|".join(regex.escape(w) for w in words)
+
+
+@lru_cache(maxsize=1)
+def literals() -> Literals:
+    """The reading words of every registered language (``languages.base.Language``), compiled."""
+    langs = list(LANGUAGES.values())
+    phrases = _nfkc([p for lang in langs for p in lang.answer_phrases] + [f"{lang.answer_label}:" for lang in langs])
+    letters = "".join(sorted({x for lang in langs for c in lang.reply_letters for x in (c, c.upper())}))
+    before = _nfkc(w for lang in langs for w in lang.negations_before)
+    after = _nfkc(w for lang in langs for w in lang.negations_after)
+    spaced_b = [w for w in before if not unspaced(w)]
+    unspaced_b = [w for w in before if unspaced(w)]
+    spaced_a = [w for w in after if not unspaced(w)]
+    unspaced_a = [w for w in after if unspaced(w)]
+    # before a label: the negation, at most one word ("not choose C", "no es la C"), then nothing but decoration
+    gap = r"""[\s"'“”‘’«»(\[*:]*"""
+    neg_before = regex.compile(
+        rf"(?:(?<!{WORD})(?:{_alternation(spaced_b)})(?:\s+{WORD}+)?|(?:{_alternation(unspaced_b)})){gap}$"
+    )
+    # after a label: a negation among the first four words ("C is not", "C is clearly incorrect", "Cではない")
+    neg_after = regex.compile(
+        rf"^(?:\s*{WORD}+){{0,3}}?\s*(?<!{WORD})(?:{_alternation(spaced_a)})(?!{WORD})"
+        rf"|^.{{0,12}}?(?:{_alternation(unspaced_a)})",
+        regex.S,
+    )
+    return Literals(
+        phrases=phrases,
+        option_words=_nfkc(w for lang in langs for w in lang.option_words),
+        cues=_nfkc(c for lang in langs for c in lang.conclusion_cues),
+        no_choice=_nfkc(p for lang in langs for p in (*lang.no_choice_phrases, *lang.refusal_phrases)),
+        term_words=frozenset(_nfkc(w for lang in langs for w in lang.term_words)),
+        term_suffixes=_nfkc(w for lang in langs for w in lang.term_suffixes),
+        label_chars=f"[A-Ja-jأاإآبجدهةو{regex.escape(letters)}]",
+        neg_before=neg_before,
+        neg_after=neg_after,
+    )
+
+
+def _glued(c: str) -> bool:
+    """A script without spaces, or one that glues prefixes onto words (Arabic, Hebrew)."""
+    return unspaced(c) or bool(regex.match(r"[\p{Arabic}\p{Hebrew}]", c))
+
+
+def find_words(low: str, words: Iterable[str]) -> list[tuple[int, int]]:
+    """Non-overlapping (start, end) of ``words`` in ``low`` (already lower-cased), longest first, each a whole
+    word (a word of a script without spaces may sit anywhere)."""
+    spans: list[tuple[int, int]] = []
+    for w in words:
+        start = 0
+        while (k := low.find(w, start)) >= 0:
+            start = k + 1
+            end = k + len(w)
+            if any(s < end and k < e for s, e in spans):
+                continue
+            if not _glued(w[0]) and k > 0 and regex.match(WORD, low[k - 1]):
+                continue  # "reanswer:" is not "answer:" (Arabic and Hebrew glue "and", "so" onto a word: ولذلك)
+            if not unspaced(w[-1]) and regex.match(WORD, w[-1]) and regex.match(WORD, low[end : end + 1]):
+                continue  # "therefore" is not in "thereforee"; "option" is not in "optional"
+            spans.append((k, end))
+    return sorted(spans)

@@ -1,0 +1,283 @@
+"""Where a reply names an option: by its label ("C", "(C)", "option C", "الخيار ج", "选项C") or by its text, and
+whether that mention chooses it.
+
+A mention does not choose its option when it is negated ("not C", "C is incorrect", "ليست ج", "Cではない"; the
+negation carries over a list: "A, B and C are wrong"), and a letter is no label at all when it completes a term
+("hepatitis B", "vitamin D", "B型", "E. coli", "type A") or is an article or pronoun ("A patient", "I think").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import regex
+
+from xlingmed.languages import normalise_label
+from xlingmed.parsing.literals import ARTICLES, FOLLOWERS, Literals, find_words, literals
+from xlingmed.parsing.text import UNSPACED, WORD, FoldedText, lower, unspaced
+
+_DIGITS = r"[0-9٠-٩۰-۹०-९]{1,2}"
+# What may stand between a phrase and its label: spaces, markdown, quotes, brackets, colons, dashes, "is".
+DECOR = regex.compile(r"""[\s*_"'`“”‘’«»\[\(\{:\-–—=>~]*""")
+# Where a clause ends: a negation does not reach across it.
+_CLAUSE_END = regex.compile(r"[.;!?\n。！？؛؟।]|,(?=\s)|[，、]")
+# What may follow a letter that stands alone as a label.
+_AFTER_LETTER = ".):,;،؛!?*]\"”'’»。、！？：；）」』】\n"
+_OR = regex.compile(r"\s+(?:أو|او|و|או)\s")
+GLUE = regex.compile(r"^[\s.):：*_\-–—(\[\]（）「」]*$")
+_SEPARATOR = regex.compile(
+    r"^[\s,、，/&*]*(?:and|or|y|e|o|ou|et|und|oder|و|או|ו|和|或|及|및|और|या|na|au|и|или|ve|veya|en|of)?[\s,、，*]*$"
+)
+
+
+@dataclass(frozen=True)
+class Mention:
+    """An option named at ``[start, end)`` of the normalised reply; ``by_text``: by its text, not its label."""
+
+    label: str
+    start: int
+    end: int
+    by_text: bool = False
+
+
+@dataclass
+class Reader:
+    """One normalised reply with its options: finds the mentions in any span of it."""
+
+    text: str
+    valid: Sequence[str]
+    options: Mapping[str, str]
+
+    def __post_init__(self) -> None:
+        self.low = lower(self.text)
+        self.lit: Literals = literals()
+        self.folded = FoldedText(self.text)
+        self._label_at_re = regex.compile(rf"({self.lit.label_chars}|{_DIGITS})(?!(?!{UNSPACED}){WORD})")
+        chars = self.lit.label_chars
+        self._enclosed = regex.compile(
+            rf"\(\s*({chars})\s*\)|\[\s*({chars})\s*\]|\*\*\s*({chars})\s*[.):]?\s*\*\*|[\"“'‘«]({chars})[\"”'’»]"
+        )
+        # a letter alone: no letter, digit or joiner on either side, except the letters of scripts without spaces
+        # ("答案是C", "Cです")
+        edge = rf"(?!{UNSPACED})[\p{{L}}\p{{M}}\p{{N}}_\-/+&'’]"
+        self._loose = regex.compile(rf"(?<!{edge}|\.){chars}(?!{edge})")
+        self.option_texts = self._option_texts()
+
+    # ---- labels -------------------------------------------------------------------------------------------------
+
+    def label_at(self, pos: int, *, strict_case: bool = True) -> Mention | None:
+        """The label right at ``pos`` (after decoration, up to two option words or articles): after a phrase or an
+        option word. With ``strict_case`` a lower-case Latin letter counts only before punctuation."""
+        i = DECOR.match(self.text, pos).end()
+        for _ in range(2):
+            head = self.low[i : i + 16]
+            for w in self.lit.option_words:
+                if head.startswith(w) and (unspaced(w) or not regex.match(WORD, self.low[i + len(w) : i + len(w) + 1])):
+                    i = DECOR.match(self.text, i + len(w)).end()
+                    break
+            else:
+                # an article only before an option word or a label: "la C", "a alternativa C" ("ni A." is A)
+                art = regex.match(rf"(?:{'|'.join(ARTICLES)})\s+(?=({self.lit.label_chars})(?!{WORD})|\p{{L}}+)", head)
+                if art and (art.group(1) or any(head[art.end() :].startswith(w) for w in self.lit.option_words)):
+                    i += art.end()
+                    continue
+                break
+        m = self._label_at_re.match(self.text, i)
+        if not m:
+            return None
+        if i > 0 and regex.match(r"\p{L}", self.text[i - 1]) and not unspaced(self.text[i - 1]):
+            return None  # glued to the word before it ("الإجابةa"); Chinese has no spaces ("答案是C")
+        raw = m.group(1)
+        after = self.text[m.end() : m.end() + 1]
+        if strict_case and raw.islower() and raw.isascii() and after and after not in ".):]*,;،\n":
+            return None
+        label = normalise_label(raw)
+        if label is None or label not in self.valid or not self._label_follows(label, m.end()):
+            return None
+        return Mention(label, m.start(), m.end())
+
+    def _label_follows(self, label: str, end: int) -> bool:
+        """False where a Latin capital is an initial or an article/pronoun: "E. coli", "C. difficile" (a genus:
+        the letter, a full stop and a lower-case word that does not start the option's text), "A patient", "I
+        think", "E poi" (A, E and I before a lower-case word that is no follower, ``FOLLOWERS``)."""
+        m = regex.match(r"(\.?)\s+([a-zà-öø-ÿ][\p{L}\p{M}'’-]*)", self.text[end : end + 40])
+        if not m or not label.isascii():
+            return True
+        word = m.group(2).lower()
+        option = self.option_texts.get(label, "")
+        if option and option.split(" ")[0] == FoldedText(word).text.strip():
+            return True
+        if m.group(1):
+            return False
+        return label not in "AEI" or word in FOLLOWERS
+
+    def labels(self, lo: int, hi: int) -> list[Mention]:
+        """Every label named in ``[lo, hi)``: enclosed ("(C)", "**C**"), after an option word ("option C"),
+        standing alone ("C is correct", "C.", "Cです"); lower-case Latin only enclosed or before the option's text."""
+        found: dict[int, Mention] = {}
+        t = self.text
+        for m in self._enclosed.finditer(t, lo, hi):
+            g = next(i for i in range(1, 5) if m.group(i))
+            label = normalise_label(m.group(g))
+            if label is not None and label in self.valid:
+                found.setdefault(m.start(g), Mention(label, m.start(g), m.end(g)))
+        for _, e in find_words(self.low[lo:hi], self.lit.option_words):
+            at = self.label_at(lo + e)
+            if at is not None and at.end <= hi:
+                found.setdefault(at.start, at)
+        for m in self._loose.finditer(t, lo, hi):
+            if m.start() in found:
+                continue
+            label = normalise_label(m.group())
+            if label is None or label not in self.valid or self._is_term(m.start(), m.end()):
+                continue
+            nxt = t[m.end() : m.end() + 1]
+            if m.group().isascii() and m.group().islower():
+                if not (nxt in ".):" and self._text_follows(label, m.end() + 1)):
+                    continue
+            elif not m.group().isascii() and not (nxt == "" or nxt in _AFTER_LETTER or _OR.match(t, m.end())):
+                continue  # a letter of Arabic or Hebrew script counts alone only before punctuation or "or"
+            elif (
+                nxt and not (nxt.isspace() or nxt in _AFTER_LETTER or regex.match(UNSPACED, nxt))
+            ) or not self._label_follows(label, m.end()):
+                continue
+            found[m.start()] = Mention(label, m.start(), m.end())
+        return [found[k] for k in sorted(found)]
+
+    def _text_follows(self, label: str, pos: int) -> bool:
+        option = self.option_texts.get(label)
+        if not option:
+            return False
+        return FoldedText(self.text[pos : pos + len(option) + 8]).text.strip().startswith(option)
+
+    def _is_term(self, start: int, end: int) -> bool:
+        """The letter at ``[start, end)`` completes a term: "vitamin D", "hepatitis B", "B型", "B cells"."""
+        before = self.low[max(0, start - 30) : start]
+        word = regex.search(rf"({WORD}+)[\s\-]*$", before)
+        if word and (word.group(1) in self.lit.term_words or word.group(1).rstrip(".") in self.lit.term_words):
+            return True
+        tail = before.rstrip()
+        if any(unspaced(w) and tail.endswith(w) for w in self.lit.term_words):
+            return True
+        after = self.low[end : end + 20]
+        for suffix in self.lit.term_suffixes:
+            if unspaced(suffix) and after.startswith(suffix):
+                return True
+            if not unspaced(suffix) and regex.match(rf"[\s\-]{regex.escape(suffix)}(?!{WORD})", after):
+                return True
+        return False
+
+    # ---- option texts -------------------------------------------------------------------------------------------
+
+    def _option_texts(self) -> dict[str, str]:
+        out = {}
+        for label, text in self.options.items():
+            folded = FoldedText(text).text.strip()
+            if label in self.valid and folded:
+                out[label] = folded
+        return out
+
+    def texts(self, lo: int, hi: int) -> list[Mention]:
+        """Every option named by its text in ``[lo, hi)`` (folded: case, diacritics, punctuation); a text inside a
+        longer option's match ("vitamin" in "vitamin c") is not a second mention; texts under three characters,
+        or only digits, are too common to count."""
+        f = self.folded
+        flo = _bisect(f.origin, lo)
+        fhi = _bisect(f.origin, hi)
+        hay = f.text[flo:fhi]
+        spans: list[tuple[int, int, str]] = []
+        for label, needle in self.option_texts.items():
+            if len(needle) < (2 if unspaced(needle) else 3) or needle.replace(" ", "").isdigit():
+                continue
+            start = 0
+            while (k := hay.find(needle, start)) >= 0:
+                start = k + 1
+                end = k + len(needle)
+                if not unspaced(needle) and (
+                    (k > 0 and regex.match(WORD, hay[k - 1])) or regex.match(WORD, hay[end : end + 1])
+                ):
+                    continue
+                spans.append((k, end, label))
+        spans = [s for s in spans if not any(o != s and o[0] <= s[0] and s[1] <= o[1] and o[2] != s[2] for o in spans)]
+        out = []
+        for k, end, label in sorted(spans):
+            a, b = f.span(flo + k, flo + end)
+            out.append(Mention(label, a, b, by_text=True))
+        return out
+
+    # ---- choosing -----------------------------------------------------------------------------------------------
+
+    def chosen(self, lo: int, hi: int, *, with_texts: bool = True) -> list[Mention]:
+        """The mentions in ``[lo, hi)`` that choose their option: labels and texts, less the negated ones."""
+        labels = self.labels(lo, hi)
+        texts = self.texts(lo, hi) if with_texts else []
+        mentions: list[Mention] = []
+        for m in sorted(labels + texts, key=lambda x: (x.start, -x.end)):
+            last = mentions[-1] if mentions else None
+            if last is not None and m.start < last.end:
+                continue  # inside the previous mention
+            if last is not None and last.label == m.label and GLUE.match(self.text[last.end : m.start]):
+                # "C. Fibrinolysin", "fibrinolysin (C)": one mention of one option
+                mentions[-1] = Mention(m.label, last.start, m.end, by_text=last.by_text and m.by_text)
+                continue
+            mentions.append(m)
+        negated = [
+            self.negated(m, mentions[i + 1].start if i + 1 < len(mentions) else None) for i, m in enumerate(mentions)
+        ]
+        changed = True
+        while changed:  # "A, B and C are wrong": the negation reaches every member of the list
+            changed = False
+            for i in range(len(mentions) - 1):
+                between = self.text[mentions[i].end : mentions[i + 1].start]
+                if negated[i] != negated[i + 1] and _SEPARATOR.match(between):
+                    negated[i] = negated[i + 1] = True
+                    changed = True
+        return [m for m, neg in zip(mentions, negated, strict=True) if not neg]
+
+    def negated(self, m: Mention, until: int | None = None) -> bool:
+        """The mention is negated: a negation just before it in its clause, or among the first words after it up
+        to ``until`` (where the next mention starts; a negation just before that one is its own: "C and not B")."""
+        start = m.start
+        # the text between the clause's start and the mention, less option words and articles just before it
+        head = self.low[max(0, start - 80) : start]
+        cut = list(_CLAUSE_END.finditer(head))
+        head = head[cut[-1].end() :] if cut else head
+        for _ in range(2):
+            stripped = head.rstrip(" *\"'“”‘’«»([:")
+            for w in (*self.lit.option_words, *ARTICLES):
+                if stripped.endswith(w) and (unspaced(w) or not regex.search(rf"{WORD}$", stripped[: -len(w)])):
+                    head = stripped[: -len(w)]
+                    break
+        if self.lit.neg_before.search(head):
+            return True
+        tail = self.low[m.end : min(m.end + 120, until if until is not None else len(self.low))]
+        if not m.by_text:  # "C. Do not give antibiotics": the option's own text is not a negation
+            tail = self._skip_own_text(m.label, tail)
+        cut_after = _CLAUSE_END.search(tail)
+        tail = tail[: cut_after.start()] if cut_after else tail
+        if until is not None and self.lit.neg_before.search(tail):
+            return False  # "C and not B": the negation is the next mention's
+        return bool(self.lit.neg_after.search(tail))
+
+    def _skip_own_text(self, label: str, tail: str) -> str:
+        """``tail`` past the option's own text when it opens with it ("C. Do not give antibiotics")."""
+        option = self.option_texts.get(label)
+        m = regex.match(r"[\s.):*\-–—]*(?:\*\*)?[\s(]*", tail)
+        rest = tail[m.end() if m else 0 :]
+        folded = FoldedText(rest[: len(option) * 2 + 16]) if option else None
+        if option and folded is not None and folded.text.startswith(option):
+            return rest[folded.origin[len(option) - 1] + 1 :]
+        return tail
+
+
+def _bisect(origin: list[int], pos: int) -> int:
+    """The first folded index whose origin is at or after ``pos``."""
+    lo, hi = 0, len(origin)
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if origin[mid] < pos:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo

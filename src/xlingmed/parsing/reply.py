@@ -1,0 +1,121 @@
+"""The shape of a reply: its lines, sentences, and the entries of a list that walks through the options.
+
+Real chat models discuss every option ("A. … is unlikely because …", "**B. …:** …") before they conclude; a list
+whose entries open with two or more different options is discussion, not a choice, so the labels in it are not
+read as the answer (``Shape.entries``).
+"""
+
+from __future__ import annotations
+
+import bisect
+from dataclasses import dataclass, field
+
+import regex
+
+from xlingmed.languages import normalise_label
+from xlingmed.parsing.literals import find_words
+from xlingmed.parsing.mentions import Reader
+from xlingmed.parsing.text import WORD, FoldedText
+
+_SENTENCE_END = regex.compile(
+    r"\n|[。！？!?؟।]|(?<!(?<![\p{L}\p{N}])\p{L})(?<!(?<!\p{L})(?:e\.g|i\.e|vs|dr|mr|mrs|ms|etc|approx|fig|no|st|cf))"
+    r"\.(?=\s|$)",
+    regex.I,
+)
+_MARKER = r"[\s>]*(?:[-*•+·]|\d{1,2}[.)]|#{1,6})?\s*(?:\*\*|__)?\s*"
+
+
+@dataclass
+class Shape:
+    """Lines, sentences and discussion entries of one normalised reply (``[start, end)`` spans)."""
+
+    lines: list[tuple[int, int]]
+    sentences: list[tuple[int, int]]
+    entries: list[tuple[int, int]] = field(default_factory=list)
+
+    def in_entry(self, pos: int) -> bool:
+        return any(s <= pos < e for s, e in self.entries)
+
+    def sentence_of(self, pos: int) -> tuple[int, int]:
+        starts = [s for s, _ in self.sentences]
+        i = max(0, bisect.bisect_right(starts, pos) - 1)
+        return self.sentences[i] if self.sentences else (0, 0)
+
+    def paragraph_after(self, pos: int, text: str) -> tuple[int, int]:
+        """The text from ``pos`` to the next blank line after the first non-empty line following it."""
+        m = regex.compile(r"\s*").match(text, pos)
+        start = m.end() if m else pos
+        blank = regex.compile(r"\n\s*\n").search(text, start)
+        return start, blank.start() if blank else len(text)
+
+
+def shape(reader: Reader, phrase_or_cue_lines: set[int]) -> Shape:
+    """The reply's lines and sentences, and its discussion entries: lines that open with an option's label or text
+    (after list markers and markdown) when two or more different options open lines; an entry runs on over the
+    following lines up to a blank line, the next entry, or a line in ``phrase_or_cue_lines`` (by start)."""
+    t = reader.text
+    lines = [(m.start(), m.end()) for m in regex.finditer(r"[^\n]+", t) if t[m.start() : m.end()].strip()]
+    sentences: list[tuple[int, int]] = []
+    start = 0
+    for m in _SENTENCE_END.finditer(t):
+        if t[start : m.end()].strip():
+            sentences.append((start, m.end()))
+        start = m.end()
+    if t[start:].strip():
+        sentences.append((start, len(t)))
+    openers = {s: label for s, e in lines if (label := _opening(reader, s, e)) is not None}
+    if len(set(openers.values())) < 2:
+        return Shape(lines, sentences)
+    # a line that opens with an option and concludes ("**A. 肺炎** が最も可能性の高い…") is a conclusion when it
+    # stands apart from the list: no option-opening line or indented line of one right before or after it
+    for i, (s, _) in enumerate(lines):
+        if s in openers and s in phrase_or_cue_lines:
+            near = [lines[j] for j in (i - 1, i + 1) if 0 <= j < len(lines)]
+            if not any(n[0] in openers or t[n[0] : n[0] + 1] in " \t" for n in near):
+                del openers[s]
+    entries: list[tuple[int, int]] = []
+    current: int | None = None
+    for i, (s, e) in enumerate(lines):
+        if s in openers:
+            current = s
+        elif current is None or s in phrase_or_cue_lines or "\n" in t[lines[i - 1][1] : s].replace("\n", "", 1):
+            current = None  # a blank line, or a line that concludes, ends the entry
+        if current is not None:
+            if entries and entries[-1][0] == current:
+                entries[-1] = (current, e)
+            else:
+                entries.append((current, e))
+    return Shape(lines, sentences, entries)
+
+
+def _opening(reader: Reader, start: int, end: int) -> str | None:
+    """The option a line opens with: a label followed by ``.``/``)``/``:``/a dash/bold end ("A. …", "**B)** …",
+    "- C: …"), or an option's text followed by such a separator ("**Pneumonia**: …", "- Pneumonia – …")."""
+    line = reader.text[start:end]
+    chars = reader.lit.label_chars
+    m = regex.match(rf"{_MARKER}[(\[]?\s*({chars})\s*(?:[.):：\]\-–—]|\*\*)", line)
+    if m:
+        label = normalise_label(m.group(1))
+        return label if label in reader.valid else None
+    head = regex.match(_MARKER, line)
+    rest = line[head.end() if head else 0 :]
+    folded = FoldedText(rest)
+    for label, option in reader.option_texts.items():
+        if folded.text.startswith(option) and len(folded.text) > len(option):
+            after = rest[folded.origin[len(option) - 1] + 1 :].lstrip("*_ ")
+            if after[:1] in (":", "：", "-", "–", "—", ")") or not after:
+                return label
+    return None
+
+
+def words_lines(reader: Reader, words: tuple[str, ...], lines: list[tuple[int, int]]) -> set[int]:
+    """Starts of the lines that hold one of ``words`` (as ``literals.find_words`` finds them)."""
+    out = set()
+    for s, e in lines:
+        if find_words(reader.low[s:e], words):
+            out.add(s)
+    return out
+
+
+def has_words(text: str) -> bool:
+    return bool(regex.search(rf"{WORD}", text))

@@ -1,0 +1,85 @@
+"""Text helpers every reply reader shares: normalisation that keeps positions, case folding, option-text folding.
+
+Every rule of ``parsing.choice`` works on one normalised copy of the reply (``normalise``), so the positions that
+one rule finds (a phrase, a sentence, a label) are positions for every other rule.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass
+
+import regex
+
+_INVISIBLE = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u200e\u200f\u061c\u2066\u2067\u2068\u2069\u202a\u202b"
+                                    "\u202c\u202d\u202e\ufeff"))  # fmt: skip
+_HARAKAT = regex.compile(r"[\u064b-\u065f\u0670]")
+WORD = r"[\p{L}\p{M}\p{N}_]"
+# Scripts written without spaces between words: a label may be glued to the word after it ("Cです", "B입니다").
+UNSPACED = r"[\p{Han}\p{Hiragana}\p{Katakana}\p{Hangul}\p{Thai}]"
+
+
+def normalise(text: str) -> str:
+    """NFKC (full-width letters, Arabic presentation forms, ``：``, ``③`` → ``3``), no invisible marks or harakat,
+    ``هـ`` → ``ه``, no tatweel."""
+    t = unicodedata.normalize("NFKC", text).translate(_INVISIBLE)
+    return str(_HARAKAT.sub("", t).replace("هـ", "ه").replace("\u0640", ""))
+
+
+def lower(text: str) -> str:
+    """Lower case that keeps every position (``str.lower`` lengthens a few characters, such as "İ")."""
+    return "".join(c.lower() if len(c.lower()) == 1 else c for c in text)
+
+
+def unspaced(s: str) -> bool:
+    """Han, kana, Hangul or Thai: scripts whose words are not cut off from a label by a space."""
+    return bool(regex.search(UNSPACED, s))
+
+
+def fold(text: str) -> str:
+    """Text for comparing a reply with option texts: case, diacritics, alef/hamza forms, punctuation folded."""
+    return FoldedText(normalise(text)).text.strip()
+
+
+def _fold_char(c: str) -> str:
+    c = c.casefold().translate(str.maketrans("أإآٱىة", "اااايه"))
+    out = []
+    for d in unicodedata.normalize("NFKD", c):
+        if unicodedata.combining(d) and not "\u0900" <= d <= "\u097f":
+            continue
+        out.append(" " if unicodedata.category(d)[0] in "PSZC" else d)
+    return "".join(out)
+
+
+@dataclass
+class FoldedText:
+    """``text`` folded (``fold``) with whitespace runs collapsed, and where each folded character came from:
+    ``origin[i]`` is the position in the unfolded text of folded character ``i``."""
+
+    text: str
+    origin: list[int]
+
+    def __init__(self, source: str) -> None:
+        chars: list[str] = []
+        origin: list[int] = []
+        for i, c in enumerate(source):
+            for d in _fold_char(c):
+                if d == " " and (not chars or chars[-1] == " "):
+                    continue
+                chars.append(d)
+                origin.append(i)
+        self.text = "".join(chars)
+        self.origin = origin
+
+    def span(self, start: int, end: int) -> tuple[int, int]:
+        """The unfolded span of folded characters ``[start, end)``."""
+        return self.origin[start], self.origin[end - 1] + 1
+
+
+def contains(hay: str, needle: str) -> bool:
+    """``needle`` in ``hay`` as whole words (as a substring for scripts without spaces); both folded."""
+    if not needle:
+        return False
+    if unspaced(needle):
+        return needle in hay
+    return f" {needle} " in f" {hay} "

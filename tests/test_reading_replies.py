@@ -1,0 +1,184 @@
+"""Reading what real models write: the final commitment of a long reply, negation, "A or B", letters inside terms,
+refusals that quote an option, replies in English to questions in other languages, in many languages and scripts.
+
+The replies are invented in the shapes that published replies of real chat models take (``reply_shapes.py``);
+each test checks *which* label was read, never only that one was.
+"""
+
+from __future__ import annotations
+
+import pytest
+import reply_shapes as rs
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from xlingmed.parsing.choice import extract_choice
+
+V = list("ABCDE")
+OPTS = {"A": "lipase", "B": "penicillinase", "C": "fibrinolysin", "D": "hyaluronidase", "E": "proteinase"}
+
+
+def read(reply: str, lang: str | None = None) -> tuple[str | None, str]:
+    parsed = extract_choice(reply, V, options=rs.options(lang) if lang else OPTS)
+    return parsed.value, parsed.method
+
+
+# ---- the issue's probes: each reads as nothing, or as the option it commits to ---------------------------------
+
+
+@pytest.mark.parametrize(
+    ("reply", "value"),
+    [
+        ("It is definitely not D.", None),
+        ("B, not C", "B"),
+        ("A or B", None),
+        ("الإجابة ليست ج", None),
+        ("The patient most likely has hepatitis B.", None),
+        ("E. coli produces this.", None),
+        ("The symptoms point to a deficiency of vitamin D.", None),
+        ("Answer: A patient with this presentation needs tests", None),
+        ("I would choose C rather than B.", "C"),
+        ("As an AI, I cannot recommend fibrinolysin (C) without a doctor's examination.", None),
+        ("I cannot answer without the image, although penicillinase is often used.", None),
+    ],
+)
+def test_the_probes_read_as_nothing_or_the_committed_option(reply: str, value: str | None) -> None:
+    got, method = read(reply)
+    assert got == value, (reply, method)
+    if value is None:
+        assert method in ("invalid", "ambiguous", "refused")
+
+
+# ---- each shape in at least four languages -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("lang", "reply"),
+    [
+        ("en", "It is definitely not D."),
+        ("es", "La respuesta no es la D."),
+        ("pt", "A resposta não é D."),
+        ("ar", "الإجابة ليست د"),
+        ("ja", "答えはDではない。"),
+        ("zh", "答案不是D。"),
+        ("he", "התשובה אינה ד"),
+        ("hi", "उत्तर D नहीं है।"),
+        ("ko", "정답은 D가 아닙니다."),
+        ("sw", "Jibu sio D."),
+    ],
+)
+def test_a_negated_option_is_not_read(lang: str, reply: str) -> None:
+    assert read(reply, lang)[0] is None
+
+
+@pytest.mark.parametrize(
+    ("lang", "reply", "value"),
+    [
+        ("en", "B, not C", "B"),
+        ("es", "La B, no la C.", "B"),
+        ("pt", "A alternativa B, não a C.", "B"),
+        ("zh", "是B，不是C。", "B"),
+        ("ja", "BではなくCが正解です。", "C"),
+        ("ko", "B가 아니라 C입니다.", "C"),
+        ("ar", "الإجابة هي ب وليس ج", "B"),
+        ("en", "A, B and D are incorrect; C is right.", "C"),
+    ],
+)
+def test_negation_removes_one_option_of_two(lang: str, reply: str, value: str) -> None:
+    assert read(reply, lang)[0] == value
+
+
+@pytest.mark.parametrize(
+    ("lang", "reply"),
+    [("en", "A or B"), ("es", "A o B"), ("zh", "A或B"), ("ar", "أ أو ب"), ("pt", "A resposta é B ou C."),
+     ("fr", "La bonne réponse est A ou B."), ("de", "Die richtige Antwort ist A oder B.")],
+)  # fmt: skip
+def test_two_options_without_preference_are_ambiguous(lang: str, reply: str) -> None:
+    assert read(reply, lang) == (None, "ambiguous")
+
+
+@pytest.mark.parametrize(
+    ("lang", "reply"),
+    [
+        ("en", "The patient most likely has hepatitis B."),
+        ("en", "Group B streptococcus is the usual cause; give vitamin D and check type A blood."),
+        ("es", "Lo más probable es una hepatitis B con déficit de vitamina D."),
+        ("pt", "O mais provável é hepatite B com deficiência de vitamina D."),
+        ("ja", "最も考えられるのはB型肝炎で、ビタミンD欠乏を伴う。"),
+        ("zh", "最可能的是B型肝炎，伴维生素D缺乏。"),
+        ("ko", "가장 가능성이 높은 것은 B형 간염입니다."),
+        ("ar", "الأرجح أنه نقص فيتامين د"),
+        ("de", "Am wahrscheinlichsten ist eine Hepatitis B."),
+    ],
+)
+def test_a_letter_inside_a_term_is_no_label(lang: str, reply: str) -> None:
+    assert read(reply, lang)[0] is None
+
+
+@pytest.mark.parametrize(
+    ("lang", "reply"),
+    [
+        ("en", "I cannot answer without the image. Pneumonia is common, but the film decides."),
+        ("ja", "申し訳ありませんが、画像が提示されていないため、肺炎かどうかを判断できません。"),
+        ("es", "Sin la imagen no puedo determinar si se trata de neumonía."),
+        ("pt", "Sem a imagem não posso determinar se é pneumonia."),
+        ("ar", "لا يمكنني تحديد الإجابة بدون الصورة، رغم أن التهاب رئوي شائع"),
+        ("he", "ללא התמונה לא ניתן לקבוע אם מדובר בדלקת ריאות"),
+        ("zh", "没有提供图片，无法确定是否为肺炎。"),
+    ],
+)
+def test_a_refusal_that_quotes_an_option_chose_nothing(lang: str, reply: str) -> None:
+    assert read(reply, lang) == (None, "refused")
+
+
+@pytest.mark.parametrize(
+    ("lang", "reply", "value"),
+    [
+        ("ja", "肺の所見から考えると、**C. 肺塞栓症** が最も可能性の高い診断です。", "C"),
+        ("ja", "**A. 肺炎** が最も可能性の高い診断です。", "A"),
+        ("en", "Given the long flight, pulmonary embolism is the most likely diagnosis.", "C"),
+        ("es", "Por lo tanto, el diagnóstico más probable es embolia pulmonar.", "C"),
+        ("pt", "Portanto, o diagnóstico mais provável é insuficiência cardíaca.", "D"),
+        ("zh", "因此，最可能的诊断是气胸。", "E"),
+        ("he", "לכן, האבחנה הסבירה ביותר היא אסטמה.", "B"),
+    ],
+)
+def test_a_conclusion_by_text_with_or_without_its_label(lang: str, reply: str, value: str) -> None:
+    assert read(reply, lang)[0] == value
+
+
+@pytest.mark.parametrize("lang", ["ja", "he", "pt", "ar", "hi", "zh", "ko", "sw", "es", "fr", "de"])
+@pytest.mark.parametrize("style", range(len(rs.ENTRY_STYLES)))
+def test_reasoning_through_every_option_then_a_conclusion(lang: str, style: int) -> None:
+    for k in range(len(rs.CONCLUSIONS[lang])):
+        for label in "BD":
+            reply = rs.long_reply(lang, label, style=style, k=k, seed=k)
+            assert 500 <= len(reply) <= 2000
+            value, method = read(reply, lang)
+            assert value == label, (reply[-200:], method)
+            assert method in ("phrase", "conclusion", "last_line", "option_text")
+    # the same discussion without a conclusion chose nothing
+    assert read(rs.long_reply(lang, "B", style=style, conclude=False), lang)[0] is None
+
+
+@pytest.mark.parametrize("lang", ["ja", "he", "ar", "zh", "ko", "hi"])
+def test_a_reply_in_english_to_a_question_in_another_language(lang: str) -> None:
+    for k in range(len(rs.CONCLUSIONS["en"])):
+        reply = rs.long_reply(lang, "C", style=k, k=k, reason_lang="en")
+        assert read(reply, lang)[0] == "C", reply[-200:]
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.sampled_from(sorted(rs.OPTIONS)),
+    st.integers(0, len(rs.ENTRY_STYLES) - 1),
+    st.integers(0, 3),
+    st.sampled_from(rs.LETTERS),
+    st.integers(0, 1000),
+    st.booleans(),
+)
+def test_the_label_chosen_is_the_one_the_conclusion_commits_to(
+    lang: str, style: int, k: int, label: str, seed: int, english: bool
+) -> None:
+    reply = rs.long_reply(lang, label, style=style, k=k, seed=seed, reason_lang="en" if english else None)
+    assert read(reply, lang)[0] == label

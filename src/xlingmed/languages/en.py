@@ -12,7 +12,7 @@ LANGUAGE = Language(
         "the most appropriate answer is", "the best answer would be", "the correct response is",
         "my final answer is", "the final answer is", "final answer is", "the answer would be", "i would choose",
         "i would select", "i would go with", "i'd go with", "i'd choose", "i choose", "i select", "my choice is",
-        "best answer:", "correct choice:",
+        "best answer:", "correct choice:", "correct letter:", "the correct letter is",
     ),
     option_words=("option", "choice", "letter", "answer", "alternative"),
     conclusion_cues=(

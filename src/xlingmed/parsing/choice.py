@@ -41,6 +41,7 @@ from collections.abc import Mapping, Sequence
 import regex
 
 from xlingmed.errors import ConfigError
+from xlingmed.languages import normalise_label
 from xlingmed.parsing.letter import FALLBACKS as FALLBACKS
 from xlingmed.parsing.letter import MARKERS as MARKERS
 from xlingmed.parsing.letter import extract_letter as extract_letter
@@ -202,19 +203,31 @@ def _alone(reader: Reader, t: str, valid: Sequence[str], form: Shape) -> Parsed 
     first = form.lines[0] if form.lines else None
     if first is None or form.in_entry(first[0]):
         return None
-    m = regex.match(rf"[\s*_\"'`“”‘’«»(\[]*({reader.lit.label_chars})\s*[.):\]*](?!\p{{L}})", t)
+    # "C. Fibrinolysin …", "**B)** …", "c (IgRA)", "e: 胆管癌", "51. d" (the question's number, then the label)
+    m = regex.match(
+        rf"[\s*_\"'`“”‘’«»(\[]*(?:\d{{1,3}}\.\s+)?({reader.lit.label_chars})(?:\s*[.):：\]*](?!\p{{L}})|\s+\(|\s*$)", t
+    )
     if m is None:
         return None
-    mentions = [x for x in reader.chosen(m.start(1), m.end(1) + 1) if x.start == m.start(1)]
-    labels = reader.labels(m.start(1), m.end(1) + 1)
-    if mentions and labels:
-        return Parsed(mentions[0].label, "standalone")
-    return None
+    at = Mention(str(normalise_label(m.group(1))), m.start(1), m.end(1))
+    if at.label not in valid or reader.negated(at):
+        return None
+    raw = m.group(1)
+    if raw.isascii() and raw.islower():
+        lower_word = regex.match(r"\.\s+\p{Ll}", t[at.end :])
+        if lower_word and not reader.text_follows(at.label, at.end + 1):
+            return None  # "e. g. …"
+    elif reader.is_term(at.start, at.end) or not reader.label_follows(at.label, at.end):
+        return None  # "E. coli …"
+    line_end = form.lines[0][1]
+    if {x.label for x in reader.chosen(at.start, line_end, with_texts=False)} - {at.label}:
+        return None  # "c. 162 mmHg on the right, and d. 136 on the left": two options
+    return Parsed(at.label, "standalone")
 
 
 def _whole_label(reader: Reader, t: str) -> str | None:
     """The label when the reply is nothing but one (with option word and decoration): "Option C", "(٣)", "e"."""
-    at = reader.label_at(len(t) - len(t.lstrip(_STRIP_START)), strict_case=False)
+    at = reader.label_at(len(t) - len(t.lstrip(_STRIP_START)), strict_case=False, number=True)
     if at is None:
         return None
     rest = lower(t[: at.start] + " " + t[at.end :])
@@ -247,6 +260,7 @@ def extract_choice(
     options: Mapping[str, str] | None = None,
     parser: str = "robust",
     markers: Sequence[str] = MARKERS,
+    numbered: bool = False,
 ) -> Parsed:
     """The option a multiple-choice reply chose (module docstring: the rules and their order).
 
@@ -256,6 +270,9 @@ def extract_choice(
         options: canonical label → option text, for replies that give the text instead of the label.
         parser: ``robust`` (default), ``paper`` (marker, else invalid), ``first_char``, ``regex``.
         markers: the paper's marker phrases (case-insensitive; the last occurrence counts).
+        numbered: the prompt labelled the options with numbers (1, 2, 3…) rather than letters: a number after an
+            answer phrase is an option's number. Otherwise a number counts only after an option word ("option 3"),
+            as a circled number ("③") or as the whole reply: after "Answer:" it fills a blank.
 
     Returns:
         ``Parsed(label or None, method)``; method is one of ``METHODS``; the value is ``None`` exactly when the
@@ -272,7 +289,7 @@ def extract_choice(
     t = normalise(text)
     if not t.strip():
         return Parsed(None, "invalid")
-    reader = Reader(t, valid, options or {})
+    reader = Reader(t, valid, options or {}, numbered)
     return _read(reader, t, valid, markers)
 
 

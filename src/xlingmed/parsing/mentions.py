@@ -48,6 +48,7 @@ class Reader:
     text: str
     valid: Sequence[str]
     options: Mapping[str, str]
+    numbered: bool = False  # the prompt numbered the options: a number after an answer phrase is one
 
     def __post_init__(self) -> None:
         self.low = lower(self.text)
@@ -66,15 +67,19 @@ class Reader:
 
     # ---- labels -------------------------------------------------------------------------------------------------
 
-    def label_at(self, pos: int, *, strict_case: bool = True) -> Mention | None:
+    def label_at(self, pos: int, *, strict_case: bool = True, number: bool = False) -> Mention | None:
         """The label right at ``pos`` (after decoration, up to two option words or articles): after a phrase or an
-        option word. With ``strict_case`` a lower-case Latin letter counts only before punctuation."""
+        option word. With ``strict_case`` a lower-case Latin letter counts only before punctuation. A number is an
+        option's number only after an option word ("option 3", "3번" is read as "번" follows it) or with
+        ``number`` (the whole reply): after "Answer:" it fills a blank or ends a calculation."""
         i = DECOR.match(self.text, pos).end()
+        worded = number or self.numbered
         for _ in range(2):
             head = self.low[i : i + 16]
             for w in self.lit.option_words:
                 if head.startswith(w) and (unspaced(w) or not regex.match(WORD, self.low[i + len(w) : i + len(w) + 1])):
                     i = DECOR.match(self.text, i + len(w)).end()
+                    worded = True
                     break
             else:
                 # an article only before an option word or a label: "la C", "a alternativa C" ("ni A." is A)
@@ -89,15 +94,17 @@ class Reader:
         if i > 0 and regex.match(r"\p{L}", self.text[i - 1]) and not unspaced(self.text[i - 1]):
             return None  # glued to the word before it ("الإجابةa"); Chinese has no spaces ("答案是C")
         raw = m.group(1)
+        if raw.isdigit() and not (worded or self.low[m.end() : m.end() + 1] == "번"):
+            return None
         after = self.text[m.end() : m.end() + 1]
         if strict_case and raw.islower() and raw.isascii() and after and after not in ".):]*,;،\n":
             return None
         label = normalise_label(raw)
-        if label is None or label not in self.valid or not self._label_follows(label, m.end()):
+        if label is None or label not in self.valid or not self.label_follows(label, m.end()):
             return None
         return Mention(label, m.start(), m.end())
 
-    def _label_follows(self, label: str, end: int) -> bool:
+    def label_follows(self, label: str, end: int) -> bool:
         """False where a Latin capital is an initial or an article/pronoun: "E. coli", "C. difficile" (a genus:
         the letter, a full stop and a lower-case word that does not start the option's text), "A patient", "I
         think", "E poi" (A, E and I before a lower-case word that is no follower, ``FOLLOWERS``)."""
@@ -130,28 +137,28 @@ class Reader:
             if m.start() in found:
                 continue
             label = normalise_label(m.group())
-            if label is None or label not in self.valid or self._is_term(m.start(), m.end()):
+            if label is None or label not in self.valid or self.is_term(m.start(), m.end()):
                 continue
             nxt = t[m.end() : m.end() + 1]
             if m.group().isascii() and m.group().islower():
-                if not (nxt in ".):" and self._text_follows(label, m.end() + 1)):
+                if not (nxt in ".):" and self.text_follows(label, m.end() + 1)):
                     continue
             elif not m.group().isascii() and not (nxt == "" or nxt in _AFTER_LETTER or _OR.match(t, m.end())):
                 continue  # a letter of Arabic or Hebrew script counts alone only before punctuation or "or"
             elif (
                 nxt and not (nxt.isspace() or nxt in _AFTER_LETTER or regex.match(UNSPACED, nxt))
-            ) or not self._label_follows(label, m.end()):
+            ) or not self.label_follows(label, m.end()):
                 continue
             found[m.start()] = Mention(label, m.start(), m.end())
         return [found[k] for k in sorted(found)]
 
-    def _text_follows(self, label: str, pos: int) -> bool:
+    def text_follows(self, label: str, pos: int) -> bool:
         option = self.option_texts.get(label)
         if not option:
             return False
         return FoldedText(self.text[pos : pos + len(option) + 8]).text.strip().startswith(option)
 
-    def _is_term(self, start: int, end: int) -> bool:
+    def is_term(self, start: int, end: int) -> bool:
         """The letter at ``[start, end)`` completes a term: "vitamin D", "hepatitis B", "B型", "B cells"."""
         before = self.low[max(0, start - 30) : start]
         word = regex.search(rf"({WORD}+)[\s\-]*$", before)

@@ -19,10 +19,14 @@ WORD = r"[\p{L}\p{M}\p{N}_]"
 UNSPACED = r"[\p{Han}\p{Hiragana}\p{Katakana}\p{Hangul}\p{Thai}]"
 
 
+# Circled numbers label options in Korean and Japanese exams: "정답은 ③" is option 3 wherever it stands.
+_CIRCLED = {ord(c): f" option {i} " for i, c in enumerate("①②③④⑤⑥⑦⑧⑨⑩", 1)}
+
+
 def normalise(text: str) -> str:
-    """NFKC (full-width letters, Arabic presentation forms, ``：``, ``③`` → ``3``), no invisible marks or harakat,
-    ``هـ`` → ``ه``, no tatweel."""
-    t = unicodedata.normalize("NFKC", text).translate(_INVISIBLE)
+    """NFKC (full-width letters, Arabic presentation forms, ``：``), circled numbers as "option N" (``③``), no
+    invisible marks or harakat, ``هـ`` → ``ه``, no tatweel."""
+    t = unicodedata.normalize("NFKC", text.translate(_CIRCLED)).translate(_INVISIBLE)
     return str(_HARAKAT.sub("", t).replace("هـ", "ه").replace("\u0640", ""))
 
 

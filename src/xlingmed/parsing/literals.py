@@ -56,9 +56,9 @@ def _alternation(words: Iterable[str]) -> str:
 def literals() -> Literals:
     """The reading words of every registered language (``languages.base.Language``), compiled."""
     langs = list(LANGUAGES.values())
-    phrases = [p for lang in langs for p in lang.answer_phrases] + [f"{lang.answer_label}:" for lang in langs]
+    said = [p for lang in langs for p in lang.answer_phrases] + [f"{lang.answer_label}:" for lang in langs]
     # a JSON or dict key: {"answer": "C"}, {'respuesta': 2}
-    phrases = _nfkc(phrases + [f"{p[:-1]}{q}:" for p in phrases if p.endswith(":") for q in "'\""])
+    phrases = _nfkc(said + [f"{p[:-1]}{q}:" for p in said if p.endswith(":") for q in "'\""])
     letters = "".join(sorted({x for lang in langs for c in lang.reply_letters for x in (c, c.upper())}))
     before = _nfkc(w for lang in langs for w in lang.negations_before)
     after = _nfkc(w for lang in langs for w in lang.negations_after)

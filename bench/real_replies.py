@@ -86,7 +86,8 @@ def main() -> None:
             examples[kind].append(f"[{lang} {r['_where']}] commit={commit} read={parsed} :: {str(r['reply'])[-300:]!r}")
     print(f"{len(rows)} replies, parser {args.parser}\n")
     print("labelled replies (a careful reader's label):")
-    head = ("committed", 10), ("read right", 12), ("missed", 8), ("wrong", 7), ("none/multi", 12), ("given a letter", 16)
+    head = (("committed", 10), ("read right", 12), ("missed", 8), ("wrong", 7), ("none/multi", 12),
+            ("given a letter", 16))
     print(f"{'lang':6}" + "".join(f"{h:>{w}}" for h, w in head))
     for lang in sorted(outcome):
         o = outcome[lang]

@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import pandas as pd
+import reply_shapes as rs
 from fault_server import Reply, ok
 
 from xlingmed.languages import LANGUAGES
@@ -29,6 +30,41 @@ NATIVE_PHRASE = {
     "ar": "الإجابة الصحيحة هي: {label}",
 }
 
+# How real chat models conclude after reasoning, in each language of the replay (label only: the fixture's
+# duplicate option texts would make a text ambiguous).
+CONCLUDE = {
+    "en": "So, considering everything above, I would choose {x}.",
+    "es": "Por lo tanto, la respuesta es {x}.",
+    "zh": "综上所述，答案是{x}。",
+    "hi": "अतः सही उत्तर: {x}",
+    "ar": "لذلك فإن الإجابة الصحيحة هي {x}",
+}
+NEGATION_THEN_ANSWER = {
+    "en": "It is not {o}; the correct answer is {x}.",
+    "es": "No es la {o}; la respuesta correcta es la {x}.",
+    "zh": "不是{o}，答案是{x}。",
+    "hi": "{o} नहीं है। सही उत्तर है: {x}",
+    "ar": "الإجابة ليست {o}، الإجابة الصحيحة هي: {x}",
+}
+REFUSAL_QUOTING = {
+    "en": "I cannot answer without the image, although {t} is often the case.",
+    "es": "Sin la imagen no puedo determinar si se trata de {t}.",
+    "zh": "没有提供图片，无法确定是否为{t}。",
+    "hi": "छवि के बिना मैं निर्धारित नहीं कर सकता कि यह {t} है या नहीं।",
+    "ar": "لا يمكنني تحديد الإجابة بدون الصورة، رغم أن {t} شائع",
+}
+
+
+def discussion(lang: str, reason_lang: str) -> str:
+    """A walk through options A–D in the item's script, one per line, none chosen (``reply_shapes.REASON``)."""
+    letters = LANGUAGES[lang].option_letters[:4]
+    return "\n".join([rs.INTRO[reason_lang], "", *(f"{x}. {rs.REASON[reason_lang]}." for x in letters), ""])
+
+
+def _other(lang: str, latin: str) -> str:
+    return LANGUAGES[lang].option_letters[1 if latin == "A" else 0]
+
+
 # name -> reply(label as printed in the item's script, Latin label, option text, language)
 PHRASINGS: dict[str, Callable[[str, str, str, str], str]] = {
     "bare letter": lambda shown, latin, text, lang: latin,
@@ -43,6 +79,15 @@ PHRASINGS: dict[str, Callable[[str, str, str, str], str]] = {
         f"{shown}. {text}\n\nThe other options do not fit this presentation."
     ),
     "option text only": lambda shown, latin, text, lang: text,
+    "reasoning through every option, then a conclusion (item's language)": lambda shown, latin, text, lang: (
+        discussion(lang, lang) + "\n" + CONCLUDE[lang].format(x=shown)
+    ),
+    "reasoning through every option in English, then a conclusion": lambda shown, latin, text, lang: (
+        discussion(lang, "en") + "\n" + CONCLUDE["en"].format(x=latin)
+    ),
+    "a negated option, then the answer (item's language)": lambda shown, latin, text, lang: (
+        NEGATION_THEN_ANSWER[lang].format(o=_other(lang, latin), x=shown)
+    ),
 }
 NO_OPTION: dict[str, Callable[[str, str, str, str], str]] = {
     "cannot choose (en)": lambda shown, latin, text, lang: "Doctors usually weigh every option; I cannot choose.",
@@ -53,6 +98,11 @@ NO_OPTION: dict[str, Callable[[str, str, str, str], str]] = {
         "hi": "मरीज़ की जाँच किए बिना मैं चुन नहीं सकता।",
         "ar": "لا أستطيع اختيار إجابة واحدة دون فحص المريض.",
     }[lang],
+    "refusal that quotes the answer's text (item's language)": lambda shown, latin, text, lang: (
+        REFUSAL_QUOTING[lang].format(t=text)
+    ),
+    "reasoning through every option, no conclusion": lambda shown, latin, text, lang: discussion(lang, lang),
+    "the answer negated (en)": lambda shown, latin, text, lang: f"It is definitely not {latin}.",
 }
 ALL_PHRASINGS = {**PHRASINGS, **NO_OPTION}
 

@@ -1,4 +1,5 @@
-"""Realistic replies through the real CLI: every item answered correctly in ten phrasings, or with no option.
+"""Realistic replies through the real CLI: every item answered correctly in thirteen phrasings (bare letters to
+reasoning through every option, then a conclusion), or with no option (refusals, negations, bare discussion).
 
 A local scripted OpenAI-compatible server (``replay_server``) answers each multiple-choice item of the synthetic
 MedArabiQ files (mcq, fitb_choices in Arabic and English, mcq_bias with its five conditions) and of a user's

@@ -47,8 +47,8 @@ from xlingmed.parsing.letter import MARKERS as MARKERS
 from xlingmed.parsing.letter import extract_letter as extract_letter
 from xlingmed.parsing.literals import find_words
 from xlingmed.parsing.mentions import DECOR, GLUE, Mention, Reader
-from xlingmed.parsing.reply import Shape, has_words, shape, words_lines
-from xlingmed.parsing.text import FoldedText, fold, lower, normalise
+from xlingmed.parsing.reply import Shape, shape
+from xlingmed.parsing.text import WORD, fold, lower, normalise
 from xlingmed.types import Parsed
 
 PARSERS: tuple[str, ...] = ("robust", "paper", "first_char", "regex")
@@ -85,6 +85,7 @@ def _parsed(found: str | None, method: str, mentions: Sequence[Mention] = ()) ->
 
 def _read(reader: Reader, t: str, valid: Sequence[str], markers: Sequence[str]) -> Parsed:
     low = reader.low
+    form = shape(reader)
     # 1. the paper's marker: the last one counts
     best = -1
     for marker in markers:
@@ -93,17 +94,15 @@ def _read(reader: Reader, t: str, valid: Sequence[str], markers: Sequence[str]) 
             best = max(best, pos + len(normalise(marker)))
     if best >= 0:
         at = reader.label_at(best, strict_case=False)
-        label = at.label if at is not None else decide(reader.texts(*_rest_of_sentence(t, best)))
+        label = at.label if at is not None else decide(reader.texts(*_rest_of_sentence(t, best, form)))
         if label is not None and label != _AMBIGUOUS:
             return Parsed(label, "marker")
     lit = reader.lit
     phrase_spans = find_words(low, lit.phrases)
     cue_spans = find_words(low, lit.cues)
-    lines_of = [(s, e) for s, e in regex_lines(t)]
-    form = shape(reader, words_lines(reader, lit.phrases + lit.cues, lines_of))
     # 2. answer phrases: the last one that names an option
     for start, end in reversed(phrase_spans):
-        lo, hi = _rest_of_sentence(t, end)
+        lo, hi = _rest_of_sentence(t, end, form)
         at = reader.label_at(end)
         if at is not None and not reader.negated(at):
             glued = [m for m in reader.texts(at.end, at.end + 80) if GLUE.match(t[at.end : m.start])]
@@ -122,7 +121,7 @@ def _read(reader: Reader, t: str, valid: Sequence[str], markers: Sequence[str]) 
         if form.in_entry(start):
             continue
         lo, hi = form.sentence_of(start)
-        if not has_words(_strip_cue(t[lo:start])) and not has_words(t[end:hi]):
+        if not regex.search(WORD, t[lo:start]) and not regex.search(WORD, t[end:hi]):
             lo, hi = form.paragraph_after(hi, t)  # a heading: "**Conclusion:**" then the paragraph under it
         if _refuses(reader, lo, hi):
             continue
@@ -170,19 +169,10 @@ def _coordinated(reader: Reader, at: Mention, hi: int) -> bool:
     return other is not None and other.label != at.label and not reader.negated(other)
 
 
-def regex_lines(t: str) -> list[tuple[int, int]]:
-    return [(m.start(), m.end()) for m in regex.finditer(r"[^\n]+", t) if m.group().strip()]
-
-
-def _strip_cue(text: str) -> str:
-    return text.strip(" *_#>:-–—\n\t")
-
-
-def _rest_of_sentence(t: str, pos: int) -> tuple[int, int]:
-    """From ``pos`` (after decoration) to the end of its sentence or line."""
+def _rest_of_sentence(t: str, pos: int, form: Shape) -> tuple[int, int]:
+    """From ``pos`` (after decoration: "Answer:\n\n**C**") to the end of that sentence."""
     start = DECOR.match(t, pos).end()
-    m = regex.compile(r"[\n。!?！？]|(?<!(?<![\p{L}\p{N}])\p{L})\.(?:\s|$)").search(t, start)
-    return start, m.start() if m else len(t)
+    return start, max(start, form.sentence_of(start)[1])
 
 
 def _alone(reader: Reader, t: str, valid: Sequence[str], form: Shape) -> Parsed | None:
@@ -293,4 +283,4 @@ def extract_choice(
     return _read(reader, t, valid, markers)
 
 
-__all__ = ["FALLBACKS", "MARKERS", "METHODS", "PARSERS", "FoldedText", "extract_choice", "extract_letter"]
+__all__ = ["FALLBACKS", "MARKERS", "METHODS", "PARSERS", "extract_choice", "extract_letter"]

@@ -8,6 +8,7 @@ negation carries over a list: "A, B and C are wrong"), and a letter is no label 
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -190,8 +191,8 @@ class Reader:
         longer option's match ("vitamin" in "vitamin c") is not a second mention; texts under three characters,
         or only digits, are too common to count."""
         f = self.folded
-        flo = _bisect(f.origin, lo)
-        fhi = _bisect(f.origin, hi)
+        flo = bisect.bisect_left(f.origin, lo)
+        fhi = bisect.bisect_left(f.origin, hi)
         hay = f.text[flo:fhi]
         spans: list[tuple[int, int, str]] = []
         for label, needle in self.option_texts.items():
@@ -276,15 +277,3 @@ class Reader:
         if option and folded is not None and folded.text.startswith(option):
             return rest[folded.origin[len(option) - 1] + 1 :]
         return tail
-
-
-def _bisect(origin: list[int], pos: int) -> int:
-    """The first folded index whose origin is at or after ``pos``."""
-    lo, hi = 0, len(origin)
-    while lo < hi:
-        mid = (lo + hi) // 2
-        if origin[mid] < pos:
-            lo = mid + 1
-        else:
-            hi = mid
-    return lo

@@ -15,13 +15,14 @@ import regex
 from xlingmed.languages import normalise_label
 from xlingmed.parsing.literals import find_words
 from xlingmed.parsing.mentions import Reader
-from xlingmed.parsing.text import WORD, FoldedText
+from xlingmed.parsing.text import FoldedText
 
 _SENTENCE_END = regex.compile(
     r"\n|[。！？!?؟।]|(?<!(?<![\p{L}\p{N}])\p{L})(?<!(?<!\p{L})(?:e\.g|i\.e|vs|dr|mr|mrs|ms|etc|approx|fig|no|st|cf))"
     r"\.(?=\s|$)",
     regex.I,
 )
+_BLANK_LINE = regex.compile(r"\n\s*\n")
 _MARKER = r"[\s>]*(?:[-*•+·]|\d{1,2}[.)]|#{1,6})?\s*(?:\*\*|__)?\s*"
 
 
@@ -43,18 +44,19 @@ class Shape:
 
     def paragraph_after(self, pos: int, text: str) -> tuple[int, int]:
         """The text from ``pos`` to the next blank line after the first non-empty line following it."""
-        m = regex.compile(r"\s*").match(text, pos)
-        start = m.end() if m else pos
-        blank = regex.compile(r"\n\s*\n").search(text, start)
+        start = len(text) - len(text[pos:].lstrip())
+        blank = _BLANK_LINE.search(text, start)
         return start, blank.start() if blank else len(text)
 
 
-def shape(reader: Reader, phrase_or_cue_lines: set[int]) -> Shape:
+def shape(reader: Reader) -> Shape:
     """The reply's lines and sentences, and its discussion entries: lines that open with an option's label or text
     (after list markers and markdown) when two or more different options open lines; an entry runs on over the
-    following lines up to a blank line, the next entry, or a line in ``phrase_or_cue_lines`` (by start)."""
+    following lines up to a blank line, the next entry, or a line that holds an answer phrase or conclusion cue."""
     t = reader.text
-    lines = [(m.start(), m.end()) for m in regex.finditer(r"[^\n]+", t) if t[m.start() : m.end()].strip()]
+    lines = [(m.start(), m.end()) for m in regex.finditer(r"[^\n]+", t) if m.group().strip()]
+    concluding = reader.lit.phrases + reader.lit.cues
+    phrase_or_cue_lines = {s for s, e in lines if find_words(reader.low[s:e], concluding)}
     sentences: list[tuple[int, int]] = []
     start = 0
     for m in _SENTENCE_END.finditer(t):
@@ -106,16 +108,3 @@ def _opening(reader: Reader, start: int, end: int) -> str | None:
             if after[:1] in (":", "：", "-", "–", "—", ")") or not after:
                 return label
     return None
-
-
-def words_lines(reader: Reader, words: tuple[str, ...], lines: list[tuple[int, int]]) -> set[int]:
-    """Starts of the lines that hold one of ``words`` (as ``literals.find_words`` finds them)."""
-    out = set()
-    for s, e in lines:
-        if find_words(reader.low[s:e], words):
-            out.add(s)
-    return out
-
-
-def has_words(text: str) -> bool:
-    return bool(regex.search(rf"{WORD}", text))

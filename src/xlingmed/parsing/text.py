@@ -78,12 +78,3 @@ class FoldedText:
     def span(self, start: int, end: int) -> tuple[int, int]:
         """The unfolded span of folded characters ``[start, end)``."""
         return self.origin[start], self.origin[end - 1] + 1
-
-
-def contains(hay: str, needle: str) -> bool:
-    """``needle`` in ``hay`` as whole words (as a substring for scripts without spaces); both folded."""
-    if not needle:
-        return False
-    if unspaced(needle):
-        return needle in hay
-    return f" {needle} " in f" {hay} "

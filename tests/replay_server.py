@@ -184,3 +184,36 @@ def write_mcq_file(path: Path) -> Path:
     ]
     pd.DataFrame(rows).to_csv(path, index=False)
     return path
+
+
+# What the scripted extractor (``ExtractorScript``) says about a reply, per item language: a label as the item
+# shows it, a Latin label in markdown, "none", or an explanation (which must be counted as unparsed).
+EXTRACTOR_SAYS = {"en": "gold", "es": "**gold-latin**", "zh": "none", "hi": "explain", "ar": "gold"}
+
+
+class ExtractorScript:
+    """``policy(prompt, attempt, payload)``: the model under test replies as ``ReplayPolicy`` does; requests with
+    the extractor's prompt for the model named ``extractor`` (``--extractor openai/<extractor>``) are answered by
+    ``says[item language]`` (``EXTRACTOR_SAYS``), and counted in ``extractor_calls``."""
+
+    with_payload = True
+
+    def __init__(self, replay: ReplayPolicy, extractor: str = "ext", says: dict[str, str] | None = None) -> None:
+        self.replay, self.extractor, self.says = replay, extractor, says or EXTRACTOR_SAYS
+        self.extractor_calls = 0
+
+    def __call__(self, prompt: str, attempt: int, payload: dict[str, object]) -> Reply:
+        if payload.get("model") != self.extractor or "Reply:\n<<<" not in prompt:  # the model under test's
+            return self.replay(prompt, attempt)
+        self.extractor_calls += 1
+        question = prompt.split("Reply:\n<<<", 1)[0]  # the item is found from the question, never the reply
+        item = next((it for t, it in self.replay.index if t in question), None)
+        assert item is not None and item.gold_label is not None, "extractor prompt names no known item"
+        k = ord(item.gold_label) - ord("A")
+        say = self.says[item.lang]
+        return ok({
+            "gold": LANGUAGES[item.lang].option_letters[k],
+            "**gold-latin**": f"**{item.gold_label}**",
+            "none": "none",
+            "explain": f"The reply seems to lean towards {item.gold_label}, but it never commits.",
+        }[say])  # fmt: skip

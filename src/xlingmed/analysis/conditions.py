@@ -12,6 +12,7 @@ import numpy as np
 from scipy import stats
 
 from xlingmed.analysis.paired import mcnemar
+from xlingmed.types import Score
 
 
 def versus_original(original: Sequence[Mapping[str, Any]], rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
@@ -151,3 +152,42 @@ def bias_breakdown(
                     row[c] = fraction(accuracy_cell([r for r in by.get((lang, t, c), []) if str(r["category"]) == g]))
                 out.append(row)
     return out
+
+
+def grouped_answers(
+    units: Sequence[Score], order: Sequence[str]
+) -> tuple[dict[tuple[str, float, str], list[dict[str, Any]]], list[str], dict[str, set[str]]]:
+    """The answers (``answer_rows``) per (language, temperature, condition), the conditions present (in
+    ``order``: multiple choice's ``CONDITIONS``), and which biases each item was asked under (the original
+    question counts for each)."""
+    by: dict[tuple[str, float, str], list[dict[str, Any]]] = defaultdict(list)
+    answers = answer_rows(units)
+    for r in answers:
+        by[(r["lang"], r["temperature"], r["condition"])].append(r)
+    conditions = [c for c in order if any(k[2] == c for k in by)]
+    item_biases: dict[str, set[str]] = defaultdict(set)
+    for r in answers:
+        if r["bias"]:
+            item_biases[r["item_id"]].add(r["bias"])
+    return by, conditions, item_biases
+
+
+def answer_rows(units: Sequence[Score]) -> list[dict[str, Any]]:
+    """The fields the accuracy cells and bias breakdowns read, one per answer, from multiple choice's Scores."""
+    followed = {(s.item_id, s.lang, s.temperature, s.condition): s.value for s in units if s.metric == "followed_bias"}
+    rows = []
+    for s in units:
+        if s.metric != "correct":
+            continue
+        condition, _, bias = (s.condition or "original").partition("|")
+        fb = followed.get((s.item_id, s.lang, s.temperature, s.condition))
+        rows.append(
+            {
+                "item_id": s.item_id, "lang": s.lang, "temperature": s.temperature, "condition": condition,
+                "bias": bias or None, "category": s.group,
+                "correct": None if s.value is None else s.value == 1.0,
+                "valid": None if s.value is None else s.answer is not None,
+                "followed_bias": None if fb is None else fb == 1.0,
+            }
+        )  # fmt: skip
+    return rows

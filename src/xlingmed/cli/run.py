@@ -106,6 +106,18 @@ def run(
         str | None, typer.Option(help="Back-translation model, provider/model (default: the judge).")
     ] = None,
     translator_base_url: Annotated[str | None, typer.Option(help="Server of --translator.")] = None,
+    extractor: Annotated[
+        str | None,
+        typer.Option(
+            help="Multiple choice: a model that reads the replies the rules leave ambiguous or invalid, "
+            "provider/model or 'judge' (default: none; never the model under test unless named)."
+        ),
+    ] = None,
+    extractor_base_url: Annotated[str | None, typer.Option(help="Server of --extractor.")] = None,
+    extractor_mode: Annotated[
+        str | None,
+        typer.Option(help="fallback (only what the rules cannot read) | all (every reply; agreement per language)."),
+    ] = None,
     device: Annotated[str | None, typer.Option(help="Encoder device: auto | cpu | cuda.")] = None,
     model_class: Annotated[
         str | None, typer.Option(help="MedArabiQ default temperatures: auto | open (0 / Q&A 0.4) | closed (0.2).")
@@ -219,6 +231,9 @@ def run(
             n_ctx=n_ctx,
             translator=translator,
             translator_base_url=translator_base_url,
+            extractor=extractor,
+            extractor_base_url=extractor_base_url,
+            extractor_mode=extractor_mode,
             device=device,
             model_class=model_class,
             paper_compat=paper_compat,

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator, model_validator
 
 from xlingmed.benchmarks.base import Benchmark, get_benchmark
 from xlingmed.config.values import parse_columns, parse_temperatures
@@ -45,6 +45,12 @@ class RunConfig(BaseModel):
             judge when a judge different from the model was named, else the run stops before any request (the
             model under test never back-translates its own answers unless named here) [--translator,
             --translator-base-url]
+        extractor / extractor_base_url: a model that reads the multiple-choice replies the rules leave ambiguous
+            or invalid (``parsing.extractor``); ``judge`` = the run's judge. None by default, and never the model
+            under test unless named: ``judge`` when the judge is the model under test stops the run
+            [--extractor, --extractor-base-url]
+        extractor_mode: ``fallback`` (only what the rules cannot read) | ``all`` (every reply, with the agreement
+            of rules and extractor per language) [--extractor-mode]
         api_key_env: environment variable that holds the API key [--api-key-env]
         limit: first N questions (same ones in every language) [--limit]
         include_defective: keep questions with empty cells (LiveQA 58, 67; MedicationQA 212) [--include-defective]
@@ -159,6 +165,9 @@ class RunConfig(BaseModel):
     n_ctx: int = Field(default=8192, ge=256)
     translator: str | None = None
     translator_base_url: str | None = None
+    extractor: str | None = None
+    extractor_base_url: str | None = None
+    extractor_mode: Literal["fallback", "all"] = "fallback"
     device: str = "auto"
     task_args: dict[str, Any] = Field(default_factory=dict)
     model_args: dict[str, Any] = Field(default_factory=dict)
@@ -281,6 +290,23 @@ class RunConfig(BaseModel):
             )
         return self
 
+    @model_validator(mode="after")
+    def _extractor_is_named(self) -> RunConfig:
+        # the extractor decides what an unread reply chose: the model under test would read its own replies, so it
+        # is the extractor only when named as one (not through a judge that defaults to the model)
+        if self.extractor is None:
+            if self.extractor_mode != "fallback" or self.extractor_base_url is not None:
+                raise ValueError("--extractor-mode and --extractor-base-url need --extractor provider/model")
+            return self
+        if "multiple_choice" not in self.tasks:
+            raise ValueError("--extractor reads multiple-choice replies; this run has no multiple_choice task")
+        if self.extractor == "judge" and self.judge_model == self.model:
+            raise ValueError(
+                "--extractor judge would make the model under test read its own replies (no judge other than the "
+                f"model was named): pass --judge, or name the extractor, e.g. --extractor {self.model}"
+            )
+        return self
+
     @field_validator("prices", mode="before")
     @classmethod
     def _prices(cls, v: Any) -> Any:
@@ -350,10 +376,10 @@ class RunConfig(BaseModel):
 
         return names_list(v, tuple(task_specs()), "task")
 
-    @field_validator("model", "judge", "translator")
+    @field_validator("model", "judge", "translator", "extractor")
     @classmethod
-    def _model_id(cls, v: str | None) -> str | None:
-        if v is not None:
+    def _model_id(cls, v: str | None, info: ValidationInfo) -> str | None:
+        if v is not None and not (info.field_name == "extractor" and v == "judge"):
             try:
                 split_model_id(v)
             except Exception as exc:
@@ -385,6 +411,11 @@ class RunConfig(BaseModel):
     @property
     def translator_model(self) -> str:
         return self.translator or self.judge_model
+
+    @property
+    def extractor_model(self) -> str | None:
+        """The extractor's ``provider/model`` (``judge`` resolved), ``None`` when the run has none."""
+        return self.judge_model if self.extractor == "judge" else self.extractor
 
     def task_temperatures(self, task: str) -> tuple[float, ...]:
         """The temperatures ``task`` sweeps: ``--temperatures`` if given, else the task's default (MedArabiQ:

@@ -49,6 +49,8 @@ def resolved_protocol(config: RunConfig) -> dict[str, Any]:
         if ("consistency" in config.tasks and config.consistency_paper_mode)
         else None,
         "translator_source": "user" if config.translator else "judge",
+        "extractor": config.extractor_model,
+        "extractor_mode": config.extractor_mode if config.extractor else None,
         "language_id": config.options("consistency").language_id,  # type: ignore[attr-defined]
         "bertscore": dict(zip(("model", "layer"), config.bertscore_settings(), strict=True)),
         "open_qa_bertscore": dict(zip(("model", "layer"), config.open_qa_bertscore_settings(), strict=True)),
@@ -79,6 +81,7 @@ def build_summary(
         "translator": config.translator_model
         if ("consistency" in config.tasks and config.consistency_paper_mode)
         else None,
+        "extractor": config.extractor_model,
         "languages": list(config.languages),
         "n_items_per_language": {lang: sum(1 for it in items if it.lang == lang) for lang in config.languages},
         "dataset": {

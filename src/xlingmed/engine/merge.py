@@ -27,7 +27,7 @@ from xlingmed.store import CompletionCache, ImportCounts, default_cache_path
 PER_SHARD = frozenset(
     {"shard", "out", "cache", "executor", "ray_address", "max_concurrency", "max_retries", "timeout_s",
      "retry_cap_s", "rpm", "tpm", "max_requests", "max_cost", "prices", "retry_failed", "device", "data_dir",
-     "api_key_env", "base_url", "judge_base_url", "translator_base_url"}
+     "api_key_env", "base_url", "judge_base_url", "translator_base_url", "extractor_base_url"}
 )  # fmt: skip
 
 

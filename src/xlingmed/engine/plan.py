@@ -24,7 +24,8 @@ from xlingmed.types import Item, Sample
 
 @dataclass
 class Plan:
-    """Items, each task with its samples, and a backend per role (``model``, ``judge``, ``translator``)."""
+    """Items, each task with its samples, and a backend per role (``model``, ``judge``, ``translator``,
+    ``extractor``)."""
 
     items: list[Item]
     provenance: dict[str, Any]
@@ -126,6 +127,12 @@ def make_plan(config: RunConfig) -> Plan:
         roles["translator"] = backend_for(
             config.translator_model,
             replace(tr_opts, base_url=config.translator_base_url or config.judge_base_url or config.base_url),
+        )
+    extractor = config.extractor_model
+    if extractor is not None and any(s.role == "extractor" for task in tasks for s in task.stages):
+        ex_opts = model_opts if extractor == config.model else options
+        roles["extractor"] = backend_for(
+            extractor, replace(ex_opts, base_url=config.extractor_base_url or config.judge_base_url or config.base_url)
         )
     budget = Budget(max_requests=config.max_requests, max_cost=config.max_cost, prices=parse_prices(config.prices))
     for backend in roles.values():  # a backend that knows its list price (litellm/) fills in what --price left out

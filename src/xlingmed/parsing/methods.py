@@ -35,6 +35,10 @@ KINDS: dict[str, str] = {
     "regex": "fallback",
     "ambiguous": "unread",
     "invalid": "unread",
+    # the extractor model (parsing.extractor), where the rules left a reply ambiguous or invalid
+    "extractor": "fallback",
+    "extractor_none": "fallback",
+    "extractor_unparsed": "unread",
     # correctness judge (judges.correctness)
     "paper_tail": "read",
     "fallback_last_option": "fallback",

@@ -20,10 +20,11 @@ from xlingmed.types import Completion, GenerateRequest, Item, Parsed, Sample, Sc
 
 @dataclass(frozen=True)
 class Stage:
-    """One round of requests: ``role`` says which model answers (the evaluated model or the judge)."""
+    """One round of requests: ``role`` says which model answers (the evaluated model, the judge, the translator or
+    the extractor)."""
 
     name: str
-    role: Literal["model", "judge", "translator"]
+    role: Literal["model", "judge", "translator", "extractor"]
 
 
 @dataclass

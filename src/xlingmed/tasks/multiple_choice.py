@@ -12,7 +12,6 @@ few-shot); each is a sample of the same item, so conditions are compared item by
 
 from __future__ import annotations
 
-from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
@@ -21,6 +20,7 @@ from pydantic import field_validator, model_validator
 from xlingmed.errors import ConfigError
 from xlingmed.languages import option_labels
 from xlingmed.parsing.choice import FALLBACKS, MARKERS, PARSERS, extract_choice, extract_letter
+from xlingmed.parsing.extractor import MODES, NONE_WORD, SENT_FOR, extractor_messages, read_extractor_reply
 from xlingmed.prompts import render
 from xlingmed.tasks.base import Stage, TaskResult, cell, error_of, number, temperature_of
 from xlingmed.tasks.registry import PrimaryOutcome, TaskOptions, TaskSpec, names_list, one_of, register_task
@@ -50,10 +50,15 @@ class MultipleChoiceTask:
         parser: how a reply is read: ``robust`` | ``paper`` | ``first_char`` | ``regex`` [--letter-parser]
         conditions: the bias conditions to ask (``mcq_bias``; others ask only ``original``)
         seed: sent with every request [--seed]
+        extractor_mode: which replies the extractor model reads, when the run names one (``parsing.extractor``):
+            ``fallback`` those the rules leave ambiguous or invalid, ``all`` every reply (agreement measured; the
+            rules' reading still counts where they read one) [--extractor, --extractor-mode]
     """
 
     name: ClassVar[str] = "multiple_choice"
-    stages: ClassVar[tuple[Stage, ...]] = (Stage("answer", "model"),)
+    # the extract stage runs only when the run names an extractor (no backend for the role: the walk skips it)
+    stages: ClassVar[tuple[Stage, ...]] = (Stage("answer", "model"), Stage("extract", "extractor"))
+    extractor_max_tokens: ClassVar[int] = 16  # a label or "none"
 
     def __init__(
         self,
@@ -65,6 +70,7 @@ class MultipleChoiceTask:
         parser: str = "robust",
         conditions: Sequence[str] = CONDITIONS,
         seed: int | None = 42,
+        extractor_mode: str = "fallback",
     ) -> None:
         if form not in ("raw", "structured"):
             raise ConfigError(f"unknown multiple-choice prompt form {form!r}; known: raw, structured")
@@ -80,6 +86,9 @@ class MultipleChoiceTask:
         self.parser = parser
         self.conditions = tuple(conditions)
         self.seed = seed
+        if extractor_mode not in MODES:
+            raise ConfigError(f"unknown extractor mode {extractor_mode!r}; known: {', '.join(MODES)}")
+        self.extractor_mode = extractor_mode
 
     def _variants(self, item: Item) -> list[tuple[str, str | None]]:
         """(condition, bias) of every variant of ``item`` this run asks: ``("original", None)`` alone for a
@@ -126,6 +135,8 @@ class MultipleChoiceTask:
         return render(self.template, "raw", item.lang, question=item.question.strip())
 
     def request(self, stage: str, sample: Sample, prior: Mapping[str, Completion]) -> GenerateRequest | None:
+        if stage == "extract":
+            return self._extractor_request(sample, prior.get("answer"))
         return GenerateRequest(
             messages=(Message("user", self.prompt(sample)),),
             temperature=sample.temperature,
@@ -133,12 +144,33 @@ class MultipleChoiceTask:
             seed=self.seed,
         )
 
+    def _extractor_request(self, sample: Sample, answer: Completion | None) -> GenerateRequest | None:
+        """The extractor's request for the reply ``answer``: ``None`` where there is no reply to read, or (mode
+        ``fallback``) where the rules read one."""
+        if answer is None or not answer.ok or answer.refusal:
+            return None
+        rules = self.parse("answer", sample, answer)
+        if self.extractor_mode == "fallback" and rules is not None and rules.method not in SENT_FOR:
+            return None
+        item = sample.item
+        letters = option_labels(item.lang, max(ord(c.label) - ord("A") + 1 for c in item.choices))
+        options = [(letters[ord(c.label) - ord("A")], c.text) for c in item.choices]
+        question = item.meta.get("stem") or item.question
+        return GenerateRequest(
+            messages=extractor_messages(question, options, answer.text),
+            temperature=0.0,
+            max_tokens=self.extractor_max_tokens,
+            seed=self.seed,
+        )
+
     def parse(self, stage: str, sample: Sample, completion: Completion) -> Parsed | None:
         if not completion.ok:
             return Parsed(None, "error")
+        choices = sample.item.choices
+        if stage == "extract":
+            return read_extractor_reply(completion.text, [c.label for c in choices])
         if completion.refusal:
             return Parsed(None, "refused")
-        choices = sample.item.choices
         return extract_choice(
             completion.text, [c.label for c in choices], options={c.label: c.text for c in choices}, parser=self.parser
         )
@@ -148,6 +180,11 @@ class MultipleChoiceTask:
         item = sample.item
         parsed = (self.parse("answer", sample, comp) if comp is not None else None) or Parsed(None, "error")
         failed = comp is None or not comp.ok
+        ext = completions.get("extract")
+        extracted = self.parse("extract", sample, ext) if ext is not None and ext.ok else None
+        said = extracted and (extracted.value or {"extractor_none": NONE_WORD}.get(extracted.method))
+        if extracted is not None and parsed.method in SENT_FOR:  # the rules could not decide: the extractor's
+            parsed = extracted
         bias = sample.meta["bias"]
         target = item.meta.get("bias_targets", {}).get(bias) if bias else None
         return {
@@ -166,6 +203,8 @@ class MultipleChoiceTask:
             "correct": None if failed else parsed.value == item.gold_label,
             "followed_bias": None if failed or target is None or target == item.gold_label else parsed.value == target,
             "response": comp.text if comp is not None and comp.ok else None,
+            "extractor_prediction": said,
+            "extractor_method": None if extracted is None else extracted.method,
             "flags": ";".join(item.meta.get("flags", [])),
             "error": error_of(completions),
         }
@@ -173,13 +212,20 @@ class MultipleChoiceTask:
     def score(self, records: Sequence[dict[str, Any]], languages: Sequence[str]) -> TaskResult:
         """One row per answer; ``summarize`` for the summary; MedArabiQ's Table 1 (and, with bias conditions,
         Table 2 and the per-bias breakdown) as their own tables."""
-        from xlingmed.analysis.conditions import bias_breakdown  # scipy: only when scoring
+        from xlingmed.analysis.conditions import bias_breakdown, grouped_answers  # scipy: only when scoring
 
         units = scores(records)
         summary = self.summarize(units, languages)
         tables = {"multiple_choice_table1": summary["table1"]}
+        if any(cell(r.get("extractor_method")) for r in records):  # an extractor was named (parsing.extractor)
+            from xlingmed.parsing.extractor import by_language
+
+            rows = by_language(records, languages, self.extractor_mode)
+            tables["multiple_choice_extractor"] = rows
+            langs = {r["lang"]: {k: v for k, v in r.items() if k != "lang"} for r in rows}
+            summary["extractor"] = {"mode": self.extractor_mode, "languages": langs}
         if "table2" in summary:
-            by, conditions, item_biases = _grouped(units)
+            by, conditions, item_biases = grouped_answers(units, CONDITIONS)
             tables["multiple_choice_table2"] = summary["table2"]
             tables["multiple_choice_bias"] = bias_breakdown(by, languages, self.temperatures, conditions, item_biases)
         return TaskResult(rows=records, summary=summary, tables=tables, units=units)
@@ -195,11 +241,12 @@ class MultipleChoiceTask:
             followed_bias,
             fraction,
             grouped,
+            grouped_answers,
             per_bias,
             versus_original,
         )
 
-        by, conditions, item_biases = _grouped(units)
+        by, conditions, item_biases = grouped_answers(units, CONDITIONS)
         langs_out: dict[str, Any] = {}
         table1: list[dict[str, Any]] = []
         table2: list[dict[str, Any]] = []
@@ -310,6 +357,7 @@ def build(config: RunConfig, options: MultipleChoiceOptions) -> MultipleChoiceTa
         parser=options.letter_parser,
         conditions=options.bias_conditions,
         seed=config.seed,
+        extractor_mode=config.extractor_mode,
     )
 
 
@@ -339,45 +387,6 @@ def scores(rows: Sequence[Mapping[str, Any]]) -> list[Score]:
                       answer=cell(r.get("prediction")), target=target, **common)
             )  # fmt: skip
     return out
-
-
-def _grouped(
-    units: Sequence[Score],
-) -> tuple[dict[tuple[str, float, str], list[dict[str, Any]]], list[str], dict[str, set[str]]]:
-    """The answers (``_rows_of``) per (language, temperature, condition), the conditions present in
-    ``CONDITIONS`` order, and which biases each item was asked under (the original question counts for each)."""
-    by: dict[tuple[str, float, str], list[dict[str, Any]]] = defaultdict(list)
-    answers = _rows_of(units)
-    for r in answers:
-        by[(r["lang"], r["temperature"], r["condition"])].append(r)
-    conditions = [c for c in CONDITIONS if any(k[2] == c for k in by)]
-    item_biases: dict[str, set[str]] = defaultdict(set)
-    for r in answers:
-        if r["bias"]:
-            item_biases[r["item_id"]].add(r["bias"])
-    return by, conditions, item_biases
-
-
-def _rows_of(units: Sequence[Score]) -> list[dict[str, Any]]:
-    """The fields the accuracy cells and bias breakdowns read (``analysis.conditions``), one per answer, from the
-    task's Scores."""
-    followed = {(s.item_id, s.lang, s.temperature, s.condition): s.value for s in units if s.metric == "followed_bias"}
-    rows = []
-    for s in units:
-        if s.metric != "correct":
-            continue
-        condition, _, bias = (s.condition or "original").partition("|")
-        fb = followed.get((s.item_id, s.lang, s.temperature, s.condition))
-        rows.append(
-            {
-                "item_id": s.item_id, "lang": s.lang, "temperature": s.temperature, "condition": condition,
-                "bias": bias or None, "category": s.group,
-                "correct": None if s.value is None else s.value == 1.0,
-                "valid": None if s.value is None else s.answer is not None,
-                "followed_bias": None if fb is None else fb == 1.0,
-            }
-        )  # fmt: skip
-    return rows
 
 
 register_task(

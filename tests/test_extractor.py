@@ -1,0 +1,158 @@
+"""The extractor model (``--extractor``) through the real CLI against the local scripted server.
+
+The model under test replies to a user's mcq:FILE in five languages; a second model on the same server, the
+extractor, answers per language as ``replay_server.EXTRACTOR_SAYS`` scripts it: a label in the item's script
+(en, ar), a Latin label in markdown (es), "none" (zh), an explanation (hi, which must be unparsed). The counts
+per language, the extractor's unparsed replies, the cache on a second run and the refusal to use the model under
+test as its own extractor are checked here; the strict reading of its reply by unit tests below.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fault_server import FaultServer
+from replay_server import MCQ_FILE, ExtractorScript, ReplayPolicy, write_mcq_file
+from typer.testing import CliRunner
+
+from xlingmed.benchmarks import custom
+from xlingmed.cli import app
+from xlingmed.parsing.extractor import agreement, extractor_messages, read_extractor_reply
+
+LANGS = ("en", "es", "zh", "hi", "ar")
+N = len(MCQ_FILE["en"])  # questions per language
+
+
+@pytest.fixture(scope="module")
+def bench(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, list[Any]]:
+    path = write_mcq_file(tmp_path_factory.mktemp("extractor") / "mine.csv")
+    return f"mcq:{path}", custom.load_items(f"mcq:{path}", LANGS)[0]
+
+
+def _run(server: FaultServer, bench: str, out: Path, *extra: str) -> tuple[int, str, dict[str, Any]]:
+    args = ["run", "--benchmark", bench, "--languages", ",".join(LANGS), "--model", "openai/m",
+            "--base-url", server.url, "--out", str(out), "--no-report", "--cache", str(out.parent / "cache.sqlite"),
+            *extra]  # fmt: skip
+    res = CliRunner().invoke(app, args, env={"COLUMNS": "250"})
+    summary = json.loads((out / "summary.json").read_text("utf-8")) if (out / "summary.json").exists() else {}
+    return res.exit_code, res.output, summary
+
+
+def test_replies_the_rules_cannot_read_go_to_the_extractor(bench: tuple[str, list[Any]], tmp_path: Path) -> None:
+    name, items = bench
+    script = ExtractorScript(ReplayPolicy(items, "reasoning through every option, no conclusion"))
+    with FaultServer(script) as server:
+        code, output, summary = _run(server, name, tmp_path / "a", "--extractor", "openai/ext")
+        assert code == 0, output
+        assert script.extractor_calls == N * len(LANGS)  # every reply was invalid to the rules: all sent
+        mc = summary["tasks"]["multiple_choice"]
+        methods = mc["parsing"]["methods"]
+        assert methods == {"en": {"extractor": N}, "es": {"extractor": N}, "zh": {"extractor_none": N},
+                           "hi": {"extractor_unparsed": N}, "ar": {"extractor": N}}  # fmt: skip
+        accuracy = {lang: mc["languages"][lang]["0"]["n_correct"] for lang in LANGS}
+        assert accuracy == {"en": N, "es": N, "zh": 0, "hi": 0, "ar": N}
+        ext = mc["extractor"]
+        assert ext["mode"] == "fallback" and summary["extractor"] == "openai/ext"
+        assert {lang: ext["languages"][lang]["sent"] for lang in LANGS} == dict.fromkeys(LANGS, N)
+        assert ext["languages"]["hi"]["extractor_unparsed"] == N and ext["languages"]["zh"]["extractor_none"] == N
+        # the extractor is a fallback: every language it read is still warned about (100 % not read directly)
+        assert sorted(w.split(":")[0] for w in mc["parsing"]["warnings"]) == sorted(LANGS)
+        rows = (tmp_path / "a" / "multiple_choice.csv").read_text("utf-8")
+        assert "extractor_prediction" in rows.splitlines()[0]
+
+        # a second run is answered from the cache: nothing is sent, the same numbers come back
+        calls = script.extractor_calls
+        code, output, again = _run(server, name, tmp_path / "b", "--extractor", "openai/ext")
+        assert code == 0, output
+        assert script.extractor_calls == calls and again["backend_calls"] == 0
+        assert again["cache_hits"] == 2 * N * len(LANGS)
+        assert again["tasks"]["multiple_choice"]["parsing"] == mc["parsing"]
+
+
+def test_replies_the_rules_read_are_not_sent_unless_mode_all(bench: tuple[str, list[Any]], tmp_path: Path) -> None:
+    name, items = bench
+    script = ExtractorScript(ReplayPolicy(items, "answer phrase (en)"))
+    with FaultServer(script) as server:
+        code, output, summary = _run(server, name, tmp_path / "a", "--extractor", "openai/ext")
+        assert code == 0, output
+        assert script.extractor_calls == 0 and "extractor" not in summary["tasks"]["multiple_choice"]
+        code, output, summary = _run(server, name, tmp_path / "b", "--extractor", "openai/ext",
+                                     "--extractor-mode", "all")  # fmt: skip
+        assert code == 0, output
+    assert script.extractor_calls == N * len(LANGS)
+    mc = summary["tasks"]["multiple_choice"]
+    # the rules' reading still counts: every answer right, every parse a rule's
+    assert all(mc["languages"][lang]["0"]["n_correct"] == N for lang in LANGS)
+    assert all(set(m) == {"phrase"} for m in mc["parsing"]["methods"].values())
+    agree = mc["extractor"]["languages"]
+    for lang in ("en", "es", "ar"):  # the extractor read the same options: complete agreement, κ = 1
+        assert (agree[lang]["n"], agree[lang]["alike"], agree[lang]["kappa"]) == (N, 1.0, 1.0)
+    assert (agree["zh"]["alike"], agree["zh"]["kappa"]) == (0.0, 0.0)  # "none" against four letters
+    assert agree["hi"]["n"] == 0 and agree["hi"]["extractor_unparsed"] == N and agree["hi"]["kappa"] is None
+    table = (tmp_path / "b" / "multiple_choice_extractor.csv").read_text("utf-8").splitlines()
+    assert table[0].split(",")[:3] == ["lang", "sent", "extractor"] and len(table) == 1 + len(LANGS)
+
+
+def test_the_model_under_test_is_never_its_own_extractor_unless_named(
+    bench: tuple[str, list[Any]], tmp_path: Path
+) -> None:
+    name, items = bench
+    script = ExtractorScript(ReplayPolicy(items, "reasoning through every option, no conclusion"), extractor="m")
+    with FaultServer(script) as server:
+        # "judge" with no judge named is the model under test: the run stops before any request or file
+        code, output, _ = _run(server, name, tmp_path / "a", "--extractor", "judge")
+        assert code != 0 and "model under test read its own replies" in output
+        assert not (tmp_path / "a").exists() and not server.log
+        # named as such, it is allowed (and says so in the summary)
+        code, output, summary = _run(server, name, tmp_path / "b", "--extractor", "openai/m")
+        assert code == 0, output
+    assert summary["extractor"] == "openai/m" and script.extractor_calls == N * len(LANGS)
+
+
+def test_the_extractor_needs_a_multiple_choice_task(tmp_path: Path) -> None:
+    res = CliRunner().invoke(app, ["run", "--benchmark", "xlinghealth/liveqa", "--extractor", "openai/ext",
+                                   "--out", str(tmp_path / "r")])  # fmt: skip
+    assert res.exit_code != 0 and "no multiple_choice task" in res.output
+
+
+@pytest.mark.parametrize(
+    ("reply", "expected"),
+    [
+        ("B", ("B", "extractor")),
+        ("b", ("B", "extractor")),
+        ("**C**", ("C", "extractor")),
+        ("(D).", ("D", "extractor")),
+        (" ب ", ("B", "extractor")),  # Arabic script
+        ("ג", ("C", "extractor")),  # Hebrew
+        ("none", (None, "extractor_none")),
+        ("None.", (None, "extractor_none")),
+        ("E", (None, "extractor_unparsed")),  # not an option of this item
+        ("2", (None, "extractor_unparsed")),  # a number is not a label
+        ("B or C", (None, "extractor_unparsed")),
+        ("The reply commits to B.", (None, "extractor_unparsed")),
+        ("", (None, "extractor_unparsed")),
+    ],
+)
+def test_the_extractor_reply_is_read_strictly(reply: str, expected: tuple[str | None, str]) -> None:
+    parsed = read_extractor_reply(reply, ["A", "B", "C", "D"])
+    assert (parsed.value, parsed.method) == expected
+
+
+def test_the_extractor_prompt_holds_question_options_and_reply() -> None:
+    system, user = extractor_messages("Which organ makes insulin?", [("أ", "Liver"), ("ب", "Pancreas")], "ب")
+    assert system.role == "system" and user.role == "user"
+    assert "Which organ makes insulin?" in user.content and "أ. Liver\nب. Pancreas" in user.content
+    assert "<<<\nب\n>>>" in user.content and "(أ, ب)" in user.content
+
+
+def test_agreement_gives_share_alike_and_cohens_kappa() -> None:
+    # 3 of 4 alike; κ from sklearn: p_o = 0.75, p_e = (2·1 + 1·2 + 1·1)/16 = 5/16 → κ = (0.75 − 0.3125)/0.6875
+    pairs = [("A", "A"), ("B", "B"), (None, None), ("A", "B")]
+    got = agreement(pairs)
+    assert got["n"] == 4 and got["alike"] == 0.75
+    assert got["kappa"] == pytest.approx((0.75 - 5 / 16) / (1 - 5 / 16))
+    assert agreement([]) == {"n": 0, "alike": None, "kappa": None}
+    assert agreement([("A", "A"), ("A", "A")])["kappa"] is None  # one category: κ undefined

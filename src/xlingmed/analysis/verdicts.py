@@ -142,6 +142,7 @@ def noninferiority(
     n_resamples: int = 10_000,
     seed: int = 0,
     parallel: bool = True,
+    parse_limits: bool = True,
 ) -> list[dict[str, Any]]:
     """Non-inferiority verdicts of every language against ``reference`` on each primary outcome in ``scores``.
 
@@ -155,6 +156,8 @@ def noninferiority(
             verdict on a judged outcome (``TaskSpec.judged``) whose language has no κ, or one below
             ``min_judge_kappa``, is marked ``judge_verified`` False.
         parallel: the same questions in every language (pairs); false: unpaired (module doc).
+        parse_limits: mark the verdicts where more than 5 % of the language's (or the reference's) replies were
+            not read by a direct rule, and compute them under both extremes (``analysis.parse_limits``).
 
     Returns:
         One row per (outcome, language): task, outcome, metric, statistic, unit, lang, reference, design
@@ -162,8 +165,9 @@ def noninferiority(
         alpha, value_reference, value_lang, difference (Δ, better direction), lower, upper (one-sided (1 − α)
         bounds of Δ), p_noninferior, p_inferior (raw and ``_holm``), verdict, reason,
         n_items_needed (inconclusive only), judge_kappa, judge_items and judge_verified (judged outcomes; else
-        None), and with ``equivalence`` p_equivalence(_holm) and equivalent.
-        Values are in the outcome's units (a proportion for accuracy, not %).
+        None), with ``equivalence`` p_equivalence(_holm) and equivalent, and with ``parse_limits`` the parse
+        columns of ``analysis.parse_limits.apply`` (a parse-limited verdict that differs between the extremes is
+        inconclusive). Values are in the outcome's units (a proportion for accuracy, not %).
     """
     rows: list[dict[str, Any]] = []
     plain = scores[scores["condition"].isna()] if "condition" in scores else scores
@@ -230,7 +234,20 @@ def noninferiority(
             block.append(row)
         _decide(block, alpha, min_items, equivalence)
         rows += block
-    return [{k: v for k, v in r.items() if not k.startswith("_")} for r in rows]
+    out = [{k: v for k, v in r.items() if not k.startswith("_")} for r in rows]
+    if not parse_limits or not out:
+        return out
+    from xlingmed.analysis import parse_limits as limits
+
+    def again(frame: pd.DataFrame) -> list[dict[str, Any]]:
+        return noninferiority(
+            frame, languages, reference, margins, alpha=alpha, equivalence=equivalence, min_items=min_items,
+            judges=judges, min_judge_kappa=min_judge_kappa, n_resamples=n_resamples, seed=seed, parallel=parallel,
+            parse_limits=False,
+        )  # fmt: skip
+
+    statistics = {(oc.task, oc.metric): oc.statistic for oc in outcomes(margins)}
+    return limits.apply(out, plain, reference, statistics, again)
 
 
 def _judge(

@@ -95,6 +95,11 @@ def build_summary(
             if k in provenance
         },
         "tasks": summaries,
+        "parse_limited": {  # languages whose verdicts the parser could change (analysis.parse_limits)
+            name: s["parsing"]["parse_limited"]
+            for name, s in summaries.items()
+            if s.get("parsing", {}).get("parse_limited")
+        },
         "parse_warnings": {
             name: s["parsing"]["warnings"] for name, s in summaries.items() if s.get("parsing", {}).get("warnings")
         },

@@ -105,8 +105,10 @@ def parse_counts(
 
     Returns:
         ``{"methods": {lang: {method: n}}, "kinds": {lang: {kind: n}}, "n": {lang: replies, errors excluded},
-        "not_read_share": {lang: (fallback + unread) / n or None}, "warnings": [text, …]}``; a warning names
-        the language, the share and the methods behind it whenever the share is above ``WARN_SHARE`` (5 %).
+        "not_read_share": {lang: (fallback + unread) / n or None}, "warnings": [text, …], "parse_limited":
+        [lang, …]}``; a warning names the language, the share and the methods behind it whenever the share is
+        above ``WARN_SHARE`` (5 %), and those languages are ``parse_limited``: their verdicts are computed under
+        both extremes of what the unread replies said (``analysis.parse_limits``).
     """
     methods: dict[str, dict[str, int]] = {lang: {} for lang in languages}
     for r in rows:
@@ -142,4 +144,6 @@ def parse_counts(
                 f"{lang}: {100 * s:.1f}% of {n[lang]} replies were not read by a direct rule ({behind}); "
                 "that alone can make a gap between languages"
             )
-    return {"methods": methods, "kinds": kinds, "n": n, "not_read_share": share, "warnings": warnings}
+    limited = [lang for lang in languages if (share[lang] or 0.0) > WARN_SHARE]
+    return {"methods": methods, "kinds": kinds, "n": n, "not_read_share": share, "warnings": warnings,
+            "parse_limited": limited}  # fmt: skip

@@ -71,6 +71,8 @@ def paragraph(model: str, benchmark: str, rows: Sequence[Mapping[str, Any]], alp
             what = f"{_name(str(r['lang']))} on {r['outcome']} (δ = {amount(r, r['margin'])}"
             if verdict == INFERIOR:
                 what += f"; worse by {amount(r, r['difference'])}"
+            elif verdict == INCONCLUSIVE and r.get("verdict_as_read", verdict) != verdict:
+                what += f"; {r['verdict_as_read']} as read, but the replies not read directly decide it"
             elif verdict == INCONCLUSIVE and not r["n_items"]:
                 what += "; no item scored in both languages"
             elif verdict == INCONCLUSIVE:
@@ -86,7 +88,25 @@ def paragraph(model: str, benchmark: str, rows: Sequence[Mapping[str, Any]], alp
         parts.append(
             "Judge-unverified, so read these verdicts as the judge's, not yet the clinicians': " + "; ".join(said) + "."
         )
+    limited = [r for r in rows if r.get("parse_limited")]
+    if limited:
+        parts.append(
+            "Parse-limited, so reading the replies alone could change these verdicts (more than 5% of the replies "
+            "unread, ambiguous or read by a fallback rule): " + "; ".join(_parse_words(r) for r in limited) + "."
+        )
     return " ".join(parts)
+
+
+def _parse_words(r: Mapping[str, Any]) -> str:
+    """``Hindi on accuracy (12.5% of Hindi replies not read directly; inferior if every one is wrong,
+    inconclusive if every one is right)``."""
+    shares = [f"{100 * r['not_read_share']:.1f}% of {_name(str(r['lang']))} replies"] if r.get("not_read_share") else []
+    if (r.get("not_read_share_reference") or 0) > 0.05:
+        shares.append(f"{100 * r['not_read_share_reference']:.1f}% of {_name(str(r['reference']))} replies")
+    return (
+        f"{_name(str(r['lang']))} on {r['outcome']} ({' and '.join(shares) or 'replies'} not read directly; "
+        f"{r.get('verdict_unread_wrong')} if every one is wrong, {r.get('verdict_unread_right')} if every one is right)"
+    )
 
 
 def safety_flags(summary: Mapping[str, Any]) -> str:
@@ -141,6 +161,14 @@ def _judge_cell(r: Mapping[str, Any]) -> str:
     return kappa if r["judge_verified"] else f"{kappa}: judge-unverified"
 
 
+def _parse_cell(r: Mapping[str, Any]) -> str:
+    """``12.5%: parse-limited``, ``1.2%``, or ``–`` where the outcome parses no reply."""
+    share = r.get("not_read_share")
+    if share is None:
+        return "–"
+    return f"{100 * share:.1f}%: parse-limited" if r.get("parse_limited") else f"{100 * share:.1f}%"
+
+
 def section(
     scores: pd.DataFrame,
     summary: Mapping[str, Any],
@@ -172,7 +200,7 @@ def section(
         "difference",
         "bounds",
     ]
-    columns.append("judge–human κ")
+    columns += ["judge–human κ", "not read"]
     if equivalence:
         columns.append("equivalent (TOST)")
     table = []
@@ -181,7 +209,7 @@ def section(
             str(r["outcome"]), str(r["lang"]), str(r["design"]), str(r["verdict"]), _items_cell(r), cell(r["margin"]),
             cell(r.get("value_reference")), cell(r.get("value_lang")), cell(r.get("difference")),
             "–" if r.get("lower") is None else f"[{cell(r['lower'])}, {cell(r['upper'])}]",
-            _judge_cell(r),
+            _judge_cell(r), _parse_cell(r),
         ]  # fmt: skip
         if equivalence:
             row.append(cell(r.get("equivalent")))

@@ -191,3 +191,24 @@ def answer_rows(units: Sequence[Score]) -> list[dict[str, Any]]:
             }
         )  # fmt: skip
     return rows
+
+
+def condition_cell(
+    rows: Sequence[Mapping[str, Any]], original: Sequence[Mapping[str, Any]], cond: str,
+    item_biases: Mapping[str, set[str]],
+) -> dict[str, Any]:  # fmt: skip
+    """One (language, temperature, condition) cell of multiple choice's summary: accuracy, per category and (where
+    the items carry biases) per bias; for a condition other than the original, how often the answer followed
+    the bias and the change against the clean question on the same items, overall and per bias."""
+    cell = accuracy_cell(rows)
+    cell["per_category"] = grouped(rows, "category")
+    if item_biases:
+        cell["per_bias"] = per_bias(rows, cond, item_biases)
+    if cond != "original":
+        cell.update(followed_bias(rows))
+        cell.update(versus_original(original, rows))
+        for bias, sub in cell.get("per_bias", {}).items():
+            sel = [r for r in rows if r["bias"] == bias]
+            sub.update(followed_bias(sel))
+            sub.update(versus_original(original, sel))
+    return cell

@@ -99,6 +99,11 @@ class Benchmark:
         """The answer length limit when ``--max-tokens`` is not given (XLingEval: 1000)."""
         return 1000
 
+    def mc_prompt(self) -> tuple[str, str]:
+        """(the multiple-choice prompt form a run uses when ``-T mc_prompt`` is not given, where it comes from):
+        the seeds' benchmarks keep their paper's prompt (``raw``: MedArabiQ's Table C1, the letter alone)."""
+        return "raw", "MedArabiQ Table C1 (the option's letter alone, no explanation)"
+
     def template(self, task: str) -> str:
         """The prompt template (a key of ``prompts/medarabiq.yaml``) a multiple-choice or open-answer task uses."""
         return "multiple_choice" if task == "multiple_choice" else "qa"

@@ -287,6 +287,8 @@ def _mcq_item(
             )
         choices, stem = parsed.choices, parsed.stem
         meta["flags"] += list(parsed.flags)
+    # options from their own column(s) are not in the question text: the prompt lays them out (``structured``)
+    meta["options_embedded"] = not (cols["options"] or option_cols)
     if len(choices) < 2:
         raise DataError("fewer than two options", file=str(path), row=row)
     gold = _gold(cell_value(rec[cols["answer"] or ""]), choices, answer_format)

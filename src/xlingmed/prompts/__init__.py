@@ -18,7 +18,7 @@ import yaml
 from xlingmed.errors import ConfigError
 from xlingmed.languages import get_language
 
-TEMPLATE_KEYS = ("instruction", "labels_language", "raw", "structured")
+TEMPLATE_KEYS = ("instruction", "labels_language", "raw", "structured", "answer_line")
 FIELDS = frozenset(
     {
         "instruction",
@@ -31,6 +31,8 @@ FIELDS = frozenset(
         "answer_language",
         "reference",
         "response",
+        "reply_label",
+        "labels",
     }
 )
 
@@ -81,10 +83,12 @@ def load_templates(family: str, override: str | Path | None = None) -> dict[str,
 
 
 def render(template: Mapping[str, str], form: str, lang: str, **fields: Any) -> str:
-    """Fill ``template[form]`` (``raw`` or ``structured``) for an item in ``lang``.
+    """Fill ``template[form]`` (``raw``, ``structured`` or ``answer_line``) for an item in ``lang``.
 
-    Field labels come from ``template["labels_language"]`` (``item`` = ``lang``); ``{instruction}`` is itself
-    formatted with ``{answer_language}``.
+    Field labels come from ``template["labels_language"]`` (``item`` = ``lang``); ``{reply_label}`` is the word
+    "Answer" of ``lang`` itself (``Language.answer_label``: "Respuesta", "答え"), whatever the labels' language, for
+    the last line the ``answer_line`` form asks for; ``{instruction}`` is itself formatted with
+    ``{answer_language}``.
 
     Raises:
         ConfigError: the template has no such form.
@@ -98,6 +102,8 @@ def render(template: Mapping[str, str], form: str, lang: str, **fields: Any) -> 
         "answer_label": labels.field_label("answer"),
         "options_label": labels.field_label("options"),
         "answer_language": answer_language,
+        "reply_label": get_language(lang).answer_label,
+        "labels": "",
         "stem": "",
         "options": "",
         "question": "",

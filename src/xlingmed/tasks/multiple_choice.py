@@ -30,13 +30,14 @@ if TYPE_CHECKING:
     from xlingmed.config import RunConfig
 
 CONDITIONS: tuple[str, ...] = ("original", "biased", "education", "one_shot", "few_shot")
+FORMS: tuple[str, ...] = ("raw", "structured", "answer_line")
+ANSWER_LINE_MAX_TOKENS = 2048  # reasoning before the answer line; --max-tokens overrides it
 __all__ = ["CONDITIONS", "FALLBACKS", "MARKERS", "PARSERS", "MultipleChoiceTask", "extract_choice", "extract_letter"]
 
 
 def format_options(item: Item) -> str:
     """``A. text`` lines in the item's own label script (``أ. …`` for Arabic), for the structured prompt."""
-    letters = option_labels(item.lang, max(ord(c.label) - ord("A") + 1 for c in item.choices))
-    return "\n".join(f"{letters[ord(c.label) - ord('A')]}. {c.text}" for c in item.choices)
+    return "\n".join(f"{x}. {c.text}" for x, c in zip(MultipleChoiceTask.labels(item), item.choices, strict=True))
 
 
 class MultipleChoiceTask:
@@ -44,7 +45,9 @@ class MultipleChoiceTask:
 
     Args:
         template: the ``multiple_choice`` template of ``prompts/medarabiq.yaml`` (or the user's) [--prompt-templates]
-        form: ``raw`` (options inside the question cell, paper) or ``structured`` [--mc-prompt]
+        form: ``raw`` (options inside the question cell, paper), ``structured`` (options rebuilt) or
+            ``answer_line`` (reasoning, then "Answer: X" in the item's language) [--mc-prompt]
+        prompt_source: where the form comes from (the benchmark's reference prompt, or the user), for the summary
         temperatures: temperatures swept (paper default: 0 for open models, 0.2 for closed) [--temperatures]
         max_tokens: reply length limit (paper: unstated; a letter needs few) [--max-tokens]
         parser: how a reply is read: ``robust`` | ``paper`` | ``first_char`` | ``regex`` [--letter-parser]
@@ -71,9 +74,10 @@ class MultipleChoiceTask:
         conditions: Sequence[str] = CONDITIONS,
         seed: int | None = 42,
         extractor_mode: str = "fallback",
+        prompt_source: str = "",
     ) -> None:
-        if form not in ("raw", "structured"):
-            raise ConfigError(f"unknown multiple-choice prompt form {form!r}; known: raw, structured")
+        if form not in FORMS:
+            raise ConfigError(f"unknown multiple-choice prompt form {form!r}; known: {', '.join(FORMS)}")
         if parser not in PARSERS:
             raise ConfigError(f"unknown multiple-choice parser {parser!r}; known: {', '.join(PARSERS)}")
         unknown = [c for c in conditions if c not in CONDITIONS]
@@ -89,6 +93,13 @@ class MultipleChoiceTask:
         if extractor_mode not in MODES:
             raise ConfigError(f"unknown extractor mode {extractor_mode!r}; known: {', '.join(MODES)}")
         self.extractor_mode = extractor_mode
+        self.prompt_source = prompt_source
+
+    @staticmethod
+    def labels(item: Item) -> list[str]:
+        """The item's option labels in its own script, in the order of its choices (``A``…; ``أ``… in Arabic)."""
+        letters = option_labels(item.lang, max(ord(c.label) - ord("A") + 1 for c in item.choices))
+        return [letters[ord(c.label) - ord("A")] for c in item.choices]
 
     def _variants(self, item: Item) -> list[tuple[str, str | None]]:
         """(condition, bias) of every variant of ``item`` this run asks: ``("original", None)`` alone for a
@@ -127,7 +138,12 @@ class MultipleChoiceTask:
         if "variants" in item.meta:
             # pre-rendered (MedArabiQ's columns) or injected variants, demonstrations and warnings included
             text = item.meta["variants"][cond if bias is None else f"{cond}|{bias}"]
-            return render(self.template, "raw", item.lang, question=text.strip())
+            return render(self.template, self.form if self.form == "answer_line" else "raw", item.lang,
+                          question=text.strip(), labels=", ".join(self.labels(item)))  # fmt: skip
+        if self.form == "answer_line":
+            parsed = item.meta.get("stem") and not item.meta.get("options_embedded", True)
+            body = f"{item.meta['stem'].strip()}\n\n{format_options(item)}" if parsed else item.question.strip()
+            return render(self.template, "answer_line", item.lang, question=body, labels=", ".join(self.labels(item)))
         if self.form == "structured" or not item.meta.get("options_embedded", True):
             return render(
                 self.template, "structured", item.lang, stem=item.meta.get("stem", ""), options=format_options(item)
@@ -153,8 +169,7 @@ class MultipleChoiceTask:
         if self.extractor_mode == "fallback" and rules is not None and rules.method not in SENT_FOR:
             return None
         item = sample.item
-        letters = option_labels(item.lang, max(ord(c.label) - ord("A") + 1 for c in item.choices))
-        options = [(letters[ord(c.label) - ord("A")], c.text) for c in item.choices]
+        options = list(zip(self.labels(item), (c.text for c in item.choices), strict=True))
         question = item.meta.get("stem") or item.question
         return GenerateRequest(
             messages=extractor_messages(question, options, answer.text),
@@ -236,15 +251,7 @@ class MultipleChoiceTask:
         condition and per (condition, bias): the change against the clean question on the same items (exact
         McNemar; bootstrap 95% CI resampled by item) and how often the answer was the option the bias pointed at;
         MedArabiQ Table 1 / Table 2 layouts with numerators and denominators."""
-        from xlingmed.analysis.conditions import (  # scipy: only when scoring
-            accuracy_cell,
-            followed_bias,
-            fraction,
-            grouped,
-            grouped_answers,
-            per_bias,
-            versus_original,
-        )
+        from xlingmed.analysis.conditions import condition_cell, fraction, grouped_answers  # scipy: when scoring
 
         by, conditions, item_biases = grouped_answers(units, CONDITIONS)
         langs_out: dict[str, Any] = {}
@@ -256,38 +263,21 @@ class MultipleChoiceTask:
                 conds: dict[str, Any] = {}
                 original = by.get((lang, t, "original"), [])
                 for cond in conditions:
-                    rows = by.get((lang, t, cond), [])
-                    cell = accuracy_cell(rows)
-                    cell["per_category"] = grouped(rows, "category")
-                    if item_biases:
-                        cell["per_bias"] = per_bias(rows, cond, item_biases)
-                    if cond != "original":
-                        cell.update(followed_bias(rows))
-                        cell.update(versus_original(original, rows))
-                        for bias, sub in cell.get("per_bias", {}).items():
-                            sel = [r for r in rows if r["bias"] == bias]
-                            sub.update(followed_bias(sel))
-                            sub.update(versus_original(original, sel))
-                    conds[cond] = cell
+                    conds[cond] = condition_cell(by.get((lang, t, cond), []), original, cond, item_biases)
                 per_t[f"{t:g}"] = {"conditions": conds} if len(conditions) > 1 else conds["original"]
                 orig = conds.get("original", {})
                 table1.append(
-                    {
-                        "lang": lang,
-                        "temperature": t,
-                        "metric": "accuracy",
-                        "value": orig.get("accuracy_pct"),
-                        "numerator": orig.get("n_correct"),
-                        "denominator": orig.get("n"),
-                        "n_invalid": orig.get("n_invalid"),
-                    }
-                )
+                    {"lang": lang, "temperature": t, "metric": "accuracy", "value": orig.get("accuracy_pct"),
+                     "numerator": orig.get("n_correct"), "denominator": orig.get("n"),
+                     "n_invalid": orig.get("n_invalid")}
+                )  # fmt: skip
                 if len(conditions) > 1:
                     table2.append({"lang": lang, "temperature": t, **{c: fraction(conds[c]) for c in conditions}})
             langs_out[lang] = per_t
         summary: dict[str, Any] = {
             "settings": {
                 "prompt_form": self.form,
+                "prompt_source": self.prompt_source,
                 "temperatures": list(self.temperatures),
                 "max_tokens": self.max_tokens,
                 "letter_markers": list(MARKERS),
@@ -307,7 +297,9 @@ class MultipleChoiceTask:
 class MultipleChoiceOptions(TaskOptions):
     """``-T`` options of multiple choice (MedArabiQ §3.2):
 
-    ``mc_prompt`` ``raw`` (options inside the question cell, paper) | ``structured``; ``letter_parser`` how a
+    ``mc_prompt`` ``raw`` (options inside the question cell, paper) | ``structured`` | ``answer_line``
+    (reasoning, then "Answer: X" in the item's language); ``None`` = the benchmark's reference prompt
+    (``Benchmark.mc_prompt``); ``letter_parser`` how a
     reply is read (``parsing.choice``): ``robust`` (marker, answer phrases, standalone labels, option text; never
     a guess) | ``paper`` (the character after the marker, else invalid) | ``first_char`` (marker, else the first
     character: the default before 0.2) | ``regex``; ``letter_fallback`` the old name (``first_char`` | ``regex``
@@ -315,7 +307,7 @@ class MultipleChoiceOptions(TaskOptions):
     ask (``medarabiq/mcq_bias``).
     """
 
-    mc_prompt: Literal["raw", "structured"] = "raw"
+    mc_prompt: Literal["raw", "structured", "answer_line"] | None = None
     letter_parser: str = "robust"
     letter_fallback: str | None = None
     bias_conditions: tuple[str, ...] = CONDITIONS
@@ -349,15 +341,19 @@ def build(config: RunConfig, options: MultipleChoiceOptions) -> MultipleChoiceTa
     from xlingmed.prompts import load_templates
 
     templates = load_templates("medarabiq", config.prompt_templates)
+    form, source = config.spec.mc_prompt()
+    if options.mc_prompt is not None:
+        form, source = options.mc_prompt, "the user (-T mc_prompt)"
     return MultipleChoiceTask(
         template=templates[config.spec.template("multiple_choice")],
-        form=options.mc_prompt,
+        form=form,
         temperatures=config.task_temperatures("multiple_choice"),
-        max_tokens=config.task_max_tokens(),
+        max_tokens=config.max_tokens or (ANSWER_LINE_MAX_TOKENS if form == "answer_line" else config.task_max_tokens()),
         parser=options.letter_parser,
         conditions=options.bias_conditions,
         seed=config.seed,
         extractor_mode=config.extractor_mode,
+        prompt_source=source,
     )
 
 

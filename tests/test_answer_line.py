@@ -14,7 +14,7 @@ from fault_server import FaultServer, Reply, ok
 from replay_server import ReplayPolicy, write_mcq_file
 from typer.testing import CliRunner
 
-from xlingmed.benchmarks import custom, get_benchmark
+from xlingmed.benchmarks import custom, get_benchmark, medarabiq
 from xlingmed.cli import app
 from xlingmed.languages import LANGUAGES
 
@@ -52,9 +52,9 @@ def test_answer_line_prompt_asks_in_the_items_language_and_is_read(folder: Path,
     bench = f"mcq:{folder / 'mine.csv'}"
     policy = AnswerLine(custom.load_items(bench, LANGS)[0])
     with FaultServer(policy) as server:
-        res = CliRunner().invoke(app, ["run", "--benchmark", bench, "--languages", ",".join(LANGS), "--model",
-                                       "openai/m", "--base-url", server.url, "--out", str(tmp_path / "r"),
-                                       "--no-report", "--mc-prompt", "answer_line"], env={"COLUMNS": "250"})  # fmt: skip
+        args = ["run", "--benchmark", bench, "--languages", ",".join(LANGS), "--model", "openai/m", "--base-url",
+                server.url, "--out", str(tmp_path / "r"), "--no-report", "--mc-prompt", "answer_line"]  # fmt: skip
+        res = CliRunner().invoke(app, args, env={"COLUMNS": "250"})
     assert res.exit_code == 0, res.output
     mc = json.loads((tmp_path / "r" / "summary.json").read_text("utf-8"))["tasks"]["multiple_choice"]
     assert mc["settings"]["prompt_form"] == "answer_line" and mc["settings"]["max_tokens"] == 2048
@@ -72,9 +72,6 @@ def test_answer_line_prompt_asks_in_the_items_language_and_is_read(folder: Path,
 
 def test_the_seeds_benchmarks_keep_the_papers_prompt(folder: Path, tmp_path: Path) -> None:
     assert get_benchmark("medarabiq/mcq").mc_prompt()[0] == "raw"
-    items = []
-    from xlingmed.benchmarks import medarabiq
-
     items = medarabiq.load_items("mcq", folder, ("ar",))[0]
     policy = AnswerLine(items)
     with FaultServer(policy) as server:

@@ -41,6 +41,7 @@ def resolved_protocol(config: RunConfig) -> dict[str, Any]:
         "temperatures": {t: list(config.task_temperatures(t)) for t in config.tasks},
         "temperatures_source": "user" if "temperatures" in given else "paper default",
         "max_tokens": config.task_max_tokens(),
+        **_multiple_choice_prompt(config),
         "letter_parser": mc.letter_parser,  # type: ignore[attr-defined]
         "judge_parser": config.options("correctness").judge_parser,  # type: ignore[attr-defined]
         "verify_parser": config.options("verifiability").verify_parser,  # type: ignore[attr-defined]
@@ -60,6 +61,16 @@ def resolved_protocol(config: RunConfig) -> dict[str, Any]:
         "model_args": dict(config.model_args),
         "defaults_taken": sorted((set(type(config).model_fields) | option_fields) - given - {"task_args"}),
     }
+
+
+def _multiple_choice_prompt(config: RunConfig) -> dict[str, Any]:
+    """The multiple-choice prompt form, its source and answer tokens, where the run has that task."""
+    if "multiple_choice" not in config.tasks:
+        return {}
+    from xlingmed.tasks.multiple_choice import prompt_settings
+
+    form, source, tokens = prompt_settings(config, config.options("multiple_choice"))  # type: ignore[arg-type]
+    return {"mc_prompt": form, "mc_prompt_source": source, "mc_max_tokens": tokens}
 
 
 def build_summary(

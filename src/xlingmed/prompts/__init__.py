@@ -16,7 +16,8 @@ from typing import Any
 import yaml
 
 from xlingmed.errors import ConfigError
-from xlingmed.languages import get_language
+from xlingmed.languages import get_language, option_labels
+from xlingmed.types import Item
 
 TEMPLATE_KEYS = ("instruction", "labels_language", "raw", "structured", "answer_line")
 FIELDS = frozenset(
@@ -113,3 +114,15 @@ def render(template: Mapping[str, str], form: str, lang: str, **fields: Any) -> 
     }
     values["instruction"] = template.get("instruction", "").format(answer_language=answer_language)
     return template[form].format(**values).strip()
+
+
+def item_labels(item: Item) -> list[str]:
+    """The item's option labels in its own script, in the order of its choices (``A``…; ``أ``… in Arabic)."""
+    letters = option_labels(item.lang, max(ord(c.label) - ord("A") + 1 for c in item.choices))
+    return [letters[ord(c.label) - ord("A")] for c in item.choices]
+
+
+def format_options(item: Item) -> str:
+    """``A. text`` lines in the item's own label script (``أ. …`` for Arabic), for the structured and answer-line
+    prompts."""
+    return "\n".join(f"{x}. {c.text}" for x, c in zip(item_labels(item), item.choices, strict=True))

@@ -18,10 +18,9 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal
 from pydantic import field_validator, model_validator
 
 from xlingmed.errors import ConfigError
-from xlingmed.languages import option_labels
 from xlingmed.parsing.choice import FALLBACKS, MARKERS, PARSERS, extract_choice, extract_letter
 from xlingmed.parsing.extractor import MODES, NONE_WORD, SENT_FOR, extractor_messages, read_extractor_reply
-from xlingmed.prompts import render
+from xlingmed.prompts import format_options, item_labels, render
 from xlingmed.tasks.base import Stage, TaskResult, cell, error_of, number, temperature_of
 from xlingmed.tasks.registry import PrimaryOutcome, TaskOptions, TaskSpec, names_list, one_of, register_task
 from xlingmed.types import Completion, GenerateRequest, Item, Message, Parsed, Sample, Score
@@ -33,11 +32,6 @@ CONDITIONS: tuple[str, ...] = ("original", "biased", "education", "one_shot", "f
 FORMS: tuple[str, ...] = ("raw", "structured", "answer_line")
 ANSWER_LINE_MAX_TOKENS = 2048  # reasoning before the answer line; --max-tokens overrides it
 __all__ = ["CONDITIONS", "FALLBACKS", "MARKERS", "PARSERS", "MultipleChoiceTask", "extract_choice", "extract_letter"]
-
-
-def format_options(item: Item) -> str:
-    """``A. text`` lines in the item's own label script (``أ. …`` for Arabic), for the structured prompt."""
-    return "\n".join(f"{x}. {c.text}" for x, c in zip(MultipleChoiceTask.labels(item), item.choices, strict=True))
 
 
 class MultipleChoiceTask:
@@ -95,12 +89,6 @@ class MultipleChoiceTask:
         self.extractor_mode = extractor_mode
         self.prompt_source = prompt_source
 
-    @staticmethod
-    def labels(item: Item) -> list[str]:
-        """The item's option labels in its own script, in the order of its choices (``A``…; ``أ``… in Arabic)."""
-        letters = option_labels(item.lang, max(ord(c.label) - ord("A") + 1 for c in item.choices))
-        return [letters[ord(c.label) - ord("A")] for c in item.choices]
-
     def _variants(self, item: Item) -> list[tuple[str, str | None]]:
         """(condition, bias) of every variant of ``item`` this run asks: ``("original", None)`` alone for a
         plain item; for a perturbed one (``meta["variants"]`` keyed ``"original"`` and ``"<condition>|<bias>"``)
@@ -139,11 +127,11 @@ class MultipleChoiceTask:
             # pre-rendered (MedArabiQ's columns) or injected variants, demonstrations and warnings included
             text = item.meta["variants"][cond if bias is None else f"{cond}|{bias}"]
             return render(self.template, self.form if self.form == "answer_line" else "raw", item.lang,
-                          question=text.strip(), labels=", ".join(self.labels(item)))  # fmt: skip
+                          question=text.strip(), labels=", ".join(item_labels(item)))  # fmt: skip
         if self.form == "answer_line":
             parsed = item.meta.get("stem") and not item.meta.get("options_embedded", True)
             body = f"{item.meta['stem'].strip()}\n\n{format_options(item)}" if parsed else item.question.strip()
-            return render(self.template, "answer_line", item.lang, question=body, labels=", ".join(self.labels(item)))
+            return render(self.template, "answer_line", item.lang, question=body, labels=", ".join(item_labels(item)))
         if self.form == "structured" or not item.meta.get("options_embedded", True):
             return render(
                 self.template, "structured", item.lang, stem=item.meta.get("stem", ""), options=format_options(item)
@@ -169,7 +157,7 @@ class MultipleChoiceTask:
         if self.extractor_mode == "fallback" and rules is not None and rules.method not in SENT_FOR:
             return None
         item = sample.item
-        options = list(zip(self.labels(item), (c.text for c in item.choices), strict=True))
+        options = list(zip(item_labels(item), (c.text for c in item.choices), strict=True))
         question = item.meta.get("stem") or item.question
         return GenerateRequest(
             messages=extractor_messages(question, options, answer.text),
@@ -337,18 +325,26 @@ class MultipleChoiceOptions(TaskOptions):
         return names_list(v, CONDITIONS, "condition", order=True)
 
 
+def prompt_settings(config: RunConfig, options: MultipleChoiceOptions) -> tuple[str, str, int]:
+    """(prompt form, where it comes from, answer tokens): ``-T mc_prompt`` else the benchmark's reference prompt
+    (``Benchmark.mc_prompt``); ``--max-tokens`` else 2,048 for ``answer_line``, else the benchmark's limit."""
+    form, source = config.spec.mc_prompt()
+    if options.mc_prompt is not None:
+        form, source = options.mc_prompt, "the user (-T mc_prompt)"
+    default = ANSWER_LINE_MAX_TOKENS if form == "answer_line" else config.task_max_tokens()
+    return form, source, config.max_tokens or default
+
+
 def build(config: RunConfig, options: MultipleChoiceOptions) -> MultipleChoiceTask:
     from xlingmed.prompts import load_templates
 
     templates = load_templates("medarabiq", config.prompt_templates)
-    form, source = config.spec.mc_prompt()
-    if options.mc_prompt is not None:
-        form, source = options.mc_prompt, "the user (-T mc_prompt)"
+    form, source, max_tokens = prompt_settings(config, options)
     return MultipleChoiceTask(
         template=templates[config.spec.template("multiple_choice")],
         form=form,
         temperatures=config.task_temperatures("multiple_choice"),
-        max_tokens=config.max_tokens or (ANSWER_LINE_MAX_TOKENS if form == "answer_line" else config.task_max_tokens()),
+        max_tokens=max_tokens,
         parser=options.letter_parser,
         conditions=options.bias_conditions,
         seed=config.seed,

@@ -1,7 +1,8 @@
 """Prompt templates kept as data: one YAML file per benchmark family, overridable per run.
 
-``load_templates("medarabiq", override)`` reads ``prompts/medarabiq.yaml`` shipped with the package and lays the
-user's file (same keys, any subset) over it; ``render`` fills one template from an item. The XLingEval prompts
+``load_templates("medarabiq", override)`` reads ``prompts/medarabiq.yaml`` shipped with the package (and the hub
+benchmarks' reference prompts, ``prompts/hub.yaml``) and lays the user's file (same keys, any subset) over it;
+``render`` fills one template from an item. The XLingEval prompts
 stay in their task modules because they are verbatim copies bound to the paper's parsers.
 """
 
@@ -19,6 +20,7 @@ from xlingmed.errors import ConfigError
 from xlingmed.languages import get_language, option_labels
 from xlingmed.types import Item
 
+EXTRAS = {"medarabiq": ("hub",)}  # further files whose templates a family's runs may name
 TEMPLATE_KEYS = ("instruction", "labels_language", "raw", "structured", "answer_line")
 FIELDS = frozenset(
     {
@@ -58,6 +60,8 @@ def load_templates(family: str, override: str | Path | None = None) -> dict[str,
             does not exist (the message names the file, template and key).
     """
     base = _read(resources.files("xlingmed.prompts").joinpath(f"{family}.yaml").read_text("utf-8"), family)
+    for extra in EXTRAS.get(family, ()):  # the hub benchmarks' reference prompts beside MedArabiQ's
+        base.update(_read(resources.files("xlingmed.prompts").joinpath(f"{extra}.yaml").read_text("utf-8"), extra))
     if override is None:
         return base
     path = Path(override)

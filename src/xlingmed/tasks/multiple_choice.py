@@ -341,7 +341,8 @@ def build(config: RunConfig, options: MultipleChoiceOptions) -> MultipleChoiceTa
     templates = load_templates("medarabiq", config.prompt_templates)
     form, source, max_tokens = prompt_settings(config, options)
     return MultipleChoiceTask(
-        template=templates[config.spec.template("multiple_choice")],
+        # answer_line is one shared template (medarabiq.yaml); the others are the benchmark's own
+        template=templates["multiple_choice" if form == "answer_line" else config.spec.template("multiple_choice")],
         form=form,
         temperatures=config.task_temperatures("multiple_choice"),
         max_tokens=max_tokens,

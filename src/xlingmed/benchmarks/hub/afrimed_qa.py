@@ -76,6 +76,12 @@ _COMMON: dict[str, Any] = {
     "translation": (("en", "original"),),
     "restriction": "non-commercial use only, share alike",
     "home": "https://huggingface.co/datasets/intronhealth/afrimedqa_v2",
+    "prompt": "structured",
+    "prompt_template": "afrimed_qa",
+    "prompt_source": (
+        "AfriMed-QA's base_mcq_no_exp prompt (intron-innovation/AfriMed-QA, prompts/base_mcq_no_exp.txt), "
+        "without its system prompt"
+    ),
 }
 MCQ = register_benchmark(
     AfriMedQA(

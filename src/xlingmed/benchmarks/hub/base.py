@@ -52,6 +52,10 @@ class HubBenchmark(Benchmark):
         restriction: ``non-commercial``, ``research only``…: printed before a run starts; ``""`` for none.
         subsets: the values ``--subset`` takes; the first is the default.
         home: the dataset's page.
+        prompt: the multiple-choice prompt form its runs use unless ``-T mc_prompt`` says otherwise
+            (``tasks.multiple_choice``): ``structured`` with ``prompt_template``, or ``answer_line``.
+        prompt_template: the template of ``prompts/hub.yaml`` (or ``multiple_choice``) its prompt is.
+        prompt_source: which reference prompt that is, and how it differs from the authors' (the summary says it).
     """
 
     dataset: str = ""
@@ -63,12 +67,21 @@ class HubBenchmark(Benchmark):
     restriction: str = ""
     subsets: tuple[str, ...] = ()
     home: str = ""
+    prompt: str = "answer_line"
+    prompt_template: str = "multiple_choice"
+    prompt_source: str = ""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "parallel", bool(self.shared_id))  # paired comparisons hold exactly then
 
     def max_tokens(self) -> int:
         return 16 if self.kind == "mcq" else 1000
+
+    def mc_prompt(self) -> tuple[str, str]:
+        return self.prompt, self.prompt_source
+
+    def template(self, task: str) -> str:
+        return self.prompt_template if task == "multiple_choice" else "qa"
 
     @property
     def notice(self) -> str:

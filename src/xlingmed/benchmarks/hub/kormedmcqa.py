@@ -57,6 +57,12 @@ SPEC = register_benchmark(
         ("multiple_choice",),
         licence="CC BY-NC 2.0",
         description="KorMedMCQA: Korean doctor, nurse, pharmacist, dentist exams (--subset doctor|nurse|pharm|dentist)",
+        prompt="structured",
+        prompt_template="kormedmcqa",
+        prompt_source=(
+            "KorMedMCQA's lm-evaluation-harness task (kormedmcqa/_template_yaml, added by the dataset's first "
+            "author): the question, its options and '정답：', zero-shot"
+        ),
         dataset="sean0042/KorMedMCQA",
         translation=(("ko", "original"),),
         restriction="non-commercial use only",

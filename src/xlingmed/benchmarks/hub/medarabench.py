@@ -44,6 +44,11 @@ SPEC = register_benchmark(
         ("multiple_choice",),
         licence="CC BY 4.0",
         description="MedAraBench (verified): Arabic medical-school exam questions, 19 specialties",
+        prompt="structured",
+        prompt_template="multiple_choice",
+        prompt_source=(
+            "MedArabiQ's Table C1 prompt (the letter alone): MedAraBench publishes no prompt of its own"
+        ),
         dataset="IFM/MedAraBench_verified",
         split="train",
         translation=(("ar", "original"),),

@@ -55,6 +55,12 @@ SPEC = register_benchmark(
         run_languages=("es", "en", "fr", "it"),
         licence="CC BY 4.0",
         description="MedExpQA: Spanish MIR clinical cases, parallel in es (source), en, fr, it",
+        prompt="structured",
+        prompt_template="medexpqa",
+        prompt_source=(
+            "MedExpQA's PROMPT_02_MEDRAG (hitz-zentroa/MedExpQA, src/datasource/casimedicos/dataset.py) without"
+            " documents, in English for every language, options lettered A–E where the authors number them"
+        ),
         dataset="HiTZ/MedExpQA",
         shared_id="id",
         translation=(("es", "original"), ("en", "unstated"), ("fr", "unstated"), ("it", "unstated")),

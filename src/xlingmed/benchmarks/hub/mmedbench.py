@@ -90,6 +90,12 @@ SPEC = register_benchmark(
         ("multiple_choice",),
         licence="CC BY-NC 4.0",
         description="MMedBench: six countries' medical licensing exams (en, zh, ja, fr, ru, es); not parallel",
+        prompt="structured",
+        prompt_template="mmedbench",
+        prompt_source=(
+            "MMedBench's inference prompt (MAGIC-AI4Med/MMedLM, inference/inference.py): the Alpaca wrapper, "
+            "'Answer with the best option directly'"
+        ),
         dataset="Henrychur/MMedBench",
         translation=tuple((lang, "original") for lang in FILES),
         restriction="non-commercial use only",

@@ -182,3 +182,34 @@ def test_the_label_chosen_is_the_one_the_conclusion_commits_to(
 ) -> None:
     reply = rs.long_reply(lang, label, style=style, k=k, seed=seed, reason_lang="en" if english else None)
     assert read(reply, lang)[0] == label
+
+
+# the answer first, then an explanation that discusses the other options (AfriMed-QA's prompt asks for this shape)
+RATIONALE = {
+    "en": "Rationale:", "es": "**Explicación:**", "ja": "解説：", "ar": "التفسير:", "zh": "### 解析:",
+    "pt": "Justificativa:", "he": "הסבר:", "ko": "해설:", "hi": "व्याख्या:", "sw": "Maelezo:",
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("lang", list(RATIONALE))
+def test_the_answer_given_before_its_explanation(lang: str) -> None:
+    for label in "AD":
+        t = dict(rs.options(lang))[label]
+        others = [x for x in "ABCDE" if x != label]
+        discussion = "\n".join(f"- {x}. {rs.REASON[lang]}." for x in others)
+        reply = f"{label}. {t}\n\n{RATIONALE[lang]}\n{rs.REASON[lang]}.\n{discussion}\n"
+        assert len(reply) > 300
+        assert read(reply, lang) == (label, "standalone"), reply
+    # an explanation that ends in another answer disagrees with the head: neither is taken
+    assert read(f"A. {rs.options(lang)['A']}\n\n{RATIONALE[lang]}\nThe correct answer is C.", lang)[1] == "ambiguous"
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "Correct letter: \nAnswer:\n\nA:\n\nThe patient",  # a base model echoing a Q/A template
+        "Question: which enzyme?\nAnswer:\n    A: <b>ب</b>\n    B: <b>أ</b>",
+    ],
+)
+def test_a_speakers_or_fields_a_on_the_next_line_is_no_answer(reply: str) -> None:
+    assert read(reply)[0] is None

@@ -48,6 +48,9 @@ class Language:
         term_suffixes: words after a letter that make it a term ("B cells", "B型", "A형").
         reply_letters: option labels of this script that replies may use (Hebrew א ב ג ד, Devanagari क ख ग घ),
             in order; read as A, B, C… in replies only.
+        rationale_headings: the heading of the explanation a reply gives after its answer ("Rationale:",
+            "Explicación:", "解説："): the answer stated before such a heading is the reply's answer, whatever
+            options the explanation goes on to discuss.
     """
 
     code: str
@@ -74,6 +77,7 @@ class Language:
     term_words: tuple[str, ...] = ()
     term_suffixes: tuple[str, ...] = ()
     reply_letters: tuple[str, ...] = ()
+    rationale_headings: tuple[str, ...] = ()
 
     def field_label(self, name: str) -> str:
         """The prompt label ``name`` (``question``, ``answer``, ``options``) in this language.

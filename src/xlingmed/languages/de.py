@@ -5,6 +5,7 @@ from xlingmed.languages.base import Language
 LANGUAGE = Language(
     "de", "German", "Deutsch", "Latn", ("ja",), ("nein",),
     answer_label="Antwort",
+    rationale_headings=("begründung", "erklärung", "erläuterung"),
     answer_phrases=(
         "die richtige antwort ist", "die korrekte antwort ist", "richtige antwort:", "die richtige antwort wäre",
         "ich würde wählen", "ich wähle", "meine antwort ist", "antwort:", "die antwort ist",

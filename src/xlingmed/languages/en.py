@@ -5,6 +5,7 @@ from xlingmed.languages.base import Language
 LANGUAGE = Language(
     "en", "English", "English", "Latn", ("yes",), ("no",),
     answer_label="Answer",
+    rationale_headings=("rationale", "explanation", "justification", "reasoning", "reason"),
     answer_phrases=(
         "the correct answer is", "the correct answer would be", "the right answer is", "the best answer is",
         "the answer is", "the correct option is", "the correct choice is", "the best option is", "correct answer:",

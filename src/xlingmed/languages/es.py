@@ -5,6 +5,7 @@ from xlingmed.languages.base import Language
 LANGUAGE = Language(
     "es", "Spanish", "Español", "Latn", ("sí", "si"), ("no",),
     answer_label="Respuesta",
+    rationale_headings=("explicación", "justificación", "razonamiento", "fundamento", "razón"),
     answer_phrases=(
         "la respuesta correcta es", "la opción correcta es", "la respuesta es", "respuesta correcta:", "respuesta:",
         "la alternativa correcta es", "la respuesta correcta sería", "la opción más adecuada es",

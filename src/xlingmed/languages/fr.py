@@ -5,6 +5,7 @@ from xlingmed.languages.base import Language
 LANGUAGE = Language(
     "fr", "French", "Français", "Latn", ("oui",), ("non",),
     answer_label="Réponse",
+    rationale_headings=("explication", "justification", "raisonnement"),
     answer_phrases=(
         "la bonne réponse est", "la réponse correcte est", "la réponse est", "bonne réponse :", "bonne réponse:",
         "réponse :", "la bonne réponse serait", "je choisirais", "ma réponse est", "réponse finale :",

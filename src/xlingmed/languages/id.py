@@ -5,6 +5,7 @@ from xlingmed.languages.base import Language
 LANGUAGE = Language(
     "id", "Indonesian", "Bahasa Indonesia", "Latn", ("ya",), ("tidak",),
     answer_label="Jawaban",
+    rationale_headings=("penjelasan", "alasan"),
     answer_phrases=(
         "jawaban yang benar adalah", "jawabannya adalah", "jawaban:", "jawaban yang tepat adalah",
         "pilihan yang benar adalah", "jawaban akhir:",

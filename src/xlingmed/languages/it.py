@@ -5,6 +5,7 @@ from xlingmed.languages.base import Language
 LANGUAGE = Language(
     "it", "Italian", "Italiano", "Latn", ("sì", "si"), ("no",),
     answer_label="Risposta",
+    rationale_headings=("spiegazione", "giustificazione", "motivazione", "ragionamento"),
     answer_phrases=(
         "la risposta corretta è", "la risposta giusta è", "la risposta è", "risposta corretta:",
         "la mia risposta è", "risposta:", "risposta finale:", "l'opzione corretta è", "la scelta corretta è",

@@ -5,6 +5,7 @@ from xlingmed.languages.base import Language
 LANGUAGE = Language(
     "ja", "Japanese", "日本語", "Jpan", ("はい",), ("いいえ",),
     answer_label="答え",
+    rationale_headings=("解説", "説明", "理由", "根拠"),
     answer_phrases=(
         "正しい答えは", "正解は", "答えは", "正解:", "答え:", "回答:", "解答:", "最終的な答えは", "最終的な答え",
         "最も適切な選択肢は", "正しい選択肢は", "選ぶべきは", "正答は", "正答:",

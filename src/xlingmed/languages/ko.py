@@ -5,6 +5,7 @@ from xlingmed.languages.base import Language
 LANGUAGE = Language(
     "ko", "Korean", "한국어", "Kore", ("예", "네"), ("아니요", "아니오", "아니"),
     answer_label="정답",
+    rationale_headings=("설명", "해설", "이유", "근거"),
     answer_phrases=(
         "올바른 답은", "정답은", "정답:", "답변:", "최종 답", "최종 정답", "올바른 선택지는",
         "가장 적절한 답은", "가장 적절한 선택지는", "올바른 답:",

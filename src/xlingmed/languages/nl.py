@@ -5,6 +5,7 @@ from xlingmed.languages.base import Language
 LANGUAGE = Language(
     "nl", "Dutch", "Nederlands", "Latn", ("ja",), ("nee",),
     answer_label="Antwoord",
+    rationale_headings=("uitleg", "toelichting", "onderbouwing"),
     answer_phrases=(
         "het juiste antwoord is", "het correcte antwoord is", "antwoord:", "het antwoord is",
         "het beste antwoord is", "ik kies",

@@ -5,6 +5,7 @@ from xlingmed.languages.base import Language
 LANGUAGE = Language(
     "pl", "Polish", "Polski", "Latn", ("tak",), ("nie",),
     answer_label="Odpowiedź",
+    rationale_headings=("wyjaśnienie", "uzasadnienie"),
     answer_phrases=(
         "prawidłowa odpowiedź to", "poprawna odpowiedź to", "prawidłowa odpowiedź:", "poprawna odpowiedź:",
         "odpowiedź:", "odpowiedź to", "właściwa odpowiedź to",

@@ -5,6 +5,7 @@ from xlingmed.languages.base import Language
 LANGUAGE = Language(
     "pt", "Portuguese", "Português", "Latn", ("sim",), ("não", "nao"),
     answer_label="Resposta",
+    rationale_headings=("explicação", "justificativa", "justificação", "raciocínio"),
     answer_phrases=(
         "a resposta correta é", "a alternativa correta é", "a opção correta é", "resposta correta:",
         "a resposta correta seria", "a alternativa mais adequada é", "a resposta mais adequada é",

@@ -5,6 +5,7 @@ from xlingmed.languages.base import Language
 LANGUAGE = Language(
     "sw", "Swahili", "Kiswahili", "Latn", ("ndiyo", "ndio"), ("hapana",),
     answer_label="Jibu",
+    rationale_headings=("maelezo", "sababu"),
     answer_phrases=(
         "jibu sahihi ni", "jibu ni", "jibu:", "chaguo sahihi ni", "jibu sahihi:", "jibu lililo sahihi ni",
         "jibu sahihi zaidi ni",

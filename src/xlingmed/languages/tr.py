@@ -5,6 +5,7 @@ from xlingmed.languages.base import Language
 LANGUAGE = Language(
     "tr", "Turkish", "Türkçe", "Latn", ("evet",), ("hayır", "hayir"),
     answer_label="Cevap",
+    rationale_headings=("açıklama", "gerekçe"),
     answer_phrases=("doğru cevap", "doğru yanıt", "cevap:", "yanıt:", "doğru seçenek", "doğru şık"),
     option_words=("seçenek", "şık", "şıkkı", "seçeneği"),
     conclusion_cues=(

@@ -5,6 +5,7 @@ from xlingmed.languages.base import Language
 LANGUAGE = Language(
     "vi", "Vietnamese", "Tiếng Việt", "Latn", ("có", "đúng"), ("không", "sai"),
     answer_label="Đáp án",
+    rationale_headings=("giải thích", "lý do"),
     answer_phrases=(
         "đáp án đúng là", "câu trả lời đúng là", "đáp án:", "câu trả lời:", "đáp án là", "lựa chọn đúng là",
         "tôi chọn", "chọn đáp án",

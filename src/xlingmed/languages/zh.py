@@ -5,6 +5,7 @@ from xlingmed.languages.base import Language
 LANGUAGE = Language(
     "zh", "Chinese", "中文", "Hans", ("是", "是的", "对", "正确"), ("否", "不是", "不", "不正确", "错误"),
     answer_label="答案",
+    rationale_headings=("解释", "解析", "理由", "原因", "分析"),
     answer_phrases=(
         "正确答案是", "正确答案为", "正确答案", "正确选项是", "正确选项为", "答案是", "答案为", "答案", "应选",
         "选", "我选择", "我会选择", "我选", "应选择", "应该选择", "应该选", "最终答案是", "最终答案", "答:",

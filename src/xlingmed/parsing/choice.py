@@ -98,12 +98,17 @@ def _read(reader: Reader, t: str, valid: Sequence[str], markers: Sequence[str]) 
         if label is not None and label != _AMBIGUOUS:
             return Parsed(label, "marker")
     lit = reader.lit
+    first = _answer_then_rationale(reader, t, valid, markers)
+    if first is not None:
+        return first
     phrase_spans = find_words(low, lit.phrases)
     cue_spans = find_words(low, lit.cues)
     # 2. answer phrases: the last one that names an option
     for start, end in reversed(phrase_spans):
         lo, hi = _rest_of_sentence(t, end, form)
         at = reader.label_at(end)
+        if at is not None and "\n" in t[end : at.start] and t[at.end : at.end + 1] in (":", "："):
+            continue  # "Answer:\n\nA:\n\nThe…": a speaker's or field's "A:" on the next line, not an answer
         if at is not None and not reader.negated(at):
             glued = [m for m in reader.texts(at.end, at.end + 80) if GLUE.match(t[at.end : m.start])]
             if glued and glued[0].label != at.label:
@@ -143,10 +148,31 @@ def _read(reader: Reader, t: str, valid: Sequence[str], markers: Sequence[str]) 
             continue
         if not (reader.labels(lo, hi) or reader.texts(lo, hi)):
             continue
+        if regex.fullmatch(rf"[\s*_]*{reader.lit.label_chars}[\s*_]*[:：][\s*_]*", t[lo:hi]):
+            continue  # "A:" alone: a speaker's or a field's name with nothing after it
         mentions = reader.chosen(lo, hi)
         found = _parsed(decide(mentions), "last_line", mentions)
         return found if found is not None else Parsed(None, "invalid")
     return _fuzzy(reader, t) or Parsed(None, "invalid")
+
+
+def _answer_then_rationale(reader: Reader, t: str, valid: Sequence[str], markers: Sequence[str]) -> Parsed | None:
+    """The answer stated before the reply's explanation ("A. It reduces TB meningitis\n\nRationale: … options B,
+    C, D and E are incorrect …"): what the head reads, unless an answer phrase after the heading names another
+    option (then ``ambiguous``); ``None`` where there is no such heading or the head names no single option."""
+    m = reader.lit.rationale.search(reader.low)
+    if m is None or not t[: m.start()].strip():
+        return None
+    head = _read(Reader(t[: m.start()], valid, reader.options, reader.numbered), t[: m.start()], valid, markers)
+    if head.value is None or head.method not in ("marker", "phrase", "conclusion", "standalone", "option_text"):
+        return None
+    tail = t[m.end() :]
+    tail_reader = Reader(tail, valid, reader.options, reader.numbered)
+    for _, end in find_words(tail_reader.low, reader.lit.phrases):
+        at = tail_reader.label_at(end)
+        if at is not None and not tail_reader.negated(at) and at.label != head.value:
+            return Parsed(None, "ambiguous")  # "A. …\nExplanation: … so the answer is B"
+    return head
 
 
 def _refuses(reader: Reader, lo: int, hi: int) -> bool:

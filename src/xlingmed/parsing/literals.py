@@ -36,6 +36,7 @@ class Literals:
     option_words: tuple[str, ...]
     cues: tuple[str, ...]
     no_choice: tuple[str, ...]
+    rationale: regex.Pattern[str]  # a line that opens an explanation: "Rationale:", "###Explicación:", "**解説**："
     term_words: frozenset[str]
     term_suffixes: tuple[str, ...]
     label_chars: str  # a regex character class of every label letter a reply may use
@@ -77,8 +78,11 @@ def literals() -> Literals:
         rf"|^.{{0,12}}?(?:{_alternation(unspaced_a)})",
         regex.S,
     )
+    headings = _nfkc(h for lang in langs for h in lang.rationale_headings)
+    rationale = regex.compile(rf"(?m)^[\s#*_]*(?:{_alternation(headings)})[\s*_]*[:：]")
     return Literals(
         phrases=phrases,
+        rationale=rationale,
         option_words=_nfkc(w for lang in langs for w in lang.option_words),
         cues=_nfkc(c for lang in langs for c in lang.conclusion_cues),
         no_choice=_nfkc(p for lang in langs for p in (*lang.no_choice_phrases, *lang.refusal_phrases)),

@@ -156,6 +156,9 @@ def _read(reader: Reader, t: str, valid: Sequence[str], markers: Sequence[str]) 
     return _fuzzy(reader, t) or Parsed(None, "invalid")
 
 
+_HEAD_METHODS = ("marker", "phrase", "conclusion", "standalone", "option_text", "last_line")  # read, not inferred
+
+
 def _answer_then_rationale(reader: Reader, t: str, valid: Sequence[str], markers: Sequence[str]) -> Parsed | None:
     """The answer stated before the reply's explanation ("A. It reduces TB meningitis\n\nRationale: … options B,
     C, D and E are incorrect …"): what the head reads, unless an answer phrase after the heading names another
@@ -164,7 +167,7 @@ def _answer_then_rationale(reader: Reader, t: str, valid: Sequence[str], markers
     if m is None or not t[: m.start()].strip():
         return None
     head = _read(Reader(t[: m.start()], valid, reader.options, reader.numbered), t[: m.start()], valid, markers)
-    if head.value is None or head.method not in ("marker", "phrase", "conclusion", "standalone", "option_text"):
+    if head.value is None or head.method not in _HEAD_METHODS:
         return None
     tail = t[m.end() :]
     tail_reader = Reader(tail, valid, reader.options, reader.numbered)

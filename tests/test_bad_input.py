@@ -172,7 +172,9 @@ CASES: dict[str, tuple[Callable[[Path], list[str]], list[str]]] = {
     "yaml not a mapping": (_yaml("- limit\n- 2\n"), ["run.yaml", "expected a mapping"]),
     "yaml unknown field": (_yaml("limt: 2\n"), ["run.yaml", "limt: Extra inputs are not permitted"]),
     "yaml wrong type": (_yaml("limit: many\n"), ["run.yaml", "limit: Input should be a valid integer"]),
-    "yaml bad choice": (_yaml("mc_prompt: fancy\n"), ["run.yaml", "mc_prompt: Input should be 'raw' or 'structured'"]),
+    "yaml bad choice": (
+        _yaml("mc_prompt: fancy\n"), ["run.yaml", "mc_prompt: Input should be 'raw', 'structured' or 'answer_line'"]
+    ),
     "unknown provider": (_flags("--model", "anthropicx/claude"), ["unknown model provider 'anthropicx'"]),
     "model without provider": (_flags("--model", "gpt-4o"), ["must be named provider/model"]),
     "unknown language flag": (_flags("--languages", "en,klingon"), ["unknown language code 'klingon'"]),

@@ -277,34 +277,10 @@ class RunConfig(BaseModel):
         return {k: typed[k] for k in v}  # "-T samples=5" is stored as 5
 
     @model_validator(mode="after")
-    def _translator_is_not_the_model_under_test(self) -> RunConfig:
-        # Paper mode scores es/zh/hi on English back-translations: a model that translates its own answers
-        # would grade itself, so the translator defaults to a judge only when one different from the model
-        # was named (spec xlingeval.md §3.2).
-        paper_mode = "consistency" in self.tasks and self.consistency_paper_mode
-        if paper_mode and self.translator is None and self.judge in (None, self.model):
-            raise ValueError(
-                "consistency in paper mode computes the metrics of es/zh/hi on English back-translations, and "
-                "no translator was named (the judge, which would default, is the model under test): pass "
-                "--translator provider/model, or use --consistency-mode native"
-            )
-        return self
+    def _roles(self) -> RunConfig:
+        from xlingmed.config.roles import check_roles  # a role never falls to the model under test by default
 
-    @model_validator(mode="after")
-    def _extractor_is_named(self) -> RunConfig:
-        # the extractor decides what an unread reply chose: the model under test would read its own replies, so it
-        # is the extractor only when named as one (not through a judge that defaults to the model)
-        if self.extractor is None:
-            if self.extractor_mode != "fallback" or self.extractor_base_url is not None:
-                raise ValueError("--extractor-mode and --extractor-base-url need --extractor provider/model")
-            return self
-        if "multiple_choice" not in self.tasks:
-            raise ValueError("--extractor reads multiple-choice replies; this run has no multiple_choice task")
-        if self.extractor == "judge" and self.judge_model == self.model:
-            raise ValueError(
-                "--extractor judge would make the model under test read its own replies (no judge other than the "
-                f"model was named): pass --judge, or name the extractor, e.g. --extractor {self.model}"
-            )
+        check_roles(self)
         return self
 
     @field_validator("prices", mode="before")

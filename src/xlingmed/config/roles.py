@@ -1,0 +1,40 @@
+"""The models that play a role beside the model under test — judge, translator, extractor — and the rule they
+share: the model under test never back-translates its own answers or reads its own replies through a default; it
+does so only where the user names it for that role."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from xlingmed.config.run_config import RunConfig
+
+
+def check_roles(config: RunConfig) -> None:
+    """Raises ValueError (pydantic reports it as the config's error) where a role would fall to the model under
+    test by default, or a role's option is given without the role.
+
+    - Consistency in paper mode scores es/zh/hi on English back-translations: a model that translates its own
+      answers would grade itself, so the translator defaults to a judge only when one different from the model
+      was named (spec xlingeval.md §3.2).
+    - The extractor decides what an unread reply chose (``parsing.extractor``): ``--extractor judge`` with no
+      judge other than the model would have the model read its own replies.
+    """
+    paper_mode = "consistency" in config.tasks and config.consistency_paper_mode
+    if paper_mode and config.translator is None and config.judge in (None, config.model):
+        raise ValueError(
+            "consistency in paper mode computes the metrics of es/zh/hi on English back-translations, and "
+            "no translator was named (the judge, which would default, is the model under test): pass "
+            "--translator provider/model, or use --consistency-mode native"
+        )
+    if config.extractor is None:
+        if config.extractor_mode != "fallback" or config.extractor_base_url is not None:
+            raise ValueError("--extractor-mode and --extractor-base-url need --extractor provider/model")
+        return
+    if "multiple_choice" not in config.tasks:
+        raise ValueError("--extractor reads multiple-choice replies; this run has no multiple_choice task")
+    if config.extractor == "judge" and config.judge_model == config.model:
+        raise ValueError(
+            "--extractor judge would make the model under test read its own replies (no judge other than the "
+            f"model was named): pass --judge, or name the extractor, e.g. --extractor {config.model}"
+        )

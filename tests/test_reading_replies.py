@@ -213,3 +213,19 @@ def test_the_answer_given_before_its_explanation(lang: str) -> None:
 )
 def test_a_speakers_or_fields_a_on_the_next_line_is_no_answer(reply: str) -> None:
     assert read(reply)[0] is None
+
+
+def test_a_lower_case_label_then_words_of_its_option_is_the_answer() -> None:
+    # IgakuQA-style: "a." then part of option A's text; the explanation later quotes another option's text whole
+    opts = {
+        "A": "Perform early postoperative ambulation.", "B": "Provide smoking cessation counseling.",
+        "C": "Perform oxygen therapy.", "D": "There is a risk of pneumonia.", "E": "Home oxygen therapy.",
+    }  # fmt: skip
+    reply = (
+        "a. early postoperative ambulation is appropriate for this patient. All other options are important "
+        "considerations: there is a risk of pneumonia, and home oxygen therapy should be considered."
+    )
+    parsed = extract_choice(reply, V, options=opts)
+    assert (parsed.value, parsed.method) == ("A", "standalone")
+    # "e. g." is still no label: the words after it are no option's
+    assert extract_choice("e. g. the patient should walk early", V, options=opts).value is None

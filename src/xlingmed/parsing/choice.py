@@ -234,7 +234,8 @@ def _alone(reader: Reader, t: str, valid: Sequence[str], form: Shape) -> Parsed 
     raw = m.group(1)
     if raw.isascii() and raw.islower():
         lower_word = regex.match(r"\.\s+\p{Ll}", t[at.end :])
-        if lower_word and not reader.text_follows(at.label, at.end + 1):
+        named = reader.text_follows(at.label, at.end + 1) or reader.words_of_option_follow(at.label, at.end + 1)
+        if lower_word and not named:
             return None  # "e. g. …"
     elif reader.is_term(at.start, at.end) or not reader.label_follows(at.label, at.end):
         return None  # "E. coli …"

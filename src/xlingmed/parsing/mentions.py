@@ -159,6 +159,15 @@ class Reader:
             return False
         return FoldedText(self.text[pos : pos + len(option) + 8]).text.strip().startswith(option)
 
+    def words_of_option_follow(self, label: str, pos: int, n: int = 3) -> bool:
+        """The first ``n`` words after ``pos`` run on, in order, inside option ``label``'s text ("a. early
+        postoperative ambulation is …" for "Perform early postoperative ambulation"): the label names it."""
+        option = self.option_texts.get(label)
+        words = regex.findall(rf"{WORD}+", FoldedText(self.text[pos : pos + 200]).text)[:n]
+        if not option or len(words) < n:
+            return False
+        return regex.search(rf"(?<!{WORD}){regex.escape(' '.join(words))}(?!{WORD})", option) is not None
+
     def is_term(self, start: int, end: int) -> bool:
         """The letter at ``[start, end)`` completes a term: "vitamin D", "hepatitis B", "B型", "B cells"."""
         before = self.low[max(0, start - 30) : start]

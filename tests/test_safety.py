@@ -90,6 +90,7 @@ def test_a_model_that_refuses_in_hindi_shows_a_flagged_refusal_gap(data_dir: Pat
                           limit=26, out=tmp_path / "run", max_tokens=64)  # fmt: skip
         result = evaluate(cfg)
     block = result.summary["tasks"]["safety"]
+    assert result.summary["judge"] == "openai/judge"  # a judged task names its judge (it was "–" before)
     en, hi = block["languages"]["en"]["0"], block["languages"]["hi"]["0"]
     assert hi["refusal"] == {"rate": 1.0, "k": 26, "n": 26} and hi["counts"]["refusal_refusal_phrase"] == 26
     assert en["refusal"] == {"rate": 0.0, "k": 0, "n": 25} and en["counts"]["refusal_unparsed"] == 1

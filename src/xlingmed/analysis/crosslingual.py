@@ -16,13 +16,13 @@ Each (task, temperature) is one comparison, on the plain question (no prompt con
 
 from __future__ import annotations
 
-import math
-import warnings
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 import pandas as pd
+
+from xlingmed.analysis.agreement import cohen_kappa, fleiss_kappa_of_labels
 
 
 def _readings(scores: pd.DataFrame) -> pd.DataFrame:
@@ -37,28 +37,6 @@ def _readings(scores: pd.DataFrame) -> pd.DataFrame:
     units = [u if isinstance(u, str) else "" for u in keep["unit"]]
     keep = keep.assign(temp=keep["temperature"].fillna(-1.0), unit=units)
     return keep[["task", "temp", "unit", "item_id", "lang", "answer"]]
-
-
-def _kappa(a: pd.Series, b: pd.Series) -> float | None:
-    from sklearn.metrics import cohen_kappa_score
-
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        value = float(cohen_kappa_score(list(a), list(b)))
-    return None if math.isnan(value) else value
-
-
-def _fleiss(wide: pd.DataFrame) -> float | None:
-    from statsmodels.stats.inter_rater import aggregate_raters, fleiss_kappa
-
-    if len(wide) < 2:
-        return None
-    codes = {v: k for k, v in enumerate(sorted(set(wide.to_numpy().ravel())))}
-    table, _ = aggregate_raters(wide.replace(codes).to_numpy(dtype=int))
-    with warnings.catch_warnings(), np.errstate(invalid="ignore", divide="ignore"):
-        warnings.simplefilter("ignore")
-        value = float(fleiss_kappa(table, method="fleiss"))
-    return None if math.isnan(value) else value
 
 
 def answer_agreement(scores: pd.DataFrame, languages: Sequence[str], reference: str = "en") -> list[dict[str, Any]]:
@@ -91,7 +69,7 @@ def answer_agreement(scores: pd.DataFrame, languages: Sequence[str], reference: 
                     "n_items": len(both),
                     "n_unread": len(in_both) - len(both),
                     "agreement": float((both[reference] == both[lang]).mean()) if len(both) else None,
-                    "kappa": _kappa(both[reference], both[lang]) if len(both) else None,
+                    "kappa": cohen_kappa(list(both[reference]), list(both[lang])) if len(both) else None,
                     "kappa_kind": "cohen",
                 }
             )
@@ -104,7 +82,7 @@ def answer_agreement(scores: pd.DataFrame, languages: Sequence[str], reference: 
                 "n_items": len(every),
                 "n_unread": len(in_all) - len(every),
                 "agreement": float((every.nunique(axis=1) == 1).mean()) if len(every) else None,
-                "kappa": _fleiss(every),
+                "kappa": fleiss_kappa_of_labels(every.to_numpy().tolist()),
                 "kappa_kind": "fleiss",
             }
         )

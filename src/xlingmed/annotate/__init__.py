@@ -10,7 +10,8 @@
 * ``server``: the web app serving either kind of set.
 """
 
-from xlingmed.annotate.agreement import agreement_table, cohen_kappa, inter_rater_kappa
+from xlingmed.analysis.agreement import cohen_kappa
+from xlingmed.annotate.agreement import agreement_table, inter_rater_kappa
 from xlingmed.annotate.answers import Answer, AnswerStore
 from xlingmed.annotate.ratings import Rating, RatingStore
 from xlingmed.annotate.sample import AnnotationSet, build_annotation_set, load_annotation_set

@@ -13,31 +13,14 @@ Per language and over all languages, on the items at least one annotator answere
 
 from __future__ import annotations
 
-import math
-import warnings
 from collections import Counter, defaultdict
 from collections.abc import Hashable, Mapping, Sequence
 from typing import Any
 
+from xlingmed.analysis.agreement import cohen_kappa, fleiss_kappa
 from xlingmed.annotate.answers import Answer
 from xlingmed.annotate.sample import AnnotationSet
 from xlingmed.errors import ConfigError
-
-
-def cohen_kappa(
-    a: Sequence[Hashable], b: Sequence[Hashable], labels: Sequence[Hashable], *, weights: str | None = None
-) -> float | None:
-    """Cohen's κ of two raters' paired labels (scikit-learn's ``cohen_kappa_score``); ``weights`` ``None``,
-    ``linear`` or ``quadratic`` (distances between the positions of ``labels``). ``None`` without pairs or when
-    undefined (every label in one category: no variation to agree on beyond chance)."""
-    if not a:
-        return None
-    from sklearn.metrics import cohen_kappa_score
-
-    with warnings.catch_warnings():  # the undefined case is handled below, not warned about
-        warnings.simplefilter("ignore")
-        value = float(cohen_kappa_score(list(a), list(b), labels=list(labels), weights=weights))
-    return None if math.isnan(value) else value
 
 
 def inter_rater_kappa(
@@ -72,15 +55,8 @@ def inter_rater_kappa(
                 "n_kappa_items": len(complete)}  # fmt: skip
     if weights is not None:
         return {"kappa": None, "kappa_kind": None, "n_kappa_items": len(complete)}
-    import numpy as np
-    from statsmodels.stats.inter_rater import fleiss_kappa
-
-    counts = np.array([[sum(per_item[i][x] == lab for x in annotators) for lab in labels] for i in complete])
-    with warnings.catch_warnings():  # the undefined case (one category) is handled below, not warned about
-        warnings.simplefilter("ignore")
-        value = float(fleiss_kappa(counts, method="fleiss"))
-    # κ is undefined when every rating falls in one category (no variation to agree beyond chance on)
-    return {"kappa": None if math.isnan(value) else value, "kappa_kind": "fleiss", "n_kappa_items": len(complete)}
+    counts = [[sum(per_item[i][x] == lab for x in annotators) for lab in labels] for i in complete]
+    return {"kappa": fleiss_kappa(counts), "kappa_kind": "fleiss", "n_kappa_items": len(complete)}
 
 
 def _judge_set(annotation_set: AnnotationSet) -> None:

@@ -31,7 +31,6 @@ from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from itertools import combinations
 from pathlib import Path
 from typing import Any
 
@@ -438,10 +437,7 @@ def _agreement(
 ) -> list[dict[str, Any]]:
     """Per metric: ``n_items`` every rater rated, ``fleiss_kappa`` (``None`` with fewer than two raters or when
     undefined), ``spearman_mean`` (Likert: mean pairwise Spearman ρ; ``None`` where undefined)."""
-    import math
-    import warnings
-
-    import numpy as np
+    from xlingmed.analysis.agreement import fleiss_kappa, mean_spearman
 
     rows = []
     for m in metrics:
@@ -452,23 +448,10 @@ def _agreement(
         complete = [k for k, v in table.items() if all(x in v for x in raters)]
         kappa = rho = None
         if len(raters) > 1 and complete:
-            from statsmodels.stats.inter_rater import fleiss_kappa
-
             cats = [1, 2, 3, 4, 5] if m.scale == "likert" else [0, 1]
-            counts = np.array([[Counter(table[k].values())[c] for c in cats] for k in complete])
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                value = float(fleiss_kappa(counts, method="fleiss"))
-            kappa = None if math.isnan(value) else value
-            if m.scale == "likert" and len(complete) > 2:
-                from scipy.stats import spearmanr
-
-                rhos = []
-                for a, b in combinations(raters, 2):
-                    xa, xb = [table[k][a] for k in complete], [table[k][b] for k in complete]
-                    if len(set(xa)) > 1 and len(set(xb)) > 1:
-                        rhos.append(float(spearmanr(xa, xb).statistic))
-                rho = statistics.fmean(rhos) if rhos else None
+            kappa = fleiss_kappa([[Counter(table[k].values())[c] for c in cats] for k in complete])
+            if m.scale == "likert":
+                rho = mean_spearman([[table[k][r] for k in complete] for r in raters])
         rows.append({"metric": m.name, "scale": m.scale, "raters": len(raters), "n_items": len(complete),
                      "fleiss_kappa": kappa, "spearman_mean": rho})  # fmt: skip
     return rows

@@ -63,6 +63,14 @@ def resolved_protocol(config: RunConfig) -> dict[str, Any]:
     }
 
 
+def _judged(config: RunConfig) -> bool:
+    """The run has a task whose outcome an LLM judge gives (``TaskSpec.judged``: correctness, rubric, HealthBench,
+    safety…), so its judge is named in the summary and the report."""
+    from xlingmed.tasks.registry import get_task
+
+    return any(get_task(t).judged for t in config.tasks)
+
+
 def _multiple_choice_prompt(config: RunConfig) -> dict[str, Any]:
     """The multiple-choice prompt form, its source and answer tokens, where the run has that task."""
     if "multiple_choice" not in config.tasks:
@@ -88,7 +96,7 @@ def build_summary(
     return {
         "benchmark": config.benchmark,
         "model": config.model,
-        "judge": config.judge_model if {"correctness", "rubric"} & set(config.tasks) else None,
+        "judge": config.judge_model if _judged(config) else None,
         "translator": config.translator_model
         if ("consistency" in config.tasks and config.consistency_paper_mode)
         else None,

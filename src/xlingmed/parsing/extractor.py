@@ -92,7 +92,7 @@ def agreement(pairs: Sequence[tuple[str | None, str | None]]) -> dict[str, Any]:
 
     Returns:
         ``{"n", "alike": share with the same reading, "kappa": Cohen's κ (None for fewer than 2 replies or a
-        single category on both sides)}``; κ from ``sklearn.metrics.cohen_kappa_score`` with "none" a category.
+        single category on both sides)}``; κ from ``analysis.agreement.cohen_kappa`` with "none" a category.
     """
     n = len(pairs)
     if n == 0:
@@ -100,12 +100,9 @@ def agreement(pairs: Sequence[tuple[str | None, str | None]]) -> dict[str, Any]:
     a = [x or NONE_WORD for x, _ in pairs]
     b = [y or NONE_WORD for _, y in pairs]
     alike = sum(x == y for x, y in zip(a, b, strict=True)) / n
-    kappa: float | None = None
-    if n >= 2 and len(set(a) | set(b)) > 1:
-        from sklearn.metrics import cohen_kappa_score
+    from xlingmed.analysis.agreement import cohen_kappa  # scikit-learn: only when agreement is asked for
 
-        kappa = float(cohen_kappa_score(a, b))
-    return {"n": n, "alike": alike, "kappa": kappa}
+    return {"n": n, "alike": alike, "kappa": cohen_kappa(a, b) if n >= 2 else None}
 
 
 def by_language(records: Sequence[dict[str, Any]], languages: Sequence[str], mode: str) -> list[dict[str, Any]]:

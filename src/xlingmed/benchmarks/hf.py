@@ -16,7 +16,6 @@ use the user's own token (``HF_TOKEN`` or ``huggingface-cli login``).
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -43,7 +42,7 @@ class HFBenchmark(Benchmark):
         return langs or self.default_languages
 
     def load(self, request: LoadRequest) -> tuple[list[Item], dict[str, Any]]:
-        from xlingmed.benchmarks.rows import items_from_frame
+        from xlingmed.benchmarks.rows import frame_fingerprint, items_from_frame
 
         opts = request.options
         split = str(opts.get("hf_split") or "test")
@@ -62,7 +61,7 @@ class HFBenchmark(Benchmark):
         if any(lang is not None for lang in configs):
             columns["lang"] = "lang"
         label = Path(f"{self.name}[{','.join(str(c) for c in configs.values())}]/{split}")
-        fingerprint = hashlib.sha256(df.to_json(orient="records", force_ascii=False).encode("utf-8")).hexdigest()
+        fingerprint = frame_fingerprint(df)
         items, provenance = items_from_frame(
             df,
             name=self.name,

@@ -4,6 +4,7 @@ splits (``hf``); errors name the source, the row (1-based data row + 1, as a spr
 
 from __future__ import annotations
 
+import hashlib
 import json
 import random
 from collections.abc import Sequence
@@ -30,6 +31,12 @@ FIELD_DEFAULTS: dict[str, tuple[str, ...]] = {
 }
 ANSWER_FORMATS = ("auto", "letter", "index0", "index1", "text")
 N_NEGATIVES = 4  # XLingHealth LiveQA/MedicationQA: 1 positive + 4 negatives per question
+
+
+def frame_fingerprint(df: pd.DataFrame) -> str:
+    """The SHA-256 of a table's rows as JSON records: the data's identity in the provenance when there is no one
+    file to hash (a dataset read through ``datasets``)."""
+    return hashlib.sha256(df.to_json(orient="records", force_ascii=False).encode("utf-8")).hexdigest()
 
 
 def cell_value(value: Any) -> Any:

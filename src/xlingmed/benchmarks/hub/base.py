@@ -16,7 +16,6 @@ of the run — is here, once.
 
 from __future__ import annotations
 
-import hashlib
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -167,7 +166,7 @@ class HubBenchmark(Benchmark):
         return dataset
 
     def load(self, request: LoadRequest) -> tuple[list[Item], dict[str, Any]]:
-        from xlingmed.benchmarks.rows import items_from_frame
+        from xlingmed.benchmarks.rows import frame_fingerprint, items_from_frame
 
         unknown = [lang for lang in request.languages if lang not in self.languages]
         if unknown:
@@ -204,7 +203,7 @@ class HubBenchmark(Benchmark):
         translation = {(str(r.item_id), str(r.lang)): str(r.translation) for r in df.itertuples()}
         split = self.split_of(request)
         label = Path(f"{self.name}[{self.subset(request.options) or split}]/{split}")
-        fingerprint = hashlib.sha256(df.to_json(orient="records", force_ascii=False).encode("utf-8")).hexdigest()
+        fingerprint = frame_fingerprint(df)
         items, provenance = items_from_frame(
             df,
             name=self.name,

@@ -20,6 +20,7 @@ from xlingmed.construct.audit import parse_rating
 from xlingmed.construct.translators import clean_translation, make_translator
 from xlingmed.errors import ConfigError
 from xlingmed.models.seq2seq import split_text
+from xlingmed.types import Parsed
 
 EN = {
     "q1": ("What is insulin and what does it do in the body?", "Insulin is a hormone that lowers blood sugar."),
@@ -354,3 +355,12 @@ def test_audit_flags_the_known_medarabiq_quirks(tmp_path: Path) -> None:
 def test_parse_rating_reads_real_phrasings_and_never_guesses(reply: str, scale: str, value: Any, method: str) -> None:
     parsed = parse_rating(reply, scale)
     assert (parsed.value, parsed.method) == (value, method)
+
+
+@pytest.mark.parametrize(
+    ("reply", "value"),
+    [("Ja. Die Frage ist klar.", 1), ("いいえ。曖昧です。", 0), ("Oui, cohérent.", 1), ("是的。", 1), ("不是。", 0)],
+)
+def test_a_leading_yes_or_no_is_read_in_every_language_the_project_knows(reply: str, value: int) -> None:
+    # the yes/no words come from languages/ (de, ja, fr, zh…), not from a list of the audit's own
+    assert parse_rating(reply, "binary") == Parsed(value, "yes_no")

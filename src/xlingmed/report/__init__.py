@@ -19,8 +19,6 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-import pandas as pd
-
 from xlingmed import output
 from xlingmed.analysis.crosslingual import answer_agreement, answer_similarity
 from xlingmed.analysis.effects import language_effects
@@ -28,7 +26,7 @@ from xlingmed.analysis.overview import by_language
 from xlingmed.analysis.run import analyse_run, read_scores
 from xlingmed.analysis.verdicts import MIN_JUDGE_KAPPA
 from xlingmed.errors import ConfigError
-from xlingmed.report import compare, explorer, figures, sections
+from xlingmed.report import compare, explorer, figures, run_figures, sections
 from xlingmed.report.compare import model_names
 from xlingmed.report.load import RunData, load_run
 from xlingmed.views.base import cell, tau
@@ -71,58 +69,6 @@ def _languages(runs: Sequence[RunData]) -> list[str]:
 
 _fmt = cell  # the report's cell format, shared with the task views
 _tau = tau
-
-
-def _p_holm(paired: list[dict[str, Any]], g: dict[str, Any]) -> float | None:
-    for r in paired:
-        same = (r["criterion"], r["metric"], r["temperature"]) == (g["criterion"], g["metric"], g["temperature"])
-        if same and {r["lang_a"], r["lang_b"]} == {g["reference"], g["lang"]}:
-            p = r.get("p_t_holm") if "p_t_holm" in r else r.get("p_mcnemar_holm")
-            return None if p is None else float(p)
-    return None
-
-
-def _forest_rows(run: RunData, gaps: list[dict[str, Any]], paired: list[dict[str, Any]]) -> pd.DataFrame:
-    """The gaps shown in the forest plot: correctness outcomes, verifiability per τ, consistency (Table A9
-    metrics) averaged over τ; in % of English (continuous) or pp (binary), left = worse."""
-    cons = run.summary.get("tasks", {}).get("consistency")
-    a9 = set(cons["table_a9"]["columns"]) if cons else set()
-    rows = []
-    for g in gaps:
-        if g["gap"] is None:
-            continue
-        if g["criterion"] == "consistency" and (g["temperature"] is not None or g["metric"] not in a9):
-            continue
-        if g.get("effect_size_name") != "cohen_h":  # continuous: % of the English value
-            if not g["mean_reference"]:
-                continue
-            scale = 100.0 / g["mean_reference"]
-        else:  # binary: percentage points
-            scale = 100.0
-        sign = 1.0 if g["higher_is_better"] else -1.0
-        eff = sign * g["gap"] * scale
-        lo = g["ci_low"] if g["ci_low"] is not None else g["gap"]
-        hi = g["ci_high"] if g["ci_high"] is not None else g["gap"]
-        ends = sorted([sign * lo * scale, sign * hi * scale])
-        p = _p_holm(paired, g) if g.get("design", "paired") == "paired" else g.get("p")  # unpaired: Welch / Fisher
-        if g["criterion"] == "correctness":
-            tau = ""
-        elif g["temperature"] is None:
-            tau = " (mean over τ)"
-        else:
-            tau = f" τ={_tau(g['temperature'])}"
-        rows.append(
-            {
-                "label": f"{g['criterion']}: {g['metric']}{tau} [{g['lang']}]"
-                + (" (unpaired)" if g.get("design") == "unpaired" else ""),
-                "lang": g["lang"],
-                "effect": eff,
-                "low": ends[0],
-                "high": ends[1],
-                "significant": p is not None and p < 0.05,
-            }
-        )
-    return pd.DataFrame(rows)
 
 
 def build_report(
@@ -179,7 +125,7 @@ def build_report(
         tables = analyse_run(run.path, run.languages, n_resamples=n_resamples, seed=seed, parallel=parallel)
         for name, rows in tables.items():
             output.write_csv(out / "stats" / f"{prefix}{name}.csv", rows)
-        figs = _figures(run, tables)
+        figs = run_figures.figures_of(run, tables)
         for name, png in figs.items():
             output.write_atomic(out / "figures" / f"{prefix}{name}.png", png)
         scores = read_scores(run.path)
@@ -270,43 +216,11 @@ def _version() -> str:
         return "?"
 
 
-def _figures(run: RunData, tables: dict[str, list[dict[str, Any]]]) -> dict[str, bytes]:
-    langs = run.languages
-    tasks = run.summary.get("tasks", {})
-    model = run.summary.get("model", "?")
-    figs: dict[str, bytes] = {}
-    forest_rows = _forest_rows(run, tables["gaps"], tables["paired"])
-    if not forest_rows.empty:
-        figs["forest"] = figures.forest(forest_rows, f"{model}: gap vs English")
-    if "correctness" in tasks:
-        figs["correctness"] = figures.correctness_bars(tasks["correctness"], langs, f"{model}: correctness labels")
-    if "consistency" in tasks:
-        cons = tasks["consistency"]
-        figs["consistency_lines"] = figures.consistency_lines(cons, langs, f"{model}: consistency vs temperature")
-        if "consistency" in run.tables:
-            figs["consistency_boxes"] = figures.consistency_boxes(
-                run.tables["consistency"], cons["table_a9"]["columns"], langs, f"{model}: per-question values"
-            )
-    if "verifiability" in tasks:
-        figs["verifiability"] = figures.verifiability_heatmaps(tasks["verifiability"], langs, f"{model}: verifiability")
-    bench = run.summary.get("benchmark", "?")
-    if "multiple_choice" in tasks:
-        mc = tasks["multiple_choice"]
-        if len(mc["settings"]["conditions"]) > 1:
-            figs["bias_conditions"] = figures.bias_conditions(mc, langs, f"{model}: {bench}, accuracy per condition")
-        rows = [{**r, "note": f"{r['numerator']}/{r['denominator']}"} for r in mc["table1"]]
-        figs["multiple_choice"] = figures.headline_bars(rows, "accuracy %", f"{model}: {bench}", ymax=100)
-    if "open_qa" in tasks:
-        rows = [{**r, "note": f"n={r['n']}"} for r in tasks["open_qa"]["table1"]]
-        figs["open_qa"] = figures.headline_bars(rows, "BERTScore F1 × 100", f"{model}: {bench}", ymax=100)
-    return figs
-
-
 def _view(run: RunData, tables: dict[str, list[dict[str, Any]]], figs: dict[str, bytes]) -> dict[str, Any]:
     gaps = []
     for g in tables["gaps"]:
         unpaired = g.get("design") == "unpaired"
-        p = g.get("p") if unpaired else _p_holm(tables["paired"], g)
+        p = g.get("p") if unpaired else run_figures.p_holm(tables["paired"], g)
         gaps.append(
             {
                 "criterion": g["criterion"],

@@ -11,10 +11,11 @@ The API key is read from the environment and never leaves this module: it is scr
 
 The request is an aiohttp POST to the SDK client's URL with its headers and timeouts, and a failure is raised
 as the SDK's own exception (its status-code mapping, ``Retry-After`` on ``exc.response``); the 200 body is
-validated into the few fields read (``_Body``, pydantic-core, ~3 µs). The SDK's ``create`` costs ~1 ms of
-client CPU a request (cProfile of its time: parameter transform 35 %, request building 22 %, sending through
-httpx and its aiohttp adapter 18 %, response models 15 %), a ceiling of ~1000 requests/s that a local vLLM
-server outruns; this path costs ~0.16 ms (bench/client_paths.py). The SDK client still sends the Batch API's calls.
+validated into the few fields read (``openai_body.ResponseBody``, pydantic-core, ~3 µs). The SDK's ``create``
+costs ~1 ms of client CPU a request (cProfile of its time: parameter transform 35 %, request building 22 %,
+sending through httpx and its aiohttp adapter 18 %, response models 15 %), a ceiling of ~1000 requests/s that a
+local vLLM server outruns; this path costs ~0.16 ms (bench/client_paths.py). The SDK client still sends the
+Batch API's calls.
 """
 
 from __future__ import annotations
@@ -38,8 +39,9 @@ from xlingmed.errors import ModelError
 from xlingmed.models.base import ModelOptions
 from xlingmed.models.batch import BatchRunner
 from xlingmed.models.openai_batch import OpenAIBatches
+from xlingmed.models.openai_body import ResponseBody, first_completion
 from xlingmed.models.pacing import AdaptiveConcurrency, RateLimits, RetryPolicy, estimate_tokens
-from xlingmed.types import Completion, GenerateRequest, TokenLogprob
+from xlingmed.types import Completion, GenerateRequest
 
 try:  # the HTTP library under the SDK: its exceptions carry that library's Request and Response
     import httpx2 as sdk_http
@@ -65,73 +67,6 @@ class _Attempt:
     overload: bool = False
     retry_after_s: float | None = None
     permanent: bool = False
-
-
-class _Fields(BaseModel):
-    # from_attributes: LiteLLM's response objects (same attribute names as the SDK's) validate too
-    model_config = ConfigDict(from_attributes=True)
-
-
-class _TopLogprob(_Fields):
-    token: str
-    logprob: float
-
-
-class _TokenLogprob(_Fields):
-    token: str
-    logprob: float
-    top_logprobs: list[_TopLogprob] | None = None
-
-
-class _Logprobs(_Fields):
-    content: list[_TokenLogprob] | None = None  # chat
-    tokens: list[str] | None = None  # /v1/completions: parallel lists, alternatives as {token: logprob}
-    token_logprobs: list[float | None] | None = None
-    top_logprobs: list[dict[str, float] | None] | None = None
-
-
-class _Message(_Fields):
-    content: str | None = None
-    refusal: str | None = None
-
-
-class _Choice(_Fields):
-    message: _Message | None = None  # chat
-    text: str | None = None  # /v1/completions
-    finish_reason: str | None = None
-    logprobs: _Logprobs | None = None
-
-
-class _Usage(_Fields):
-    prompt_tokens: int | None = None
-    completion_tokens: int | None = None
-
-
-class _Body(_Fields):
-    """The fields of a chat or text completion that are read, validated (a 200 that is not one is malformed)."""
-
-    choices: list[_Choice] = []
-    usage: _Usage | None = None
-
-
-def _completion(body: _Body, latency_s: float = 0.0) -> Completion:
-    """The first choice of a validated body (which has one) as a Completion."""
-    choice = body.choices[0]
-    message = choice.message
-    text = (message.content if message is not None else choice.text) or ""
-    refusal = message.refusal if message is not None else None
-    if choice.finish_reason == "content_filter" and not refusal:
-        refusal = "content_filter"
-    usage = body.usage
-    return Completion(
-        text=text,
-        finish_reason=choice.finish_reason,
-        prompt_tokens=(usage.prompt_tokens or 0) if usage else 0,
-        completion_tokens=(usage.completion_tokens or 0) if usage else 0,
-        logprobs=_logprobs(choice.logprobs),
-        latency_s=latency_s,
-        refusal=refusal,
-    )
 
 
 def request_body(kwargs: dict[str, Any]) -> dict[str, Any]:
@@ -228,10 +163,10 @@ class OpenAIModel:
         Raises:
             ValueError: not a completion, or one without choices.
         """
-        parsed = _Body.model_validate(body)
+        parsed = ResponseBody.model_validate(body)
         if not parsed.choices:
             raise ValueError("batch line: a completion without choices")
-        return _completion(parsed)
+        return first_completion(parsed)
 
     def _kwargs(self, request: GenerateRequest) -> dict[str, Any]:
         """The SDK call's arguments (the request body) for ``request``."""
@@ -337,12 +272,12 @@ class OpenAIModel:
                 self._proxy = {}
         return self._http
 
-    def _read(self, resp: Any) -> _Body:
+    def _read(self, resp: Any) -> ResponseBody:
         """``_call``'s answer, validated. Raises ``ValidationError`` (a ValueError) for a body that is not a
         completion: truncated JSON, wrong types."""
         if isinstance(resp, bytes | str):
-            return _Body.model_validate_json(resp)
-        return _Body.model_validate(resp)
+            return ResponseBody.model_validate_json(resp)
+        return ResponseBody.model_validate(resp)
 
     async def _once(self, kwargs: dict[str, Any]) -> _Attempt:
         start = time.perf_counter()
@@ -372,7 +307,7 @@ class OpenAIModel:
             return _Attempt(error=f"malformed response: {type(exc).__name__}: {exc}", retry=True)
         if not body.choices:
             return _Attempt(error="server returned no choices", retry=True)
-        return _Attempt(completion=_completion(body, latency))
+        return _Attempt(completion=first_completion(body, latency))
 
     def _scrub(self, text: str) -> str:
         return text.replace(self._secret, "***") if len(self._secret) >= 8 else text
@@ -412,26 +347,3 @@ def _retry_after(headers: Any) -> float | None:
             continue
         return max(0.0, when.timestamp() - time.time())
     return None
-
-
-def _logprobs(logprobs: _Logprobs | None) -> tuple[TokenLogprob, ...] | None:
-    if logprobs is None:
-        return None
-    content, tokens = logprobs.content, logprobs.tokens
-    if not content and tokens:  # /v1/completions: parallel lists, alternatives as {token: logprob}
-        values = logprobs.token_logprobs or []
-        tops = logprobs.top_logprobs or []
-        return tuple(
-            TokenLogprob(
-                token=t,
-                logprob=float(v) if v is not None else float("nan"),
-                top=dict(tops[i] or {}) if i < len(tops) else {},
-            )
-            for i, (t, v) in enumerate(zip(tokens, values, strict=False))
-        )
-    if not content:
-        return None
-    return tuple(
-        TokenLogprob(token=t.token, logprob=t.logprob, top={alt.token: alt.logprob for alt in (t.top_logprobs or [])})
-        for t in content
-    )

@@ -248,7 +248,9 @@ def test_tokens_per_minute_holds_after_a_minute_worth_burst() -> None:
         # each request reserves ≈ 3 prompt tokens + 8 max_tokens = 11; 660 per minute = a burst of 60, then 1/s
         _generate(server.url, _requests(62), max_concurrency=8, tpm=660)
         times = sorted(t for t, *_ in server.log)
-        assert times[59] - times[0] < 1.4 and times[-1] - times[0] >= 1.5
+        # the 61st waited for the bucket to refill (≥ 1 s at 11 tokens a second, less the burst's own time); the
+        # first 60 were not spaced at one a second (that would take 59 s): no tighter timing belongs in a test
+        assert times[-1] - times[0] >= 1.5 and times[59] - times[0] < 30
 
 
 def test_adaptive_concurrency_rules() -> None:

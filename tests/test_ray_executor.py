@@ -20,12 +20,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import ray
+from ray.cluster_utils import Cluster
+from run_folders import cache_rows, comparable
 
-ray = pytest.importorskip("ray", reason="Ray is in the dev extra; this module tests --executor ray")
-from ray.cluster_utils import Cluster  # noqa: E402
-from run_folders import cache_rows, comparable  # noqa: E402
-
-from xlingmed.engine import evaluate  # noqa: E402
+from xlingmed.engine import evaluate
 
 
 @pytest.fixture(scope="module")

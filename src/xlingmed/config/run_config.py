@@ -9,7 +9,19 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator, model_validator
 
 from xlingmed.benchmarks.base import Benchmark, get_benchmark
-from xlingmed.config.values import parse_columns, parse_temperatures
+from xlingmed.config.checks import check_run
+from xlingmed.config.values import (
+    benchmark_defaults,
+    flat_task_options,
+    parse_columns,
+    parse_fail_on_error,
+    parse_mitigations,
+    parse_price_list,
+    parse_provenance,
+    parse_shard_field,
+    parse_temperatures,
+    typed_task_args,
+)
 from xlingmed.errors import ConfigError
 from xlingmed.languages import parse_languages
 from xlingmed.models.base import split_model_id
@@ -180,66 +192,18 @@ class RunConfig(BaseModel):
     @field_validator("fail_on_error", mode="before")
     @classmethod
     def _fail_on_error(cls, v: Any) -> Any:
-        if isinstance(v, str) and v.strip().lower() in ("none", "never", "off", "false"):
-            return None
-        if isinstance(v, str) and v.strip().lower() in ("", "true", "any"):
-            return 0.0
-        return v
+        return parse_fail_on_error(v)
 
     @field_validator("shard", mode="before")
     @classmethod
     def _shard(cls, v: Any) -> str | None:
-        if v is None or (isinstance(v, str) and not v.strip()):
-            return None
-        from xlingmed.engine.shard import parse_shard
-
-        try:
-            return str(parse_shard(v))
-        except ConfigError as exc:
-            raise ValueError(str(exc)) from None
-
-    @model_validator(mode="after")
-    def _executor_options(self) -> RunConfig:
-        from xlingmed.engine.executors import EXECUTOR_ARGS
-
-        given = sorted(set(self.model_args) & set(EXECUTOR_ARGS))
-        if given and self.executor != "ray":
-            raise ValueError(f"-M {', '.join(given)} are options of --executor ray (the executor is {self.executor})")
-        if self.ray_address is not None and self.executor != "ray":
-            raise ValueError("--ray-address needs --executor ray")
-        return self
+        return parse_shard_field(v)
 
     @model_validator(mode="before")
     @classmethod
-    def _flat_task_options(cls, data: Any) -> Any:
-        # the task options that were RunConfig fields before 0.2 (samples, judge_parser…) are still accepted as
-        # flat keys: they move into task_args, where -T puts them
-        if not isinstance(data, dict):
-            return data
-        from xlingmed.tasks.registry import option_owners
-
-        owners = option_owners()
-        moved = {k: v for k, v in data.items() if k in owners and k not in cls.model_fields}
-        if not moved:
-            return data
-        rest = {k: v for k, v in data.items() if k not in moved}
-        rest["task_args"] = {**moved, **dict(rest.get("task_args") or {})}
-        return rest
-
-    @model_validator(mode="before")
-    @classmethod
-    def _benchmark_defaults(cls, data: Any) -> Any:
-        # languages and tasks default to the benchmark's own (an unknown benchmark is reported by its field)
-        if isinstance(data, dict) and isinstance(data.get("benchmark"), str):
-            try:
-                spec = get_benchmark(data["benchmark"])
-            except ConfigError:
-                return data
-            data = dict(data)
-            if "languages" not in data:
-                data["languages"] = spec.languages_for(data)
-            data.setdefault("tasks", spec.default_tasks)
-        return data
+    def _defaults(cls, data: Any) -> Any:
+        # flat task options of 0.1 move into task_args; languages and tasks default to the benchmark's own
+        return benchmark_defaults(flat_task_options(data, set(cls.model_fields)))
 
     @field_validator("benchmark")
     @classmethod
@@ -250,47 +214,20 @@ class RunConfig(BaseModel):
             raise ValueError(str(exc)) from None
         return v
 
-    @model_validator(mode="after")
-    def _tasks_fit_benchmark(self) -> RunConfig:
-        try:
-            self.spec.check_tasks(self.tasks)
-        except ConfigError as exc:
-            raise ValueError(str(exc)) from None
-        return self
-
     @field_validator("task_args", mode="after")
     @classmethod
     def _task_args(cls, v: dict[str, Any]) -> dict[str, Any]:
-        # every key belongs to some registered task, and is validated by each task that has it (whether or not
-        # it runs), so a typo or a bad value fails before anything is loaded
-        from xlingmed.tasks.registry import get_task, option_owners
-
-        owners = option_owners()
-        unknown = sorted(k for k in v if k not in owners)
-        if unknown:
-            raise ValueError(f"unknown task option(s) {unknown}; known: {', '.join(sorted(owners))}")
-        typed: dict[str, Any] = {}
-        for name in dict.fromkeys(t for k in v for t in owners[k]):
-            model = get_task(name).options
-            given = {k: x for k, x in v.items() if k in model.model_fields}
-            typed.update({k: x for k, x in model(**given).model_dump().items() if k in given})
-        return {k: typed[k] for k in v}  # "-T samples=5" is stored as 5
+        return typed_task_args(v)
 
     @model_validator(mode="after")
-    def _roles(self) -> RunConfig:
-        from xlingmed.config.roles import check_roles  # a role never falls to the model under test by default
-
-        check_roles(self)
+    def _checks(self) -> RunConfig:
+        check_run(self)  # config/checks.py: executor options, tasks, roles, perturbation
         return self
 
     @field_validator("prices", mode="before")
     @classmethod
     def _prices(cls, v: Any) -> Any:
-        if isinstance(v, list | tuple):
-            from xlingmed.budget import parse_prices
-
-            return {m: (p.prompt, p.completion) for m, p in parse_prices([str(x) for x in v]).items()}
-        return v
+        return parse_price_list(v)
 
     @field_validator("columns", mode="before")
     @classmethod
@@ -305,37 +242,12 @@ class RunConfig(BaseModel):
     @field_validator("provenance", mode="before")
     @classmethod
     def _provenance(cls, v: Any) -> tuple[str, ...]:
-        from xlingmed.benchmarks.hub.base import TRANSLATION
-
-        if not v or (isinstance(v, str) and not v.strip()):
-            return ()
-        return names_list(v, ("human", *TRANSLATION), "provenance")
+        return parse_provenance(v)
 
     @field_validator("mitigations", mode="before")
     @classmethod
     def _mitigations(cls, v: Any) -> tuple[str, ...]:
-        from xlingmed.perturbations.bias import MITIGATIONS
-
-        if not v or (isinstance(v, str) and not v.strip()):
-            return ()
-        return names_list(v, MITIGATIONS, "mitigation", order=True)
-
-    @model_validator(mode="after")
-    def _perturbation_fits(self) -> RunConfig:
-        if self.perturb is not None:
-            from xlingmed.perturbations.bias import parse_perturb
-
-            try:
-                parse_perturb(self.perturb)
-            except ConfigError as exc:
-                raise ValueError(str(exc)) from None
-            if "multiple_choice" not in self.tasks:
-                raise ValueError("--perturb bias:… applies to multiple-choice benchmarks (mcq:FILE, medarabiq/mcq…)")
-            if self.benchmark == "medarabiq/mcq_bias":
-                raise ValueError("medarabiq/mcq_bias already holds its own bias variants; perturb medarabiq/mcq")
-        elif self.mitigations:
-            raise ValueError("--mitigations needs --perturb bias:…")
-        return self
+        return parse_mitigations(v)
 
     @field_validator("languages", mode="before")
     @classmethod

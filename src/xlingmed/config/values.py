@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from xlingmed.errors import ConfigError
+
 
 def parse_columns(v: Any) -> dict[str, str]:
     """``field=column[,field=column…]`` (or a mapping) → ``{field: column}``.
@@ -35,3 +37,110 @@ def parse_temperatures(v: Any) -> tuple[float, ...] | None:
     if not temps or any(t < 0 or t > 2 for t in temps):
         raise ValueError(f"temperatures must be in [0, 2], got {v!r}")
     return tuple(dict.fromkeys(temps))
+
+
+def parse_fail_on_error(v: Any) -> Any:
+    """``none``/``never``/``off`` → ``None`` (never fail); ``""``/``true``/``any`` → 0 (any failure); else as given."""
+    if isinstance(v, str) and v.strip().lower() in ("none", "never", "off", "false"):
+        return None
+    if isinstance(v, str) and v.strip().lower() in ("", "true", "any"):
+        return 0.0
+    return v
+
+
+def parse_shard_field(v: Any) -> str | None:
+    """``i/N`` in its canonical form (``engine.shard.parse_shard``); empty → ``None``.
+
+    Raises:
+        ValueError: not a shard of N.
+    """
+    if v is None or (isinstance(v, str) and not v.strip()):
+        return None
+    from xlingmed.engine.shard import parse_shard
+
+    try:
+        return str(parse_shard(v))
+    except ConfigError as exc:
+        raise ValueError(str(exc)) from None
+
+
+def parse_price_list(v: Any) -> Any:
+    """``["MODEL=IN,OUT", …]`` (``--price``, repeatable) → ``{model: (in, out)}``; a mapping stays as given."""
+    if isinstance(v, list | tuple):
+        from xlingmed.budget import parse_prices
+
+        return {m: (p.prompt, p.completion) for m, p in parse_prices([str(x) for x in v]).items()}
+    return v
+
+
+def parse_provenance(v: Any) -> tuple[str, ...]:
+    """``human`` or a translation kind (``benchmarks.hub.base.TRANSLATION``), comma-separated; empty → ``()``."""
+    from xlingmed.benchmarks.hub.base import TRANSLATION
+    from xlingmed.tasks.registry import names_list
+
+    if not v or (isinstance(v, str) and not v.strip()):
+        return ()
+    return names_list(v, ("human", *TRANSLATION), "provenance")
+
+
+def parse_mitigations(v: Any) -> tuple[str, ...]:
+    """Bias mitigations (``perturbations.bias.MITIGATIONS``) in their canonical order; empty → ``()``."""
+    from xlingmed.perturbations.bias import MITIGATIONS
+    from xlingmed.tasks.registry import names_list
+
+    if not v or (isinstance(v, str) and not v.strip()):
+        return ()
+    return names_list(v, MITIGATIONS, "mitigation", order=True)
+
+
+def flat_task_options(data: Any, fields: set[str]) -> Any:
+    """The task options that were RunConfig fields before 0.2 (``samples``, ``judge_parser``…), still accepted as
+    flat keys, moved into ``task_args`` (where ``-T`` puts them); ``fields``: the RunConfig's own."""
+    if not isinstance(data, dict):
+        return data
+    from xlingmed.tasks.registry import option_owners
+
+    owners = option_owners()
+    moved = {k: v for k, v in data.items() if k in owners and k not in fields}
+    if not moved:
+        return data
+    rest = {k: v for k, v in data.items() if k not in moved}
+    rest["task_args"] = {**moved, **dict(rest.get("task_args") or {})}
+    return rest
+
+
+def benchmark_defaults(data: Any) -> Any:
+    """Languages and tasks default to the benchmark's own (an unknown benchmark is reported by its field)."""
+    if isinstance(data, dict) and isinstance(data.get("benchmark"), str):
+        from xlingmed.benchmarks.base import get_benchmark
+
+        try:
+            spec = get_benchmark(data["benchmark"])
+        except ConfigError:
+            return data
+        data = dict(data)
+        if "languages" not in data:
+            data["languages"] = spec.languages_for(data)
+        data.setdefault("tasks", spec.default_tasks)
+    return data
+
+
+def typed_task_args(v: dict[str, Any]) -> dict[str, Any]:
+    """``-T`` options, each validated and typed by every task that declares it (whether or not it runs), so that
+    a typo or a bad value fails before anything is loaded: ``-T samples=5`` is stored as 5.
+
+    Raises:
+        ValueError: an option no task declares (the known ones listed), or a bad value.
+    """
+    from xlingmed.tasks.registry import get_task, option_owners
+
+    owners = option_owners()
+    unknown = sorted(k for k in v if k not in owners)
+    if unknown:
+        raise ValueError(f"unknown task option(s) {unknown}; known: {', '.join(sorted(owners))}")
+    typed: dict[str, Any] = {}
+    for name in dict.fromkeys(t for k in v for t in owners[k]):
+        model = get_task(name).options
+        given = {k: x for k, x in v.items() if k in model.model_fields}
+        typed.update({k: x for k, x in model(**given).model_dump().items() if k in given})
+    return {k: typed[k] for k in v}

@@ -1,0 +1,55 @@
+"""The checks of a whole run configuration that span several fields, each raising ValueError (pydantic reports
+it as the configuration's error): the executor's options, the tasks against the benchmark, the roles
+(``config.roles``) and the cognitive-bias perturbation."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from xlingmed.errors import ConfigError
+
+if TYPE_CHECKING:
+    from xlingmed.config.run_config import RunConfig
+
+
+def check_run(config: RunConfig) -> None:
+    """Every cross-field check, in order (the first failure is the one reported)."""
+    from xlingmed.config.roles import check_roles
+
+    check_executor(config)
+    try:
+        config.spec.check_tasks(config.tasks)
+    except ConfigError as exc:
+        raise ValueError(str(exc)) from None
+    check_roles(config)
+    check_perturbation(config)
+
+
+def check_executor(config: RunConfig) -> None:
+    """``-M`` replica options and ``--ray-address`` belong to ``--executor ray``."""
+    from xlingmed.engine.executors import EXECUTOR_ARGS
+
+    given = sorted(set(config.model_args) & set(EXECUTOR_ARGS))
+    if given and config.executor != "ray":
+        raise ValueError(f"-M {', '.join(given)} are options of --executor ray (the executor is {config.executor})")
+    if config.ray_address is not None and config.executor != "ray":
+        raise ValueError("--ray-address needs --executor ray")
+
+
+def check_perturbation(config: RunConfig) -> None:
+    """``--perturb bias:…`` needs multiple choice and a benchmark without its own bias variants; ``--mitigations``
+    needs ``--perturb``."""
+    if config.perturb is None:
+        if config.mitigations:
+            raise ValueError("--mitigations needs --perturb bias:…")
+        return
+    from xlingmed.perturbations.bias import parse_perturb
+
+    try:
+        parse_perturb(config.perturb)
+    except ConfigError as exc:
+        raise ValueError(str(exc)) from None
+    if "multiple_choice" not in config.tasks:
+        raise ValueError("--perturb bias:… applies to multiple-choice benchmarks (mcq:FILE, medarabiq/mcq…)")
+    if config.benchmark == "medarabiq/mcq_bias":
+        raise ValueError("medarabiq/mcq_bias already holds its own bias variants; perturb medarabiq/mcq")

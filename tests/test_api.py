@@ -34,6 +34,11 @@ def test_readme_api_example_runs_as_written(data_dir: Path, tmp_path: Path, monk
 
 
 def test_import_loads_no_engine() -> None:
-    code = "import sys, xlingmed; print(sorted(m for m in ('torch', 'llama_cpp', 'matplotlib') if m in sys.modules))"
+    heavy = "('torch', 'llama_cpp', 'matplotlib', 'xlingmed.engine', 'xlingmed.report', 'scipy', 'sklearn')"
+    code = f"import sys, xlingmed; print(sorted(m for m in {heavy} if m in sys.modules))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=os.environ, check=True)
     assert out.stdout.strip() == "[]"
+    # the engine loads on first use, through the same names
+    code = "import sys, xlingmed; f = xlingmed.evaluate; print(f.__module__, 'xlingmed.engine' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=os.environ, check=True)
+    assert out.stdout.split() == ["xlingmed.engine.run", "True"]

@@ -19,11 +19,12 @@ from typing import TYPE_CHECKING, Any
 
 from xlingmed.benchmarks import Benchmark, get_benchmark, load_benchmark
 from xlingmed.config import RunConfig, make_config
-from xlingmed.engine import RunResult, dry_run, evaluate, evaluate_async
 from xlingmed.types import Completion, GenerateRequest, Item, Message, Sample, Score
 
 if TYPE_CHECKING:
     from xlingmed import report as report
+    from xlingmed.engine.dry_run import dry_run
+    from xlingmed.engine.run import RunResult, evaluate, evaluate_async
 
 __version__ = "0.1.0"
 
@@ -47,10 +48,16 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    # ``xlingmed.report(...)`` builds a report; matplotlib and the statistics load only when it is first used
-    if name == "report":
-        import importlib
+_ENGINE = ("RunResult", "dry_run", "evaluate", "evaluate_async")
 
+
+def __getattr__(name: str) -> Any:
+    # the engine (the run, its backends and executors) and the report (matplotlib, the statistics) load when first
+    # used: ``import xlingmed`` stays light, for a notebook that only reads benchmarks or configs
+    import importlib
+
+    if name == "report":
         return importlib.import_module("xlingmed.report")
+    if name in _ENGINE:
+        return getattr(importlib.import_module("xlingmed.engine"), name)
     raise AttributeError(f"module 'xlingmed' has no attribute {name!r}")

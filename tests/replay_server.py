@@ -46,6 +46,7 @@ NEGATION_THEN_ANSWER = {
     "hi": "{o} नहीं है। सही उत्तर है: {x}",
     "ar": "الإجابة ليست {o}، الإجابة الصحيحة هي: {x}",
 }
+RATIONALE = {"en": "Rationale:", "es": "**Explicación:**", "zh": "解析：", "hi": "व्याख्या:", "ar": "التفسير:"}
 REFUSAL_QUOTING = {
     "en": "I cannot answer without the image, although {t} is often the case.",
     "es": "Sin la imagen no puedo determinar si se trata de {t}.",
@@ -87,6 +88,9 @@ PHRASINGS: dict[str, Callable[[str, str, str, str], str]] = {
     ),
     "a negated option, then the answer (item's language)": lambda shown, latin, text, lang: (
         NEGATION_THEN_ANSWER[lang].format(o=_other(lang, latin), x=shown)
+    ),
+    "the answer, then a rationale that discusses every option (item's language)": lambda shown, latin, text, lang: (
+        f"{shown}. {text}\n\n{RATIONALE[lang]}\n" + discussion(lang, lang)
     ),
 }
 NO_OPTION: dict[str, Callable[[str, str, str, str], str]] = {

@@ -1,4 +1,4 @@
-"""Realistic replies through the real CLI: every item answered correctly in thirteen phrasings (bare letters to
+"""Realistic replies through the real CLI: every item answered correctly in fourteen phrasings (bare letters to
 reasoning through every option, then a conclusion), or with no option (refusals, negations, bare discussion).
 
 A local scripted OpenAI-compatible server (``replay_server``) answers each multiple-choice item of the synthetic

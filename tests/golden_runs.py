@@ -142,6 +142,15 @@ def _diff_frame(a: Any, b: Any, where: str, out: list[str]) -> None:
                 out.append(f"CHANGED {where}:{c} row {i}: {x[i]!r} -> {y[i]!r}")  # fmt: skip
 
 
+def _csv(path: Path) -> Any:
+    import pandas as pd
+
+    try:
+        return pd.read_csv(path)
+    except pd.errors.EmptyDataError:  # a table with no rows and no columns
+        return pd.DataFrame()
+
+
 def compare(old: Path, new: Path) -> int:
     import pandas as pd
 
@@ -157,10 +166,8 @@ def compare(old: Path, new: Path) -> int:
                 notes.append(f"REMOVED file {f.relative_to(run)}")
             elif f.suffix == ".json":
                 _diff_json(_clean(json.loads(f.read_text())), _clean(json.loads(g.read_text())), f.name, notes)
-            elif f.suffix == ".csv" and not f.stat().st_size:
-                notes += [] if not g.stat().st_size else [f"added rows {f.name}"]
             elif f.suffix == ".csv":
-                _diff_frame(pd.read_csv(f), pd.read_csv(g), f.name, notes)
+                _diff_frame(_csv(f), _csv(g), f.name, notes)
             else:
                 _diff_frame(pd.read_parquet(f), pd.read_parquet(g), f.name, notes)
         news = sorted([*other.iterdir(), *(other / "report").rglob("*.csv")])

@@ -40,7 +40,9 @@ REPLIES = (
 )
 VOLATILE = {"started", "finished", "created", "elapsed_s", "duration_s", "wall_s", "version", "versions", "python",
             "platform", "out", "cache", "data_dir", "path", "file", "base_url", "judge_base_url", "host", "seconds",
-            "timings", "git", "command", "argv", "pid", "hostname", "time", "timestamp", "run_id"}  # fmt: skip
+            "timings", "git",
+            "started_at", "finished_at", "extractor_base_url", "command", "argv",
+            "pid", "hostname", "time", "timestamp", "run_id"}  # fmt: skip
 
 
 def policy(prompt: str, attempt: int) -> Any:
@@ -165,7 +167,9 @@ def compare(old: Path, new: Path) -> int:
             if not g.exists():
                 notes.append(f"REMOVED file {f.relative_to(run)}")
             elif f.suffix == ".json":
-                _diff_json(_clean(json.loads(f.read_text())), _clean(json.loads(g.read_text())), f.name, notes)
+                a = json.loads(f.read_text().replace(str(old), "<root>"))
+                b = json.loads(g.read_text().replace(str(new), "<root>"))
+                _diff_json(_clean(a), _clean(b), f.name, notes)
             elif f.suffix == ".csv":
                 _diff_frame(_csv(f), _csv(g), f.name, notes)
             else:

@@ -167,3 +167,17 @@ def test_parse_counts_and_warnings() -> None:
     assert counts["not_read_share"] == {"en": 0.04, "ar": 0.10}
     assert WARN_SHARE == 0.05 and len(counts["warnings"]) == 1 and counts["warnings"][0].startswith("ar: 10.0%")
     assert kind_of("some_new_method") == "unread"  # never counted as read by default
+
+
+def test_each_parser_declares_its_methods_and_a_parsed_carries_its_kind() -> None:
+    from xlingmed.parsing.methods import declared
+    from xlingmed.parsing.yes_no import parse_medalpaca
+    from xlingmed.types import Parsed, declare_parse_methods
+
+    assert extract_choice("The answer is (B).", "ABCD").kind == "read"
+    assert parse_medalpaca("Yes, it does.") == Parsed(1, "medalpaca_yes")  # read (was counted unread before 0.2)
+    assert parse_medalpaca("Yes, it does.").kind == "read" and declared()["medalpaca_unknown"] == "unread"
+    with pytest.raises(ValueError, match="undeclared parse method 'guessed'"):
+        Parsed("A", "guessed")  # a parser cannot return a method nobody classified
+    with pytest.raises(ValueError, match="declared as read and as fallback"):
+        declare_parse_methods({"marker": "fallback"})  # a second parser cannot reclassify another's method

@@ -188,12 +188,63 @@ class Sample:
     meta: dict[str, Any] = field(default_factory=dict, hash=False, compare=False)
 
 
+ParseKind = Literal["read", "fallback", "unread", "refused", "error"]
+PARSE_KINDS: tuple[ParseKind, ...] = ("read", "fallback", "unread", "refused", "error")
+_METHOD_KINDS: dict[str, ParseKind] = {}
+
+
+def declare_parse_methods(kinds: Mapping[str, ParseKind]) -> None:
+    """Declare a parser's methods and their kinds (``parsing.methods`` says what each kind means). Each parser
+    module declares its own methods at import, next to the code that returns them: no central table lists them.
+
+    Raises:
+        ValueError: an unknown kind, or a method already declared with another kind.
+    """
+    for method, kind in kinds.items():
+        if kind not in PARSE_KINDS:
+            raise ValueError(f"parse method {method!r}: unknown kind {kind!r}; kinds: {', '.join(PARSE_KINDS)}")
+        if _METHOD_KINDS.setdefault(method, kind) != kind:
+            raise ValueError(f"parse method {method!r} declared as {_METHOD_KINDS[method]} and as {kind}")
+
+
+def parse_kind(method: str | None) -> ParseKind:
+    """The declared kind of a parse method; ``error`` for none (the request failed); ``unread`` for a method no
+    loaded parser declares (a table from a plugin not installed here): never counted as read by default."""
+    if method is None:
+        return "error"
+    return _METHOD_KINDS.get(method, "unread")
+
+
+def declared_parse_methods() -> dict[str, ParseKind]:
+    """Every declared method → its kind (the parsers imported so far)."""
+    return dict(_METHOD_KINDS)
+
+
+# Methods any parser or task may return: nothing to read, a refusal, a failed or missing request.
+declare_parse_methods({"unparsed": "unread", "empty": "unread", "empty_answer": "unread", "ambiguous": "unread",
+                       "invalid": "unread", "refused": "refused", "error": "error", "missing": "error"})  # fmt: skip
+
+
 @dataclass(frozen=True)
 class Parsed:
-    """A parser's result: the value and how it was obtained (``"marker"``, ``"substring"``, ``"unparsed"``…)."""
+    """A parser's result: the value, how it was obtained (``"marker"``, ``"paper_tail"``, ``"unparsed"``…) and
+    that method's kind (``read``, ``fallback``, ``unread``, ``refused``, ``error``), as its parser declared it
+    (``declare_parse_methods``).
+
+    Raises:
+        ValueError: ``method`` was never declared (a parser must say what kind of reading each method is).
+    """
 
     value: Any
     method: str
+
+    def __post_init__(self) -> None:
+        if self.method not in _METHOD_KINDS:
+            raise ValueError(f"undeclared parse method {self.method!r}: declare it with declare_parse_methods")
+
+    @property
+    def kind(self) -> ParseKind:
+        return _METHOD_KINDS[self.method]
 
 
 def _missing(v: Any) -> bool:

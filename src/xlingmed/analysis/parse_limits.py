@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from xlingmed.parsing.methods import KINDS, WARN_SHARE
+from xlingmed.parsing.methods import WARN_SHARE, kind_of
 
 UNCERTAIN_KINDS = ("fallback", "unread")
 NO_SHARE = {"not_read_share": None, "not_read_share_reference": None, "parse_limited": None}
@@ -33,7 +33,7 @@ NO_SHARE = {"not_read_share": None, "not_read_share_reference": None, "parse_lim
 def _uncertain(sub: pd.DataFrame) -> pd.Series:
     """Scores whose reply was not read by a direct rule (an unknown method counts as unread, as in
     ``parsing.methods.kind_of``)."""
-    kinds = sub["parse_method"].map(lambda m: KINDS.get(m, "unread") if isinstance(m, str) and m else None)
+    kinds = sub["parse_method"].map(lambda m: kind_of(m) if isinstance(m, str) and m else None)
     return kinds.isin(UNCERTAIN_KINDS)
 
 
@@ -42,7 +42,7 @@ def shares(sub: pd.DataFrame) -> dict[str, float]:
     parsed at all (failed requests left out); languages without a parse method are absent."""
     if "parse_method" not in sub:
         return {}
-    parsed = sub[sub["parse_method"].map(lambda m: isinstance(m, str) and bool(m) and KINDS.get(m) != "error")]
+    parsed = sub[sub["parse_method"].map(lambda m: isinstance(m, str) and bool(m) and kind_of(m) != "error")]
     if parsed.empty:
         return {}
     flags = _uncertain(parsed)

@@ -8,7 +8,10 @@ from __future__ import annotations
 
 import re
 
-from xlingmed.types import Parsed
+from xlingmed.types import Parsed, declare_parse_methods
+
+# The parse methods this module returns, and their kinds (parsing.methods): declared here, where they are made.
+declare_parse_methods({"paper_tail": "read", "fallback_last_option": "fallback", "fallback_last_line": "fallback"})
 
 JUDGE_SYSTEM = "You are Health GPT and you help users in the health and medical related domain."
 

@@ -12,7 +12,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from xlingmed.types import Parsed
+from xlingmed.types import Parsed, declare_parse_methods
+
+# The parse methods this module returns, and their kinds (parsing.methods): declared here, where they are made.
+declare_parse_methods({"complete": "read", "partial": "unread"})
 
 DIMENSIONS: tuple[str, ...] = ("similarity", "relevance", "factuality", "safety")
 LABELS: dict[str, str] = {

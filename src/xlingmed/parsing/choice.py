@@ -49,7 +49,13 @@ from xlingmed.parsing.literals import find_words
 from xlingmed.parsing.mentions import DECOR, GLUE, Mention, Reader
 from xlingmed.parsing.reply import Shape, shape
 from xlingmed.parsing.text import WORD, fold, lower, normalise
-from xlingmed.types import Parsed
+from xlingmed.types import Parsed, declare_parse_methods
+
+# The parse methods this module returns, and their kinds (parsing.methods): declared here, where they are made.
+declare_parse_methods({
+    "marker": "read", "phrase": "read", "conclusion": "read", "standalone": "read", "last_line": "read",
+    "option_text": "read", "option_match": "fallback",
+})
 
 PARSERS: tuple[str, ...] = ("robust", "paper", "first_char", "regex")
 # Methods ``extract_choice`` returns (the value is None exactly for the last three).

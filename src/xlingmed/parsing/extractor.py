@@ -24,7 +24,10 @@ from typing import Any
 import yaml
 
 from xlingmed.languages import normalise_label
-from xlingmed.types import Message, Parsed
+from xlingmed.types import Message, Parsed, declare_parse_methods
+
+# The parse methods this module returns, and their kinds (parsing.methods): declared here, where they are made.
+declare_parse_methods({"extractor": "fallback", "extractor_none": "fallback", "extractor_unparsed": "unread"})
 
 SENT_FOR: tuple[str, ...] = ("ambiguous", "invalid")  # the rule methods whose replies go to the extractor
 MODES: tuple[str, ...] = ("fallback", "all")

@@ -13,6 +13,11 @@ from typing import Any
 
 import regex
 
+from xlingmed.types import declare_parse_methods
+
+# The parse methods this module returns, and their kinds (parsing.methods): declared here, where they are made.
+declare_parse_methods({"json": "read", "fenced_json": "read", "embedded_json": "read"})
+
 _FENCE = regex.compile(r"^```(?:json)?\s*|\s*```$")
 _OBJECT = regex.compile(r"\{(?:[^{}]|(?R))*\}")
 

@@ -11,7 +11,10 @@ import regex
 
 from xlingmed.errors import ConfigError
 from xlingmed.languages import normalise_label
-from xlingmed.types import Parsed
+from xlingmed.types import Parsed, declare_parse_methods
+
+# The parse methods this module returns, and their kinds (parsing.methods): declared here, where they are made.
+declare_parse_methods({"marker": "read", "first_char": "fallback", "regex": "fallback"})
 
 # The answer marker of paper §3.2; where it appeared (prompt or output) is not published (spec §9.1).
 MARKERS: tuple[str, ...] = ("The correct letter is:", "الحرف الصحيح هو:")

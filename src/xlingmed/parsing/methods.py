@@ -1,4 +1,7 @@
-"""Every parse visible: each parse method of every task sorted into a kind, and counted per language.
+"""Every parse visible: each parse method sorted into a kind, and counted per language.
+
+Each parser declares its own methods and their kinds where it returns them (``types.declare_parse_methods``), so a
+new parser or task adds its methods without editing this module.
 
 A gap between languages can come from the parser alone: a model that answers Arabic items in Arabic phrasing
 and English items with a bare letter is "worse in Arabic" to a parser that reads only letters. So every run
@@ -20,66 +23,21 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-WARN_SHARE = 0.05
+from xlingmed.types import PARSE_KINDS, declared_parse_methods, parse_kind
 
-KINDS: dict[str, str] = {
-    # multiple choice (parsing.choice)
-    "marker": "read",
-    "phrase": "read",
-    "conclusion": "read",
-    "standalone": "read",
-    "last_line": "read",
-    "option_text": "read",
-    "option_match": "fallback",
-    "first_char": "fallback",
-    "regex": "fallback",
-    "ambiguous": "unread",
-    "invalid": "unread",
-    # the extractor model (parsing.extractor), where the rules left a reply ambiguous or invalid
-    "extractor": "fallback",
-    "extractor_none": "fallback",
-    "extractor_unparsed": "unread",
-    # correctness judge (judges.correctness)
-    "paper_tail": "read",
-    "fallback_last_option": "fallback",
-    "fallback_last_line": "fallback",
-    "unparsed": "unread",
-    "empty": "unread",
-    "empty_answer": "unread",
-    # verifiability (tasks.verifiability)
-    "paper_yes_phrase": "read",
-    "paper_no_phrase": "read",
-    "paper_unknown_phrase": "unread",
-    "strict_first_word": "read",
-    "robust_phrase": "read",
-    # rubric judge (judges.rubric)
-    "complete": "read",
-    "partial": "unread",  # some of the four scores missing
-    # HealthBench grader (tasks.healthbench): the JSON object with a boolean criteria_met
-    "json": "read",
-    "fenced_json": "read",
-    "embedded_json": "read",
-    "not_graded": "error",  # the answer failed: nothing to grade
-    # refusal classifier (tasks.safety): the server's refusal field, a refusal phrase; else the judge's JSON
-    "server_refusal": "read",
-    "refusal_phrase": "read",
-    # consistency's skip rules (tasks.consistency.summary.SKIP_REASONS): nothing to compare
-    "no_letters": "unread",
-    "topic_empty_or_stopwords_only": "unread",
-    "missing_answer": "error",
-    # anyone
-    "refused": "refused",
-    "error": "error",
-    "missing": "error",
-}
-KIND_ORDER: tuple[str, ...] = ("read", "fallback", "unread", "refused", "error")
+WARN_SHARE = 0.05
+KIND_ORDER: tuple[str, ...] = PARSE_KINDS
 
 
 def kind_of(method: str | None) -> str:
-    """The kind of a parse method (``KINDS``); an unknown method counts as ``unread``, never as read."""
-    if method is None:
-        return "error"
-    return KINDS.get(method, "unread")
+    """The kind of a parse method, as the parser that returns it declared it (``types.declare_parse_methods``);
+    an undeclared method counts as ``unread``, never as read."""
+    return parse_kind(method)
+
+
+def declared() -> dict[str, str]:
+    """Every parse method the loaded parsers and tasks declare → its kind (``xlingmed list`` and the tests)."""
+    return dict(declared_parse_methods())
 
 
 def reply_methods(units: Iterable[Any]) -> list[dict[str, Any]]:

@@ -7,7 +7,13 @@ import re
 import unicodedata
 
 from xlingmed.languages import LANGUAGES
-from xlingmed.types import Parsed
+from xlingmed.types import Parsed, declare_parse_methods
+
+# The parse methods this module returns, and their kinds (parsing.methods): declared here, where they are made.
+declare_parse_methods({
+    "fraction": "read", "labelled": "read", "only_number": "read", "leading": "read", "yes_no": "read",
+    "labelled_yes_no": "read", "out_of_scale": "unread",
+})
 
 _DIGITS = str.maketrans("٠١٢٣٤٥٦٧٨٩۰۱۲۳۴۵۶۷۸۹०१२३४५६७८९", "0123456789" * 3)
 # a rating named as such, or by the metric's name, in the languages xlingmed ships

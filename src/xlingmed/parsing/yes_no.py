@@ -13,7 +13,14 @@ import string
 from collections.abc import Sequence
 
 from xlingmed.languages import LANGUAGES
-from xlingmed.types import Parsed, TokenLogprob
+from xlingmed.types import Parsed, TokenLogprob, declare_parse_methods
+
+# The parse methods this module returns, and their kinds (parsing.methods): declared here, where they are made.
+declare_parse_methods({
+    "paper_yes_phrase": "read", "paper_no_phrase": "read", "paper_unknown_phrase": "unread",
+    "strict_first_word": "read", "medalpaca_yes": "read", "medalpaca_no": "read", "medalpaca_both": "unread",
+    "medalpaca_unknown": "unread",
+})
 
 # Spec Appendix C: the GPT parser's phrase sets at the authors' HEAD, typo "YesEntailment" included.
 PAPER_YES = (

@@ -32,7 +32,10 @@ from pydantic import Field
 from xlingmed.parsing.json_object import json_object
 from xlingmed.tasks.base import Stage, TaskResult, cell, error_of, number, temperature_of
 from xlingmed.tasks.registry import PrimaryOutcome, TaskOptions, TaskSpec, register_task
-from xlingmed.types import Completion, GenerateRequest, Item, Message, Parsed, Sample, Score
+from xlingmed.types import Completion, GenerateRequest, Item, Message, Parsed, Sample, Score, declare_parse_methods
+
+# The parse methods this module returns, and their kinds (parsing.methods): declared here, where they are made.
+declare_parse_methods({"not_graded": "error"})
 
 if TYPE_CHECKING:
     from xlingmed.config import RunConfig

@@ -36,7 +36,10 @@ from xlingmed.parsing.json_object import json_object
 from xlingmed.tasks.base import Stage, TaskResult, cell, error_of, temperature_of
 from xlingmed.tasks.correctness import ANSWER_SYSTEM
 from xlingmed.tasks.registry import PrimaryOutcome, TaskOptions, TaskSpec, register_task
-from xlingmed.types import Completion, GenerateRequest, Item, Message, Parsed, Sample, Score
+from xlingmed.types import Completion, GenerateRequest, Item, Message, Parsed, Sample, Score, declare_parse_methods
+
+# The parse methods this module returns, and their kinds (parsing.methods): declared here, where they are made.
+declare_parse_methods({"server_refusal": "read", "refusal_phrase": "read"})
 
 if TYPE_CHECKING:
     from xlingmed.config import RunConfig

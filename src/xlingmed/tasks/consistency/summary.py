@@ -10,7 +10,10 @@ from statistics import mean, stdev
 from typing import TYPE_CHECKING, Any
 
 from xlingmed.tasks.base import cell, number, scores_by_item, temperature_of
-from xlingmed.types import Score
+from xlingmed.types import Score, declare_parse_methods
+
+# The parse methods this module returns, and their kinds (parsing.methods): declared here, where they are made.
+declare_parse_methods({"no_letters": "unread", "topic_empty_or_stopwords_only": "unread", "missing_answer": "error"})
 
 if TYPE_CHECKING:
     from xlingmed.tasks.consistency.task import ConsistencyTask

@@ -12,6 +12,7 @@ from xlingmed.benchmarks import get_benchmark, load_benchmark
 from xlingmed.config import make_config
 from xlingmed.errors import ConfigError, DataNotFoundError
 from xlingmed.runner import dry_run, evaluate
+from xlingmed.tasks.registry import tasks_for
 
 QUESTIONS = {
     "en": ["What lowers a fever?", "Is aspirin safe for children?", "How much water per day?"],
@@ -82,7 +83,7 @@ def test_language_column_and_options_list(tmp_path: Path) -> None:
     assert [it.item_id for it in items] == ["m0", "m1"] and {it.lang for it in items} == {"es"}
     assert [c.text for c in items[0].choices] == ["Paracetamol", "Aspirina", "Codeína"]
     assert items[0].gold_label == "A"
-    assert get_benchmark("hf:mcq:org/mcq-lang").tasks == ("multiple_choice",)
+    assert tasks_for(get_benchmark("hf:mcq:org/mcq-lang")) == ("multiple_choice",)
 
 
 def test_errors_name_the_dataset(tmp_path: Path) -> None:

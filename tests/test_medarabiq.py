@@ -270,7 +270,7 @@ def test_config_defaults_and_task_checks() -> None:
     assert cfg.open_qa_bertscore_settings() == ("xlm-roberta-large", None)
     assert make_config(benchmark="medarabiq/mcq_bias").tasks == ("multiple_choice",)
     assert make_config(benchmark="xlinghealth/liveqa").languages == ("en", "es", "zh", "hi")
-    with pytest.raises(ConfigError, match=r"medarabiq/mcq does not have task\(s\) \['correctness'\]"):
+    with pytest.raises(ConfigError, match=r"medarabiq/mcq does not have task 'correctness': its items lack question"):
         make_config(benchmark="medarabiq/mcq", tasks="correctness")
     with pytest.raises(ConfigError, match="unknown benchmark 'medarabiq/nope'"):
         make_config(benchmark="medarabiq/nope")
@@ -408,3 +408,17 @@ def test_open_qa_summary_counts_empty_replies_and_failed_requests(minilm_bertsco
     assert cell["bertscore_r"]["mean"] == pytest.approx(float(np.mean([r["bertscore_r"] for r in result.rows[:3]])))
     methods = {(s.item_id, s.metric): s.parse_method for s in scores(result.rows)}
     assert methods[("q2", "bertscore_f1")] == "empty_answer" and methods[("q0", "bertscore_f1")] is None
+
+
+def test_which_tasks_run_on_a_benchmark_is_computed_from_what_its_items_provide() -> None:
+    from xlingmed.benchmarks import get_benchmark
+    from xlingmed.tasks.registry import tasks_for
+
+    assert tasks_for(get_benchmark("medarabiq/mcq")) == ("multiple_choice",)
+    assert tasks_for(get_benchmark("medarabiq/qa")) == ("correctness", "consistency", "open_qa", "rubric", "safety")
+    assert tasks_for(get_benchmark("xlinghealth/liveqa")) == (
+        "correctness", "verifiability", "consistency", "open_qa", "rubric", "safety"
+    )  # fmt: skip
+    assert tasks_for(get_benchmark("healthbench")) == ("healthbench", "safety")
+    with pytest.raises(ConfigError, match="unknown item feature"):
+        get_benchmark("medarabiq/mcq").__class__("x", ("ar",), ("multiple_choice",), default_tasks=())

@@ -68,6 +68,34 @@ class Item:
         return list(self.meta.get("defects", []))
 
 
+ITEM_FEATURES: dict[str, str] = {
+    "question": "an open question a model answers in free text, on its own (no options, no conversation)",
+    "reference": "an expert (gold) answer in the item's language (Item.reference)",
+    "negatives": "answers to other questions, the false claims of verifiability (Item.negatives)",
+    "choices": "options with one gold label (Item.choices, Item.gold_label)",
+    "conversation": "chat messages the model continues (Item.meta['messages'])",
+    "rubric": "criteria with points a grader checks the answer against (Item.meta['rubric'])",
+    "free_text": "answered in free text: implied by question or conversation",
+}
+"""What a benchmark's items can provide (``Benchmark.provides``) and a task can require (``TaskSpec.requires``):
+a task runs on every benchmark that provides all it requires, plugins included."""
+
+
+def item_features(provides: tuple[str, ...] | frozenset[str]) -> frozenset[str]:
+    """``provides`` with what it implies (``free_text`` from ``question`` or ``conversation``).
+
+    Raises:
+        ValueError: a feature not in ``ITEM_FEATURES`` (the message lists them).
+    """
+    unknown = sorted(set(provides) - set(ITEM_FEATURES))
+    if unknown:
+        raise ValueError(f"unknown item feature(s) {unknown}; known: {', '.join(ITEM_FEATURES)}")
+    have = set(provides)
+    if have & {"question", "conversation"}:
+        have.add("free_text")
+    return frozenset(have)
+
+
 @dataclass(frozen=True)
 class GenerateRequest:
     """Messages plus every sampling setting that can change the answer.

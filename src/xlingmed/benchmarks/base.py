@@ -1,9 +1,10 @@
 """What a benchmark is, and the registry that turns a benchmark string into one.
 
 A ``Benchmark`` is a spec object (after lighteval's ``LightevalTaskConfig``): its name, the languages its files
-hold, the tasks it supports and runs by default, the protocol defaults of each task for a given model
-(temperatures, answer length, prompt template), ``load()`` and ``describe()``. The benchmark string of a run is
-parsed once, by ``get_benchmark``, into that object; nothing else looks inside the string.
+hold, what its items provide (``types.ITEM_FEATURES``: a task runs on every benchmark that provides what it
+requires, so no benchmark lists its tasks), the tasks it runs by default, the protocol defaults of each task for a
+given model (temperatures, answer length, prompt template), ``load()`` and ``describe()``. The benchmark string of
+a run is parsed once, by ``get_benchmark``, into that object; nothing else looks inside the string.
 
 Names are either exact (``xlinghealth/liveqa``, ``medarabiq/mcq``) or a scheme and an argument
 (``mcq:FILE``, ``qa:FILE``, ``hf:ORG/NAME``): a scheme is a function from the whole name to a spec.
@@ -16,18 +17,16 @@ line in ``BUILTIN_MODULES``; a user's package does the same through the ``xlingm
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from xlingmed.errors import ConfigError
-from xlingmed.types import Item
+from xlingmed.types import Item, item_features
 
 # XLingEval's temperature sweep (§4, §5: Fig. 4 and Table A11 are mean ± sd over these five τ; consistency at each).
 PAPER_TEMPERATURES: tuple[float, ...] = (0.0, 0.25, 0.5, 0.75, 1.0)
-# The XLingEval criteria, the tasks of every open-question benchmark.
-XLINGEVAL_TASKS: tuple[str, ...] = ("correctness", "verifiability", "consistency")
 
 
 @dataclass(frozen=True)
@@ -59,7 +58,9 @@ class Benchmark:
     Attributes:
         name: the registry name, as the user types it.
         languages: the languages its files hold.
-        tasks: the tasks it supports.
+        provides: what its items hold (``types.ITEM_FEATURES``: ``question``, ``reference``, ``negatives``,
+            ``choices``, ``conversation``, ``rubric``); the tasks it supports are those that require no more
+            (``tasks.registry.tasks_for``).
         default_tasks: the tasks a run performs when ``--tasks`` is not given.
         run_languages: the languages a run evaluates when ``--languages`` is not given (default: ``languages``).
         parallel: the same ``item_id`` is the same question in every language (paired comparisons hold).
@@ -69,7 +70,7 @@ class Benchmark:
 
     name: str
     languages: tuple[str, ...]
-    tasks: tuple[str, ...]
+    provides: tuple[str, ...]
     default_tasks: tuple[str, ...]
     run_languages: tuple[str, ...] = ()
     parallel: bool = True
@@ -84,11 +85,11 @@ class Benchmark:
         """The run's default languages given the benchmark's own settings (``LoadRequest.options``)."""
         return self.default_languages
 
-    def check_tasks(self, tasks: Sequence[str]) -> None:
-        """Raises ConfigError naming the tasks this benchmark does not have."""
-        wrong = [t for t in tasks if t not in self.tasks]
-        if wrong:
-            raise ConfigError(f"{self.name} does not have task(s) {wrong}; its tasks: {', '.join(self.tasks)}")
+    def __post_init__(self) -> None:
+        try:
+            item_features(self.provides)
+        except ValueError as exc:  # e.g. a plugin written for 0.1, whose third field listed task names
+            raise ConfigError(f"benchmark {self.name}: provides: {exc} (the tasks it supports are computed)") from None
 
     def temperatures(self, task: str, model: str, model_class: str = "auto") -> tuple[float, ...]:
         """The temperatures ``task`` sweeps when ``--temperatures`` is not given: XLingEval's five for

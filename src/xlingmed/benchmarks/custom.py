@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from xlingmed.benchmarks.base import XLINGEVAL_TASKS, Benchmark, LoadRequest, register_scheme
+from xlingmed.benchmarks.base import Benchmark, LoadRequest, register_scheme
 from xlingmed.benchmarks.rows import ANSWER_FORMATS as ANSWER_FORMATS
 from xlingmed.benchmarks.rows import FIELD_DEFAULTS, cell_value, items_from_frame
 from xlingmed.benchmarks.rows import FIELDS as FIELDS
@@ -140,9 +140,9 @@ def file_benchmark(name: str) -> FileBenchmark:
     """The spec of ``mcq:FILE`` / ``qa:FILE`` (the file is read when loaded, not here)."""
     kind, _ = split_name(name)
     if kind == "mcq":
-        return FileBenchmark(name, ("en",), ("multiple_choice",), ("multiple_choice",), kind=kind)
+        return FileBenchmark(name, ("en",), ("choices",), default_tasks=("multiple_choice",), kind=kind)
     return FileBenchmark(
-        name, ("en",), (*XLINGEVAL_TASKS, "open_qa", "rubric", "safety"), ("correctness", "verifiability"), kind=kind
+        name, ("en",), ("question", "reference", "negatives"), default_tasks=("correctness", "verifiability"), kind=kind
     )
 
 

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from xlingmed.benchmarks.base import XLINGEVAL_TASKS, Benchmark, LoadRequest, register_scheme
+from xlingmed.benchmarks.base import Benchmark, LoadRequest, register_scheme
 from xlingmed.errors import ConfigError, DataError, DataNotFoundError
 from xlingmed.types import Item
 
@@ -143,9 +143,9 @@ def hf_benchmark(name: str) -> HFBenchmark:
     if not rest:
         raise ConfigError(f"{name!r}: expected hf:ORG/NAME or hf:mcq:ORG/NAME")
     if kind == "mcq":
-        return HFBenchmark(name, ("en",), ("multiple_choice",), ("multiple_choice",), dataset=rest, kind=kind)
-    tasks = (*XLINGEVAL_TASKS, "open_qa", "rubric", "safety")
-    return HFBenchmark(name, ("en",), tasks, ("correctness", "verifiability"), dataset=rest, kind=kind)
+        return HFBenchmark(name, ("en",), ("choices",), default_tasks=("multiple_choice",), dataset=rest, kind=kind)
+    return HFBenchmark(name, ("en",), ("question", "reference", "negatives"),
+                       default_tasks=("correctness", "verifiability"), dataset=rest, kind=kind)  # fmt: skip
 
 
 register_scheme("hf", hf_benchmark, "hf:ORG/NAME, hf:mcq:ORG/NAME")

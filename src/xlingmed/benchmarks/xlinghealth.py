@@ -29,7 +29,7 @@ from typing import Any
 
 import pandas as pd
 
-from xlingmed.benchmarks.base import PAPER_TEMPERATURES, XLINGEVAL_TASKS, Benchmark, LoadRequest, register_benchmark
+from xlingmed.benchmarks.base import PAPER_TEMPERATURES, Benchmark, LoadRequest, register_benchmark
 from xlingmed.errors import DataError, DataNotFoundError
 from xlingmed.languages import LANGUAGES, get_language
 from xlingmed.types import Item
@@ -381,7 +381,7 @@ for _dataset in DATASETS:
         XLingHealthBenchmark(
             name=f"xlinghealth/{_dataset}",
             languages=FILE_LANGUAGES,
-            tasks=(*XLINGEVAL_TASKS, "safety"),
+            provides=("question", "reference", "negatives"),
             default_tasks=("correctness", "verifiability"),
             licence="Apache-2.0",
             description=f"XLingEval: {DATASETS[_dataset].removesuffix('.xlsx')} in en, es, zh, hi (machine-translated)",

@@ -176,6 +176,7 @@ def benchmark_table() -> Table:
     """One row per registered benchmark: languages, whether items are parallel (and the id that pairs them), the
     tasks, licence, gate, and how each language's text was made."""
     from xlingmed.benchmarks import benchmarks
+    from xlingmed.tasks.registry import tasks_for
 
     table = Table(title="benchmarks (xlingmed run --benchmark NAME)")
     for col in ("benchmark", "languages", "parallel", "tasks", "licence", "gated", "translation", "subsets"):
@@ -191,8 +192,9 @@ def benchmark_table() -> Table:
         translation = "; ".join(f"{k}: {','.join(v) if len(v) <= 4 else str(len(v)) + ' languages'}"
                                 for k, v in kinds.items()) or "-"  # fmt: skip
         table.add_row(
-            name, shown, parallel, ",".join(spec.tasks), spec.licence or "-", "yes" if getattr(spec, "gated", False)
-            else "no", translation, ",".join(getattr(spec, "subsets", ())) or "-",
+            name, shown, parallel, ",".join(tasks_for(spec)), spec.licence or "-",
+            "yes" if getattr(spec, "gated", False) else "no", translation,
+            ",".join(getattr(spec, "subsets", ())) or "-",
         )  # fmt: skip
     return table
 

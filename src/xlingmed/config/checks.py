@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from xlingmed.errors import ConfigError
+from xlingmed.tasks.registry import check_tasks
 
 if TYPE_CHECKING:
     from xlingmed.config.run_config import RunConfig
@@ -18,7 +19,7 @@ def check_run(config: RunConfig) -> None:
 
     check_executor(config)
     try:
-        config.spec.check_tasks(config.tasks)
+        check_tasks(config.spec, config.tasks)
     except ConfigError as exc:
         raise ValueError(str(exc)) from None
     check_roles(config)

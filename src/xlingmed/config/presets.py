@@ -14,6 +14,9 @@ from typing import Any
 from xlingmed.errors import ConfigError
 from xlingmed.prompts import medalpaca
 
+# The XLingEval criteria (the paper's three tasks), for code that runs the paper's protocol by name.
+XLINGEVAL_TASKS: tuple[str, ...] = ("correctness", "verifiability", "consistency")
+
 
 @dataclass(frozen=True)
 class Preset:

@@ -29,13 +29,15 @@ from xlingmed.tasks.registry import TaskOptions, names_list
 
 
 def tasks_for(benchmark: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """(tasks a benchmark supports, its default tasks): ``Benchmark.tasks`` and ``Benchmark.default_tasks``.
+    """(tasks a benchmark supports, its default tasks): ``tasks.registry.tasks_for`` and ``Benchmark.default_tasks``.
 
     Raises:
         ConfigError: unknown benchmark.
     """
     spec = get_benchmark(benchmark)
-    return spec.tasks, spec.default_tasks
+    from xlingmed.tasks.registry import tasks_for as compatible
+
+    return compatible(spec), spec.default_tasks
 
 
 class RunConfig(BaseModel):

@@ -244,6 +244,7 @@ register_task(
         build,
         "XLingEval §3.1: an LLM judge labels each answer",
         scores,
+        requires=("question", "reference"),
         view="xlingmed.views.correctness",
         parses=True,
         primary=PrimaryOutcome("contradictory", "contradictory", 0.05),

@@ -389,6 +389,7 @@ register_task(
         build,
         "MedArabiQ §3: the chosen option, accuracy",
         scores,
+        requires=("choices",),
         view="xlingmed.views.multiple_choice",
         parses=True,
         primary=PrimaryOutcome("accuracy", "correct", 0.05),

@@ -251,6 +251,7 @@ register_task(
         build,
         "MedArabiQ §4.4: BERTScore of the answer against the gold",
         scores,
+        requires=("question", "reference"),
         view="xlingmed.views.open_qa",
         primary=PrimaryOutcome("bertscore_f1", "bertscore_f1", 2.0, unit="points of BERTScore F1 × 100"),
     )

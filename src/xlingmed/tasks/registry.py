@@ -17,9 +17,10 @@ from typing import TYPE_CHECKING, Any, Literal
 from pydantic import BaseModel, ConfigDict
 
 from xlingmed.errors import ConfigError
-from xlingmed.types import Score
+from xlingmed.types import Score, item_features
 
 if TYPE_CHECKING:
+    from xlingmed.benchmarks.base import Benchmark
     from xlingmed.config import RunConfig
     from xlingmed.tasks.base import Task
 
@@ -81,6 +82,8 @@ class TaskSpec:
         primary: the outcome its deployment verdict is given on; ``None`` = no verdict.
         judged: an LLM judge gives its outcome: its verdicts need the judge's agreement with humans
             (``xlingmed annotate``), else they are marked judge-unverified.
+        requires: what the task needs from an item (``types.ITEM_FEATURES``); it runs on every benchmark that
+            provides all of it (``tasks_for``), ``()`` = on every benchmark.
     """
 
     name: str
@@ -93,6 +96,10 @@ class TaskSpec:
     parses: bool = False
     primary: PrimaryOutcome | None = None
     judged: bool = False
+    requires: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        item_features(self.requires)  # ValueError naming an unknown feature
 
 
 # One line per built-in task module; each registers its spec when imported.
@@ -145,6 +152,25 @@ def get_task(name: str) -> TaskSpec:
     if name not in specs:
         raise ConfigError(f"unknown task {name!r}; known: {', '.join(specs)}")
     return specs[name]
+
+
+def tasks_for(benchmark: Benchmark) -> tuple[str, ...]:
+    """The tasks that run on ``benchmark``: every registered task whose ``requires`` its items provide, in the
+    registry's order (plugins included)."""
+    have = item_features(benchmark.provides)
+    return tuple(name for name, spec in task_specs().items() if set(spec.requires) <= have)
+
+
+def check_tasks(benchmark: Benchmark, tasks: Sequence[str]) -> None:
+    """Raises ConfigError naming each task ``benchmark``'s items cannot serve, and what it lacks."""
+    have = item_features(benchmark.provides)
+    for name in tasks:
+        lacks = sorted(set(get_task(name).requires) - have)
+        if lacks:
+            raise ConfigError(
+                f"{benchmark.name} does not have task {name!r}: its items lack {', '.join(lacks)}; "
+                f"its tasks: {', '.join(tasks_for(benchmark))}"
+            )
 
 
 def option_owners() -> dict[str, list[str]]:

@@ -226,6 +226,7 @@ register_task(
         build,
         "MedArabiQ App. J: an LLM judge scores four dimensions 1–5",
         scores,
+        requires=("question", "reference"),
         view="xlingmed.views.rubric",
         parses=True,
         primary=PrimaryOutcome("rubric_average", "average", 0.25, unit="rubric points (1–5)"),

@@ -310,6 +310,7 @@ register_task(
     TaskSpec(
         "verifiability", VerifiabilityOptions, build, "XLingEval §3.3: is this the answer to the question? yes/no",
         scores,
+        requires=("reference", "negatives"),
         view="xlingmed.views.verifiability",
         parses=True,
         primary=PrimaryOutcome("verifiability_f1", "correct", 0.03, "macro_f1", "macro-F1 (0–1)"),

@@ -18,7 +18,7 @@ from typing import Any
 
 import pandas as pd
 
-from xlingmed.benchmarks.base import XLINGEVAL_TASKS, LoadRequest, register_benchmark
+from xlingmed.benchmarks.base import LoadRequest, register_benchmark
 from xlingmed.benchmarks.hub.base import HubBenchmark, load_frame
 from xlingmed.errors import DataError
 from xlingmed.languages import CANONICAL_LETTERS
@@ -85,13 +85,13 @@ _COMMON: dict[str, Any] = {
 }
 MCQ = register_benchmark(
     AfriMedQA(
-        "afrimed-qa", ("en",), ("multiple_choice",), ("multiple_choice",),
+        "afrimed-qa", ("en",), ("choices",), default_tasks=("multiple_choice",),
         description="AfriMed-QA v2: African clinicians' expert multiple choice (gated)", kind="mcq", **_COMMON,
     )
 )  # fmt: skip
 SAQ = register_benchmark(
     AfriMedQA(
-        "afrimed-qa/saq", ("en",), (*XLINGEVAL_TASKS, "open_qa", "rubric", "safety"), ("open_qa",),
+        "afrimed-qa/saq", ("en",), ("question", "reference", "negatives"), default_tasks=("open_qa",),
         description="AfriMed-QA v2: short-answer questions with the expert's answer (gated)", kind="qa", **_COMMON,
     )
 )  # fmt: skip

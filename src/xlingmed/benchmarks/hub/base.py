@@ -71,6 +71,7 @@ class HubBenchmark(Benchmark):
     prompt_source: str = ""
 
     def __post_init__(self) -> None:
+        super().__post_init__()
         object.__setattr__(self, "parallel", bool(self.shared_id))  # paired comparisons hold exactly then
 
     def max_tokens(self) -> int:

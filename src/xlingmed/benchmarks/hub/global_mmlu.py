@@ -60,8 +60,8 @@ SPEC = register_benchmark(
     GlobalMMLU(
         "global-mmlu/medical",
         LANGUAGES,
-        ("multiple_choice",),
-        ("multiple_choice",),
+        ("choices",),
+        default_tasks=("multiple_choice",),
         run_languages=("en", "es", "zh", "hi", "ar", "sw", "yo"),
         licence="Apache-2.0",
         description="Global-MMLU, medical subjects, 42 languages (CS/CA labels; --subset lite|sensitive|agnostic)",

@@ -53,8 +53,8 @@ SPEC = register_benchmark(
     KorMedMCQA(
         "kormedmcqa",
         ("ko",),
-        ("multiple_choice",),
-        ("multiple_choice",),
+        ("choices",),
+        default_tasks=("multiple_choice",),
         licence="CC BY-NC 2.0",
         description="KorMedMCQA: Korean doctor, nurse, pharmacist, dentist exams (--subset doctor|nurse|pharm|dentist)",
         prompt="structured",

@@ -40,8 +40,8 @@ SPEC = register_benchmark(
     MedAraBench(
         "medarabench",
         ("ar",),
-        ("multiple_choice",),
-        ("multiple_choice",),
+        ("choices",),
+        default_tasks=("multiple_choice",),
         licence="CC BY 4.0",
         description="MedAraBench (verified): Arabic medical-school exam questions, 19 specialties",
         prompt="structured",

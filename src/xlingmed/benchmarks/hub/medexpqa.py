@@ -50,8 +50,8 @@ SPEC = register_benchmark(
     MedExpQA(
         "medexpqa",
         LANGUAGES,
-        ("multiple_choice",),
-        ("multiple_choice",),
+        ("choices",),
+        default_tasks=("multiple_choice",),
         run_languages=("es", "en", "fr", "it"),
         licence="CC BY 4.0",
         description="MedExpQA: Spanish MIR clinical cases, parallel in es (source), en, fr, it",

@@ -86,8 +86,8 @@ SPEC = register_benchmark(
     MMedBench(
         "mmedbench",
         tuple(FILES),
-        ("multiple_choice",),
-        ("multiple_choice",),
+        ("choices",),
+        default_tasks=("multiple_choice",),
         licence="CC BY-NC 4.0",
         description="MMedBench: six countries' medical licensing exams (en, zh, ja, fr, ru, es); not parallel",
         prompt="structured",

@@ -56,8 +56,8 @@ SPEC = register_benchmark(
     MMLUProX(
         "mmlu-prox/health",
         LANGUAGES,
-        ("multiple_choice",),
-        ("multiple_choice",),
+        ("choices",),
+        default_tasks=("multiple_choice",),
         run_languages=("en", "es", "zh", "hi", "ar", "sw", "yo"),
         licence="MIT",
         description="MMLU-ProX, health category, 29 languages, up to ten options",

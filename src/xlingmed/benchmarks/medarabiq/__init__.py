@@ -145,7 +145,7 @@ for _task, _file in TASKS.items():
             name=f"medarabiq/{_task}",
             languages=tuple(_file.question),
             run_languages=("ar",),
-            tasks=("multiple_choice",) if _task in MC_TASKS else ("open_qa", "rubric", "safety"),
+            provides=("choices",) if _task in MC_TASKS else ("question", "reference"),
             default_tasks=("multiple_choice",) if _task in MC_TASKS else ("open_qa",),
             parallel=len(_file.question) > 1,
             licence="MedArabiQ licence: no redistribution or modification (bring your own copy)",

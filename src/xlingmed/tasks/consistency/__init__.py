@@ -38,6 +38,7 @@ register_task(
         build,
         "XLingEval §3.2: K answers per τ, how alike they are",
         scores,
+        requires=("question",),
         mean_over_temperatures=True,
         view="xlingmed.views.consistency",
     )

@@ -73,7 +73,7 @@ def test_sample_is_stratified_seeded_and_private(judged_run: Path, tmp_path: Pat
         build_annotation_set(judged_run, tmp_path / "set")
     with pytest.raises(ConfigError, match="fraction"):
         build_annotation_set(judged_run, tmp_path / "x", fraction=0)
-    with pytest.raises(DataError, match=r"no correctness\.csv"):
+    with pytest.raises(DataError, match=r"no judge decisions to annotate: sample a run of a judged task \(correct"):
         build_annotation_set(tmp_path, tmp_path / "y")
 
 

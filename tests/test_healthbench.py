@@ -148,3 +148,24 @@ def test_healthbench_prox_scores_go_through_the_paired_statistics_and_the_verdic
     verdict = pd.read_csv(stats_dir / "verdicts.csv").set_index("outcome").loc["healthbench_score"]
     assert (verdict["lang"], verdict["n_items"], verdict["difference"]) == ("hi", 2, -0.5)
     assert verdict["verdict"] == "inconclusive"  # two conversations: fewer than 20
+    assert verdict["judge_verified"] == False and pd.isna(verdict["judge_kappa"])  # noqa: E712 (no annotation yet)
+
+    # The grader's criterion decisions are what people check; their κ reaches the HealthBench verdict.
+    from xlingmed.annotate import Answer, AnswerStore, build_annotation_set
+
+    aset = build_annotation_set(tmp_path / "run", tmp_path / "set", fraction=1.0, annotators=["a", "b"])
+    assert aset.settings["task"] == "healthbench" and aset.labels == ["met", "not_met"]
+    assert aset.settings["source_file"] == "healthbench.csv" and len(aset.items) == 8  # 2 conversations × 2 × en, hi
+    first = next(it for it in aset.items if it["lang"] == "hi")
+    assert first["question"] == hindi_question and first["reference"].startswith("Criterion (")
+    assert first["answer"] == ANSWER and '"criteria_met"' in first["judge_reasoning"]
+    store = AnswerStore(aset.path / "answers.sqlite")
+    for it in aset.items:  # the annotators agree except on the Hindi negative criterion, which they call unmet
+        human = "not_met" if it["lang"] == "hi" and "(-3 points)" in it["reference"] else it["label"]
+        for who in ("a", "b"):
+            verdict_ = "agree" if human == it["label"] else "disagree"
+            store.save(Answer(who, it["id"], verdict_, human), labels=aset.labels, judge_label=it["label"])
+    build_report([tmp_path / "run"], n_resamples=500, annotations=[aset.path])
+    verdict = pd.read_csv(stats_dir / "verdicts.csv").set_index("outcome").loc["healthbench_score"]
+    # Hindi: the judge said "met" 4 times, people 2 × met, 2 × not met: p_o = 0.5 = p_e, κ = 0
+    assert (verdict["judge_kappa"], verdict["judge_items"], verdict["judge_verified"]) == (0.0, 4, False)

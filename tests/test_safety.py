@@ -5,6 +5,7 @@ CLI table, the report and the verdict text flag."""
 from __future__ import annotations
 
 import json
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -110,3 +111,10 @@ def test_a_model_that_refuses_in_hindi_shows_a_flagged_refusal_gap(data_dir: Pat
     assert "Safety gaps: Hindi refused 100.0% of the questions against 0.0% in English" in verdict
     html = (tmp_path / "run" / "report" / "index.html").read_text(encoding="utf-8")
     assert "refusal gap" in html and "refusal and harm per language" in html
+    # people can check the judge's harm decisions: every answer it graded readably, with the question asked
+    from xlingmed.annotate import build_annotation_set
+
+    aset = build_annotation_set(tmp_path / "run", tmp_path / "set", fraction=1.0, task="safety")
+    assert aset.settings["source_file"] == "safety.csv" and aset.labels == ["none", "mild", "moderate", "severe"]
+    assert Counter(it["label"] for it in aset.items) == {"none": 50, "moderate": 1}  # 52 answers, 1 unread
+    assert all(it["question"] for it in aset.items) and sum(it["lang"] == "hi" for it in aset.items) == 26

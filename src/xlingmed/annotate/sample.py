@@ -1,7 +1,8 @@
 """Build an annotation set from a run's judge outputs: a stratified sample per language and judge label.
 
 The paper sampled 10 % of each correctness label for its medical experts (App. C). ``build_annotation_set``
-takes ``fraction`` of each (language, label) stratum of ``correctness.csv`` — at least one item per non-empty
+takes ``fraction`` of each (language, label) stratum of a judged task's decisions (its view's ``annotation``:
+``correctness.csv``, ``rubric.csv``, ``healthbench.csv``, ``safety.csv``…) — at least one item per non-empty
 stratum, so rare labels such as "contradictory" are always checked — in an order fixed by ``seed``. Items whose
 judge call failed are left out (there is nothing to check). The set is a folder:
 
@@ -27,14 +28,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import pandas as pd
-
 from xlingmed import output
 from xlingmed.benchmarks.xlinghealth import sha256_file
 from xlingmed.errors import ConfigError, DataError
-from xlingmed.judges.correctness import LABEL_NAMES, LABELS
+from xlingmed.views.base import ANNOTATION_FIELDS, Annotation, annotatable
 
-ITEM_FIELDS = ("item_id", "lang", "question", "reference", "answer", "judge_reasoning", "label")
+ITEM_FIELDS = ANNOTATION_FIELDS[1:]
 KINDS = ("judge", "translation")
 
 
@@ -74,8 +73,10 @@ def build_annotation_set(
     per_language: bool = True,
     seed: int = 0,
     annotators: Sequence[str] = ("annotator1", "annotator2"),
+    task: str | None = None,
 ) -> AnnotationSet:
-    """Sample ``fraction`` of every stratum of the run's judge outputs (``correctness.csv``, else ``rubric.csv``).
+    """Sample ``fraction`` of every stratum of a judged task's decisions in a run (the task's view says which:
+    ``views.base.Annotation``; correctness labels, rubric means, HealthBench criteria, safety harm…).
 
     Args:
         run_dir: a finished run folder with ``correctness.csv``.
@@ -85,20 +86,22 @@ def build_annotation_set(
         per_language: strata per language (else across languages).
         seed: fixes which items are drawn and their order.
         annotators: names; each gets a secret token.
+        task: the judged task to sample; ``None`` = the run's first task that has judge decisions.
 
     Returns:
         the set, as ``load_annotation_set`` reads it.
 
     Raises:
         ConfigError: bad fraction / stratify / annotator names, or ``out_dir`` exists.
-        DataError: neither file in ``run_dir``, or it lacks a column (named).
+        DataError: no judged task's table in ``run_dir`` (or not ``task``'s), or it lacks a column (named).
     """
     if not 0 < fraction <= 1:
         raise ConfigError(f"--fraction must be in (0, 1], got {fraction}")
     if stratify not in ("label", "none"):
         raise ConfigError(f"--stratify must be label or none, got {stratify!r}")
     names = check_new_set(out_dir, annotators)
-    source, task, rows, labels, names_of = _judged_rows(Path(run_dir))
+    task, found = _judged_rows(Path(run_dir), task)
+    source, rows, labels, names_of = found.source, found.rows, found.labels, found.label_names
     if not rows:
         raise DataError("no judged item to annotate (every judge call failed or was skipped)", file=str(source))
     strata: dict[tuple[str, str], list[dict[str, Any]]] = defaultdict(list)
@@ -160,51 +163,30 @@ def write_set(
     return load_annotation_set(out_dir)
 
 
-def _read(path: Path, columns: Sequence[str]) -> list[dict[str, Any]]:
-    table = pd.read_csv(path, dtype=str, keep_default_na=False)
-    missing = [c for c in columns if c not in table.columns]
-    if missing:
-        raise DataError(f"missing column(s) {', '.join(missing)}", file=str(path))
-    return [{str(k): v for k, v in r.items()} for r in table.to_dict(orient="records")]
+def _judged_rows(run_dir: Path, task: str | None) -> tuple[str, Annotation]:
+    """(task, its judge decisions) of a run: ``task``'s, else the first of the run's tasks (``summary.json``'s
+    order) whose view gives some (``views.base.annotatable``).
 
-
-def _judged_rows(run_dir: Path) -> tuple[Path, str, list[dict[str, Any]], list[str], dict[str, str]]:
-    """(file, task, judged rows in the set's item layout, labels, label names) of a run's judge outputs.
-
-    Correctness (XLingEval): the judge's four labels. Rubric (MedArabiQ App. J): the judge's mean score over the
-    four dimensions, rounded half up to 1–5, is the label the annotator agrees with or corrects; the reasoning
-    shown is the judge's whole reply, with the four scores.
+    Raises:
+        DataError: no task of the run has judge decisions to check (or not ``task``).
     """
-    correctness, rubric = run_dir / "correctness.csv", run_dir / "rubric.csv"
-    if correctness.is_file():
-        rows = _read(correctness, (*ITEM_FIELDS, "error"))
-        judged = [{**r, "id": f"{r['item_id']}:{r['lang']}"} for r in rows if not r["error"] and r["label"] in LABELS]
-        return correctness, "correctness", judged, list(LABELS), dict(LABEL_NAMES)
-    if rubric.is_file():
-        rows = _read(rubric, ("item_id", "lang", "temperature", "question", "reference", "response", "judge_reply",
-                              "average", "error"))  # fmt: skip
-        judged = []
-        for r in rows:
-            if r["error"] or not r["average"]:
-                continue
-            score = str(min(5, max(1, math.floor(float(r["average"]) + 0.5))))
-            judged.append(
-                {
-                    "id": f"{r['item_id']}:{r['lang']}:{r['temperature']}",
-                    "item_id": r["item_id"],
-                    "lang": r["lang"],
-                    "question": r["question"],
-                    "reference": r["reference"],
-                    "answer": r["response"],
-                    "judge_reasoning": r["judge_reply"],
-                    "label": score,
-                }
-            )
-        names = {str(k): f"{k} (rubric mean, 1 = worst, 5 = best)" for k in range(1, 6)}
-        return rubric, "rubric", judged, list(names), names
-    raise DataError(
-        "no correctness.csv or rubric.csv: sample a run of the correctness or rubric task", file=str(run_dir)
-    )
+    from xlingmed.tasks.registry import task_specs
+
+    summary = run_dir / "summary.json"
+    try:
+        order = list(json.loads(summary.read_text(encoding="utf-8")).get("tasks", {})) if summary.is_file() else []
+    except json.JSONDecodeError as exc:
+        raise DataError(f"not JSON ({exc})", file=str(summary)) from None
+    order += [t for t in task_specs() if t not in order]
+    found = annotatable(run_dir, [task] if task else order)
+    if not found:
+        judged = [t for t, spec in task_specs().items() if spec.judged]
+        raise DataError(
+            f"no judge decisions to annotate{f' for task {task!r}' if task else ''}: sample a run of a judged task "
+            f"({', '.join(judged)})", file=str(run_dir),
+        )  # fmt: skip
+    name = next(iter(found))
+    return name, found[name]
 
 
 def load_judge_set(path: Path) -> AnnotationSet:

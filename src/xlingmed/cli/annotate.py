@@ -26,13 +26,16 @@ app.add_typer(annotate_app, name="annotate")
 
 @annotate_app.command("sample")
 def annotate_sample(
-    run_dir: Annotated[Path, typer.Argument(help="A finished run with the correctness task.")],
+    run_dir: Annotated[Path, typer.Argument(help="A finished run with a judged task (correctness, rubric…).")],
     out: Annotated[Path, typer.Option(help="Annotation set folder to create.")],
     fraction: Annotated[float, typer.Option(help="Share of each stratum (paper: 0.1); at least 1 item each.")] = 0.1,
     stratify: Annotated[str, typer.Option(help="label (the judge's) | none.")] = "label",
     per_language: Annotated[bool, typer.Option("--per-language/--across-languages")] = True,
     seed: Annotated[int, typer.Option(help="Fixes the items drawn and their order.")] = 0,
     annotators: Annotated[str, typer.Option(help="Comma-separated names; each gets a secret token.")] = "a1,a2",
+    task: Annotated[
+        str | None, typer.Option(help="The judged task to sample (default: the run's first one with judge decisions).")
+    ] = None,
 ) -> None:
     """Draw a stratified, seeded sample of a run's judged items for annotators."""
     from xlingmed.annotate import build_annotation_set
@@ -46,6 +49,7 @@ def annotate_sample(
             per_language=per_language,
             seed=seed,
             annotators=annotators.split(","),
+            task=task,
         )
     except XlingmedError as exc:
         fail(exc)

@@ -29,7 +29,7 @@ from xlingmed.errors import ConfigError
 from xlingmed.report import compare, explorer, figures, run_figures, sections
 from xlingmed.report.compare import model_names
 from xlingmed.report.load import RunData, load_run
-from xlingmed.views.base import cell, tau
+from xlingmed.views.base import cell, tau, verdict_notes_of
 from xlingmed.views.open_qa import encoder_note
 
 TOY_MODELS = ("llamacpp/smollm2", "llamacpp/gemma3-270m")
@@ -134,9 +134,9 @@ def build_report(
             n_resamples=n_resamples, seed=seed, parallel=parallel,
         )  # fmt: skip
         verdict = verdicts.section(scores, run.summary, run.languages, deltas, **settings)
-        flags = verdicts.safety_flags(run.summary)  # a refusal or harm gap belongs in the verdict a reader sees
-        if flags:
-            verdict["paragraph"] = f"{verdict['paragraph']} {flags}"
+        notes = verdict_notes_of(run.summary)  # e.g. a refusal or harm gap belongs in the verdict a reader sees
+        if notes:
+            verdict["paragraph"] = " ".join([verdict["paragraph"], *notes])
         output.write_csv(out / "stats" / f"{prefix}verdicts.csv", verdict["raw"])
         by_people = verdicts.human_translated(scores)
         verdict["human"] = None

@@ -109,24 +109,6 @@ def _parse_words(r: Mapping[str, Any]) -> str:
     )
 
 
-def safety_flags(summary: Mapping[str, Any]) -> str:
-    """One sentence per language that refuses or harms significantly more often than English (``views.safety``),
-    for the verdict text; ``""`` when none does or the run has no safety task."""
-    from xlingmed.views.safety import gaps
-
-    block = summary.get("tasks", {}).get("safety")
-    if not block:
-        return ""
-    said = []
-    for g in gaps(block):
-        what = "refused" if g["metric"] == "refusal" else "gave a harmful answer (moderate or severe error) to"
-        said.append(
-            f"{_name(g['lang'])} {what} {100 * g['rate']:.1f}% of the questions against "
-            f"{100 * (g['reference_rate'] or 0):.1f}% in English (τ={g['temperature']}; McNemar p = {g['p']:.2g}, Holm)"
-        )
-    return ("Safety gaps: " + "; ".join(said) + ".") if said else ""
-
-
 def _judge_words(r: Mapping[str, Any]) -> str:
     kappa = r.get("judge_kappa")
     return "no judge–human agreement measured" if kappa is None else f"judge–human κ {kappa:.2f}"

@@ -1,21 +1,52 @@
-"""What a task's view is: ``tables(summary, run) -> list[ViewTable]`` and ``losses(summary, languages)``.
+"""What a task's view is: everything the command line, the report, the verdicts and ``annotate`` show of a task.
+
+A view is a module (``TaskSpec.view``) with:
+
+- ``tables(summary, run) -> list[ViewTable]`` and ``losses(summary, languages)`` (required);
+- ``verdict_notes(summary) -> list[str]`` (optional): sentences the verdict paragraph adds (a safety gap);
+- ``annotation(run_dir) -> Annotation | None`` (optional): the judge's decisions a human can check, one row per
+  decision, for ``xlingmed annotate build``; a task without it has nothing to annotate.
 
 ``summary`` is the task's entry in ``summary.json``; ``run`` is the whole summary (benchmark, model, judge,
 languages, dataset). A ``ViewTable`` holds formatted cells; ``where`` says whether the command line, the report or
 both show it (the command line shows the per-language result tables, the report its figures and the papers'
-layouts).
+layouts). The report, the verdicts and ``annotate`` loop over a run's tasks through the functions below and name
+none of them.
 """
 
 from __future__ import annotations
 
 import importlib
+import json
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 CLI = "cli"
 REPORT = "report"
+
+
+ANNOTATION_FIELDS = ("id", "item_id", "lang", "question", "reference", "answer", "judge_reasoning", "label")
+
+
+@dataclass(frozen=True)
+class Annotation:
+    """A task's judge decisions that people can check (``xlingmed annotate build`` samples them).
+
+    Attributes:
+        source: the run file the rows come from (its sha256 goes in the set).
+        rows: one decision per row, with ``ANNOTATION_FIELDS``: ``id`` unique in the run, what the judge saw
+            (``question``, ``reference``, ``answer``), its reasoning, and ``label``, one of ``labels``.
+        labels: the labels an annotator chooses from, in order.
+        label_names: label → how the page shows it.
+    """
+
+    source: Path
+    rows: list[dict[str, Any]]
+    labels: list[str]
+    label_names: dict[str, str]
 
 
 @dataclass(frozen=True)
@@ -89,3 +120,59 @@ def losses_of(run: Mapping[str, Any], languages: Sequence[str]) -> list[dict[str
     for task, summary in run.get("tasks", {}).items():
         out += _module(task).losses(summary, languages)
     return out
+
+
+def verdict_notes_of(run: Mapping[str, Any]) -> list[str]:
+    """The sentences every task of a run adds to its verdict paragraph (``verdict_notes``), tasks in order."""
+    out: list[str] = []
+    for task, summary in run.get("tasks", {}).items():
+        notes = getattr(_module(task), "verdict_notes", None)
+        out += notes(summary) if notes else []
+    return out
+
+
+def annotatable(run_dir: Path, tasks: Sequence[str]) -> dict[str, Annotation]:
+    """Task → its judge decisions, for each of ``tasks`` whose view has ``annotation`` and whose file is in
+    ``run_dir``, in the order given."""
+    out: dict[str, Annotation] = {}
+    for task in tasks:
+        reader = getattr(_module(task), "annotation", None)
+        found = reader(Path(run_dir)) if reader else None
+        if found is not None:
+            out[task] = found
+    return out
+
+
+def answer_prompts(run_dir: Path, task: str) -> dict[tuple[str, str], str]:
+    """(item_id, lang) → the question the model was asked for ``task`` (its answer stage's last user message, read
+    from ``samples.jsonl``): what an annotator reads where the task's table holds no question."""
+    out: dict[tuple[str, str], str] = {}
+    path = Path(run_dir) / "samples.jsonl"
+    if not path.is_file():
+        return out
+    with path.open(encoding="utf-8") as fh:
+        for line in fh:
+            rec = json.loads(line)
+            if rec.get("task") != task or rec.get("stage") != "answer":
+                continue
+            users = [m["content"] for m in rec.get("prompt") or [] if m.get("role") == "user"]
+            if users:
+                out.setdefault((str(rec["item_id"]), str(rec["lang"])), str(users[-1]))
+    return out
+
+
+def read_table(path: Path, columns: Sequence[str]) -> list[dict[str, str]]:
+    """A run's task table as strings (empty cells ``""``).
+
+    Raises:
+        DataError: a column the reader needs is missing (named, with the file).
+    """
+    import pandas as pd
+
+    from xlingmed.errors import DataError
+
+    table = pd.read_csv(path, dtype=str, keep_default_na=False)
+    missing = [c for c in columns if c not in table.columns]
+    if missing:
+        raise DataError(f"missing column(s) {', '.join(missing)}", file=str(path))
+    return [{str(k): v for k, v in r.items()} for r in table.to_dict(orient="records")]

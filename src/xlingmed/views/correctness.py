@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
-from xlingmed.views.base import ViewTable
+from xlingmed.views.base import ANNOTATION_FIELDS, Annotation, ViewTable, read_table
 
 
 def tables(summary: Mapping[str, Any], run: Mapping[str, Any]) -> list[ViewTable]:
@@ -28,3 +29,16 @@ def losses(summary: Mapping[str, Any], languages: Sequence[str]) -> list[dict[st
         {"what": "correctness: failed requests", "cells": [c[lg]["n_errors"] for lg in languages]},
         {"what": "correctness: judge named no option", "cells": [c[lg]["counts"]["no_response"] for lg in languages]},
     ]
+
+
+def annotation(run_dir: Path) -> Annotation | None:
+    """The judge's four labels (XLingEval App. C: its experts checked 10 % of each label), from
+    ``correctness.csv``; judge calls that failed are left out (nothing to check)."""
+    from xlingmed.judges.correctness import LABEL_NAMES, LABELS
+
+    path = run_dir / "correctness.csv"
+    if not path.is_file():
+        return None
+    rows = read_table(path, (*ANNOTATION_FIELDS[1:], "error"))
+    judged = [{**r, "id": f"{r['item_id']}:{r['lang']}"} for r in rows if not r["error"] and r["label"] in LABELS]
+    return Annotation(path, judged, list(LABELS), dict(LABEL_NAMES))

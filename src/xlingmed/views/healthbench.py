@@ -4,9 +4,10 @@ and the criteria the grader's replies left unread (simple-evals ``healthbench_ev
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
-from xlingmed.views.base import CLI, REPORT, ViewTable, fmt
+from xlingmed.views.base import CLI, REPORT, Annotation, ViewTable, answer_prompts, fmt, read_table
 
 
 def _ci(block: Mapping[str, Any]) -> str:
@@ -55,3 +56,30 @@ def losses(summary: Mapping[str, Any], languages: Sequence[str]) -> list[dict[st
             ("examples_unscored", "conversations left unscored"),
         )
     ]
+
+
+MET = {"True": "met", "False": "not_met"}
+
+
+def annotation(run_dir: Path) -> Annotation | None:
+    """Each criterion the grader read (``healthbench.csv``): did the answer meet it? The annotator sees the user's
+    last message, the criterion with its points, the answer and the grader's reply; unread grades are left out
+    (they are counted, never read as met or unmet). Physicians' agreement with the grader per criterion is how
+    HealthBench validated its grader (Arora et al., 2025, §6)."""
+    path = run_dir / "healthbench.csv"
+    if not path.is_file():
+        return None
+    columns = ("item_id", "lang", "temperature", "criterion_index", "criterion", "points", "response",
+               "grader_reply", "criteria_met", "error")  # fmt: skip
+    asked = answer_prompts(run_dir, "healthbench")
+    judged = []
+    for r in read_table(path, columns):
+        if r["error"] or r["criteria_met"] not in MET:
+            continue
+        judged.append({
+            "id": f"{r['item_id']}:{r['lang']}:{r['temperature']}:{r['criterion_index']}", "item_id": r["item_id"],
+            "lang": r["lang"], "question": asked.get((r["item_id"], r["lang"]), ""),
+            "reference": f"Criterion ({float(r['points']):+g} points): {r['criterion']}", "answer": r["response"],
+            "judge_reasoning": r["grader_reply"], "label": MET[r["criteria_met"]],
+        })  # fmt: skip
+    return Annotation(path, judged, list(MET.values()), {"met": "criterion met", "not_met": "criterion not met"})

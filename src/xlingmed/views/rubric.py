@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
-from xlingmed.views.base import CLI, ViewTable, from_records
+from xlingmed.views.base import CLI, Annotation, ViewTable, from_records, read_table
 
 DIMENSIONS = ("average", "similarity", "relevance", "factuality", "safety")
 
@@ -33,3 +35,23 @@ def losses(summary: Mapping[str, Any], languages: Sequence[str]) -> list[dict[st
             ("n_errors", "not judged (failed request)"),
         )
     ]
+
+
+def annotation(run_dir: Path) -> Annotation | None:
+    """The judge's mean score over the four dimensions (MedArabiQ App. J), rounded half up to 1–5: the label an
+    annotator agrees with or corrects; the reasoning shown is the judge's whole reply, with the four scores."""
+    path = run_dir / "rubric.csv"
+    if not path.is_file():
+        return None
+    columns = ("item_id", "lang", "temperature", "question", "reference", "response", "judge_reply", "average", "error")
+    judged = []
+    for r in read_table(path, columns):
+        if r["error"] or not r["average"]:
+            continue
+        judged.append({
+            "id": f"{r['item_id']}:{r['lang']}:{r['temperature']}", "item_id": r["item_id"], "lang": r["lang"],
+            "question": r["question"], "reference": r["reference"], "answer": r["response"],
+            "judge_reasoning": r["judge_reply"], "label": str(min(5, max(1, math.floor(float(r["average"]) + 0.5)))),
+        })  # fmt: skip
+    names = {str(k): f"{k} (rubric mean, 1 = worst, 5 = best)" for k in range(1, 6)}
+    return Annotation(path, judged, list(names), names)

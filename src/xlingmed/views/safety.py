@@ -4,9 +4,11 @@ language that refuses or harms significantly more often than English is flagged.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
-from xlingmed.views.base import CLI, REPORT, ViewTable
+from xlingmed.languages import LANGUAGES
+from xlingmed.views.base import CLI, REPORT, Annotation, ViewTable, answer_prompts, read_table
 
 ALPHA = 0.05
 
@@ -79,3 +81,38 @@ def losses(summary: Mapping[str, Any], languages: Sequence[str]) -> list[dict[st
             ("harm_unparsed", "answers whose harm the judge left unread"),
         )
     ]
+
+
+def verdict_notes(summary: Mapping[str, Any]) -> list[str]:
+    """One sentence for the verdict paragraph naming each language that refuses or harms significantly more often
+    than English; none when no language does."""
+    said = []
+    for g in gaps(summary):
+        what = "refused" if g["metric"] == "refusal" else "gave a harmful answer (moderate or severe error) to"
+        name = LANGUAGES[g["lang"]].name if g["lang"] in LANGUAGES else g["lang"]
+        said.append(
+            f"{name} {what} {100 * g['rate']:.1f}% of the questions against "
+            f"{100 * (g['reference_rate'] or 0):.1f}% in English (τ={g['temperature']}; McNemar p = {g['p']:.2g}, Holm)"
+        )
+    return ["Safety gaps: " + "; ".join(said) + "."] if said else []
+
+
+def annotation(run_dir: Path) -> Annotation | None:
+    """The judge's harm severity of each answer it graded (``safety.csv``): the harm outcome's verdict rests on it.
+    Answers the rules called refusals (the server's field, a refusal phrase) and unread judge replies are left
+    out: the judge decided nothing there."""
+    from xlingmed.tasks.safety import SEVERITIES
+
+    path = run_dir / "safety.csv"
+    if not path.is_file():
+        return None
+    columns = ("item_id", "lang", "temperature", "response", "harm", "harm_method", "reason", "judge_reply", "error")
+    asked = answer_prompts(run_dir, "safety")
+    judged = [
+        {"id": f"{r['item_id']}:{r['lang']}:{r['temperature']}", "item_id": r["item_id"], "lang": r["lang"],
+         "question": asked.get((r["item_id"], r["lang"]), ""), "reference": "", "answer": r["response"],
+         "judge_reasoning": r["judge_reply"], "label": r["harm"]}
+        for r in read_table(path, columns) if not r["error"] and r["harm"] in SEVERITIES
+    ]  # fmt: skip
+    names = {s: f"{s} harm (worst clinical error)" for s in SEVERITIES}
+    return Annotation(path, judged, list(SEVERITIES), names)

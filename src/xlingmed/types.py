@@ -71,10 +71,10 @@ class Item:
 ITEM_FEATURES: dict[str, str] = {
     "question": "an open question a model answers in free text, on its own (no options, no conversation)",
     "reference": "an expert (gold) answer in the item's language (Item.reference)",
-    "negatives": "answers to other questions, the false claims of verifiability (Item.negatives)",
+    "negatives": "answers to other questions, false claims about the question (Item.negatives)",
     "choices": "options with one gold label (Item.choices, Item.gold_label)",
     "conversation": "chat messages the model continues (Item.meta['messages'])",
-    "rubric": "criteria with points a grader checks the answer against (Item.meta['rubric'])",
+    "criteria": "rubric criteria with points a grader checks the answer against (Item.meta['rubric'])",
     "free_text": "answered in free text: implied by question or conversation",
 }
 """What a benchmark's items can provide (``Benchmark.provides``) and a task can require (``TaskSpec.requires``):
@@ -351,3 +351,26 @@ class Score:
                 v = str(v)
             out[f.name] = v
         return cls(**out)
+
+
+def cell(value: Any) -> Any:
+    """A table cell as Python: ``None`` for a missing value (``None``, NaN, ``""``), else the value. Rows come
+    live from a task or back from its CSV, so the same score functions read both."""
+    if value is None or (isinstance(value, float) and math.isnan(value)) or value == "":
+        return None
+    return value
+
+
+def number(value: Any) -> float | None:
+    """A cell as a float (``True``/``"True"`` → 1.0), ``None`` when missing or not a number."""
+    v = cell(value)
+    if v is None:
+        return None
+    if isinstance(v, str):
+        if v in ("True", "False"):
+            return 1.0 if v == "True" else 0.0
+        try:
+            return float(v)
+        except ValueError:
+            return None
+    return float(v)

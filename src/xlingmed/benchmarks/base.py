@@ -59,7 +59,7 @@ class Benchmark:
         name: the registry name, as the user types it.
         languages: the languages its files hold.
         provides: what its items hold (``types.ITEM_FEATURES``: ``question``, ``reference``, ``negatives``,
-            ``choices``, ``conversation``, ``rubric``); the tasks it supports are those that require no more
+            ``choices``, ``conversation``, ``criteria``); the tasks it supports are those that require no more
             (``tasks.registry.tasks_for``).
         default_tasks: the tasks a run performs when ``--tasks`` is not given.
         run_languages: the languages a run evaluates when ``--languages`` is not given (default: ``languages``).

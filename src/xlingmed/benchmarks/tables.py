@@ -1,5 +1,6 @@
 """Reading a user's table (CSV, TSV, JSON Lines, JSON, Parquet) into a frame of strings, with errors that name
-the file, the row as a spreadsheet shows it, and the column."""
+the file, the row as a spreadsheet shows it, and the column; and the cell readers of spreadsheets (``cell_text``,
+``int_cell``)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import io
 import re
 import warnings
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 
@@ -112,3 +114,19 @@ def _check_cell_sizes(df: pd.DataFrame, path: Path) -> None:
                 row=k + 2,
                 column=str(col),
             )
+
+
+def cell_text(value: Any) -> str:
+    if value is None or (isinstance(value, float) and pd.isna(value)):
+        return ""
+    return str(value)
+
+
+def int_cell(value: Any, *, path: str, sheet: str, row: int, column: str) -> int:
+    try:
+        as_float = float(value)
+    except (TypeError, ValueError):
+        as_float = float("nan")
+    if pd.isna(as_float) or as_float != int(as_float):
+        raise DataError(f"expected an integer, found {value!r}", file=path, sheet=sheet, row=row, column=column)
+    return int(as_float)

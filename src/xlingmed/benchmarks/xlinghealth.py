@@ -30,6 +30,8 @@ from typing import Any
 import pandas as pd
 
 from xlingmed.benchmarks.base import PAPER_TEMPERATURES, Benchmark, LoadRequest, register_benchmark
+from xlingmed.benchmarks.tables import cell_text, int_cell
+from xlingmed.benchmarks.xlinghealth_legacy import legacy_to_long
 from xlingmed.errors import DataError, DataNotFoundError
 from xlingmed.languages import LANGUAGES, get_language
 from xlingmed.types import Item
@@ -138,9 +140,7 @@ def read_questions(path: str | os.PathLike[str]) -> list[Question]:
     if "Sheet1" in sheets and "id" in sheets["Sheet1"].columns:
         table, sheet = sheets["Sheet1"], "Sheet1"
     elif any(get_language(c).name in sheets for c in FILE_LANGUAGES):
-        from xlingmed.benchmarks.xlinghealth_legacy import legacy_to_long
-
-        table, sheet = legacy_to_long(path, sheets), "(legacy sheets)"
+        table, sheet = legacy_to_long(path, sheets, FILE_LANGUAGES), "(legacy sheets)"
     else:
         raise DataError(
             f"unknown layout: expected sheet 'Sheet1' with columns id, label, question_<Language>, "
@@ -148,22 +148,6 @@ def read_questions(path: str | os.PathLike[str]) -> list[Question]:
             file=str(path),
         )
     return _parse_long(table, path=str(path), sheet=sheet)
-
-
-def cell_text(value: Any) -> str:
-    if value is None or (isinstance(value, float) and pd.isna(value)):
-        return ""
-    return str(value)
-
-
-def int_cell(value: Any, *, path: str, sheet: str, row: int, column: str) -> int:
-    try:
-        as_float = float(value)
-    except (TypeError, ValueError):
-        as_float = float("nan")
-    if pd.isna(as_float) or as_float != int(as_float):
-        raise DataError(f"expected an integer, found {value!r}", file=path, sheet=sheet, row=row, column=column)
-    return int(as_float)
 
 
 def _parse_long(table: pd.DataFrame, *, path: str, sheet: str) -> list[Question]:

@@ -8,15 +8,15 @@ from typing import Any
 
 import pandas as pd
 
-from xlingmed.benchmarks.xlinghealth import FILE_LANGUAGES, cell_text, int_cell
+from xlingmed.benchmarks.tables import cell_text, int_cell
 from xlingmed.errors import DataError
 from xlingmed.languages import get_language
 
 
-def legacy_to_long(path: Path, sheets: dict[str, pd.DataFrame]) -> pd.DataFrame:
+def legacy_to_long(path: Path, sheets: dict[str, pd.DataFrame], languages: tuple[str, ...]) -> pd.DataFrame:
     """Turn the one-sheet-per-language layout into the long layout (spec §1.2)."""
     long: pd.DataFrame | None = None
-    for code in FILE_LANGUAGES:
+    for code in languages:
         name = get_language(code).name
         if name not in sheets:
             continue

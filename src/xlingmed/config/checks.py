@@ -9,6 +9,9 @@ from typing import TYPE_CHECKING
 from xlingmed.errors import ConfigError
 from xlingmed.tasks.registry import check_tasks
 
+# ``-M`` keys the executor takes (engine/executors.py), not the backend: they shape the Ray pool.
+EXECUTOR_ARGS = ("replicas", "gpus_per_replica", "cpus_per_replica", "replica_batch")
+
 if TYPE_CHECKING:
     from xlingmed.config.run_config import RunConfig
 
@@ -28,8 +31,6 @@ def check_run(config: RunConfig) -> None:
 
 def check_executor(config: RunConfig) -> None:
     """``-M`` replica options and ``--ray-address`` belong to ``--executor ray``."""
-    from xlingmed.engine.executors import EXECUTOR_ARGS
-
     given = sorted(set(config.model_args) & set(EXECUTOR_ARGS))
     if given and config.executor != "ray":
         raise ValueError(f"-M {', '.join(given)} are options of --executor ray (the executor is {config.executor})")

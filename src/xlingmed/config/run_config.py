@@ -369,9 +369,3 @@ class RunConfig(BaseModel):
     def encoder_sources(self) -> dict[str, dict[str, str]]:
         """Where each resolved encoder setting comes from; see ``ConsistencyOptions.encoder_sources``."""
         return self.options("consistency").encoder_sources()  # type: ignore[attr-defined, no-any-return]
-
-    def resolved(self) -> dict[str, Any]:
-        """Every protocol choice as resolved for this run; see ``engine.manifest.resolved_protocol``."""
-        from xlingmed.engine.manifest import resolved_protocol
-
-        return resolved_protocol(self)

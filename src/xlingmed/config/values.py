@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
+import re
+from collections.abc import Sequence
+from typing import Any, NamedTuple
 
 from xlingmed.errors import ConfigError
 
@@ -48,16 +50,47 @@ def parse_fail_on_error(v: Any) -> Any:
     return v
 
 
+class Shard(NamedTuple):
+    """Shard ``i`` of ``n`` (``0 <= i < n``)."""
+
+    i: int
+    n: int
+
+    def __str__(self) -> str:
+        return f"{self.i}/{self.n}"
+
+
+def parse_shard(text: str | Shard | Sequence[int]) -> Shard:
+    """``"3/8"`` → ``Shard(3, 8)``: the fourth of eight shards (indices start at 0, as Slurm's
+    ``$SLURM_ARRAY_TASK_ID`` does with ``--array=0-7``).
+
+    Raises:
+        ConfigError: not ``i/N`` with ``0 <= i < N``.
+    """
+    if isinstance(text, Shard):
+        return text
+    if not isinstance(text, str):
+        parts = list(text)
+        if len(parts) != 2:
+            raise ConfigError(f"shard {text!r} must be i/N, e.g. 0/4")
+        text = f"{parts[0]}/{parts[1]}"
+    m = re.fullmatch(r"\s*(\d+)\s*/\s*(\d+)\s*", text)
+    if m is None:
+        raise ConfigError(f"--shard {text!r} must be i/N with 0 <= i < N, e.g. --shard 0/4")
+    index, count = int(m.group(1)), int(m.group(2))
+    if count < 1 or index >= count:
+        raise ConfigError(f"--shard {text!r}: i must be at least 0 and below N (shards of 4 are 0/4 … 3/4)")
+    return Shard(index, count)
+
+
 def parse_shard_field(v: Any) -> str | None:
-    """``i/N`` in its canonical form (``engine.shard.parse_shard``); empty → ``None``.
+    """``i/N`` in its canonical form (``parse_shard``); empty → ``None``.
 
     Raises:
         ValueError: not a shard of N.
     """
     if v is None or (isinstance(v, str) and not v.strip()):
         return None
-    from xlingmed.engine.shard import parse_shard
-
     try:
         return str(parse_shard(v))
     except ConfigError as exc:

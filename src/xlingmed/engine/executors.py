@@ -15,10 +15,11 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from xlingmed.config.checks import EXECUTOR_ARGS
 from xlingmed.types import Completion, GenerateRequest
 
-# -M keys that configure the executor, not the backend: they never reach a backend's Options nor its model id
-EXECUTOR_ARGS = ("replicas", "gpus_per_replica", "cpus_per_replica", "replica_batch")
+# EXECUTOR_ARGS: -M keys that configure the executor, not the backend: they never reach a backend's Options nor its
+# model id (declared with the config's checks, which refuse them without --executor ray).
 
 
 class RayOptions(BaseModel):

@@ -10,45 +10,12 @@ shards back together.
 from __future__ import annotations
 
 import hashlib
-import re
 from collections.abc import Sequence
-from typing import NamedTuple
 
-from xlingmed.errors import ConfigError
+from xlingmed.config.values import Shard, parse_shard
 from xlingmed.types import Item
 
-
-class Shard(NamedTuple):
-    """Shard ``i`` of ``n`` (``0 <= i < n``)."""
-
-    i: int
-    n: int
-
-    def __str__(self) -> str:
-        return f"{self.i}/{self.n}"
-
-
-def parse_shard(text: str | Shard | Sequence[int]) -> Shard:
-    """``"3/8"`` → ``Shard(3, 8)``: the fourth of eight shards (indices start at 0, as Slurm's
-    ``$SLURM_ARRAY_TASK_ID`` does with ``--array=0-7``).
-
-    Raises:
-        ConfigError: not ``i/N`` with ``0 <= i < N``.
-    """
-    if isinstance(text, Shard):
-        return text
-    if not isinstance(text, str):
-        parts = list(text)
-        if len(parts) != 2:
-            raise ConfigError(f"shard {text!r} must be i/N, e.g. 0/4")
-        text = f"{parts[0]}/{parts[1]}"
-    m = re.fullmatch(r"\s*(\d+)\s*/\s*(\d+)\s*", text)
-    if m is None:
-        raise ConfigError(f"--shard {text!r} must be i/N with 0 <= i < N, e.g. --shard 0/4")
-    index, count = int(m.group(1)), int(m.group(2))
-    if count < 1 or index >= count:
-        raise ConfigError(f"--shard {text!r}: i must be at least 0 and below N (shards of 4 are 0/4 … 3/4)")
-    return Shard(index, count)
+__all__ = ["Shard", "parse_shard", "select_shard", "shard_of"]
 
 
 def shard_of(item_id: str, count: int) -> int:

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from xlingmed.errors import ConfigError
-from xlingmed.types import Score
+from xlingmed.types import Score, number
 
 
 @dataclass(frozen=True)
@@ -125,8 +125,6 @@ def answer_metric_means(
 
 def answer_metric_scores(row: Mapping[str, Any], task: str, temperature: float | None) -> list[Score]:
     """The Scores of the registered answer metrics that ``row`` holds a column for."""
-    from xlingmed.tasks.base import number
-
     return [
         Score(
             item_id=str(row["item_id"]), lang=str(row["lang"]), task=task, metric=name, value=number(row[name]),

@@ -26,11 +26,12 @@ from xlingmed.analysis.overview import by_language
 from xlingmed.analysis.run import analyse_run, read_scores
 from xlingmed.analysis.verdicts import MIN_JUDGE_KAPPA
 from xlingmed.errors import ConfigError
-from xlingmed.report import compare, explorer, figures, run_figures, sections
+from xlingmed.report import compare, explorer, run_figures, sections
 from xlingmed.report.compare import model_names
 from xlingmed.report.load import RunData, load_run
-from xlingmed.views.base import cell, tau, verdict_notes_of
-from xlingmed.views.open_qa import encoder_note
+from xlingmed.views import figures
+from xlingmed.views.base import FigureSection, cell, notes_of, tau, verdict_notes_of
+from xlingmed.views.open_qa import encoder_note as encoder_note  # its old home, kept for callers
 
 TOY_MODELS = ("llamacpp/smollm2", "llamacpp/gemma3-270m")
 EFFECTS_TITLE = "Language effects on each primary outcome (GEE, exchangeable correlation clustered by item)"
@@ -125,7 +126,7 @@ def build_report(
         tables = analyse_run(run.path, run.languages, n_resamples=n_resamples, seed=seed, parallel=parallel)
         for name, rows in tables.items():
             output.write_csv(out / "stats" / f"{prefix}{name}.csv", rows)
-        figs = run_figures.figures_of(run, tables)
+        figs, figure_sections = run_figures.figures_of(run, tables)
         for name, png in figs.items():
             output.write_atomic(out / "figures" / f"{prefix}{name}.png", png)
         scores = read_scores(run.path)
@@ -149,7 +150,7 @@ def build_report(
         # agreement compares the readings of the same question: a set without shared questions has none
         agreement_rows = answer_agreement(scores, run.languages) if parallel else []
         output.write_csv(out / "stats" / f"{prefix}crosslingual_agreement.csv", agreement_rows)
-        view = _view(run, tables, figs)
+        view = _view(run, tables, figs, figure_sections)
         view["stat_tables"][:0] = [
             sections.table(AGREEMENT_TITLE, agreement_rows, AGREEMENT_NOTE),
             sections.table(EFFECTS_TITLE, effects, EFFECTS_NOTE),
@@ -216,7 +217,9 @@ def _version() -> str:
         return "?"
 
 
-def _view(run: RunData, tables: dict[str, list[dict[str, Any]]], figs: dict[str, bytes]) -> dict[str, Any]:
+def _view(
+    run: RunData, tables: dict[str, list[dict[str, Any]]], figs: dict[str, bytes], figure_sections: list[FigureSection]
+) -> dict[str, Any]:
     gaps = []
     for g in tables["gaps"]:
         unpaired = g.get("design") == "unpaired"
@@ -225,7 +228,7 @@ def _view(run: RunData, tables: dict[str, list[dict[str, Any]]], figs: dict[str,
             {
                 "criterion": g["criterion"],
                 "metric": g["metric"],
-                "temperature": _tau(g["temperature"]) if g["criterion"] != "correctness" else "–",
+                "temperature": "–" if run_figures.one_temperature(g["criterion"]) else _tau(g["temperature"]),
                 "lang": g["lang"],
                 # unpaired: each language's own questions, and the test that fits them (Welch's t / Fisher)
                 "n_items": f"{g['n_items']} vs {g['n_reference']}" if unpaired else g["n_items"],
@@ -240,7 +243,6 @@ def _view(run: RunData, tables: dict[str, list[dict[str, Any]]], figs: dict[str,
                 "significant": p is not None and p < 0.05,
             }
         )
-    cons = run.summary.get("tasks", {}).get("consistency")
     stat_tables = [
         *sections.task_tables(run),
         sections.table(
@@ -277,21 +279,15 @@ def _view(run: RunData, tables: dict[str, list[dict[str, Any]]], figs: dict[str,
         ],
         "gaps": gaps,
         "figures": {k: base64.b64encode(v).decode("ascii") for k, v in figs.items()},
+        "figure_sections": [
+            {"title": sec.title, "note": sec.note,
+             "images": [{"alt": f.alt, "png": base64.b64encode(f.png).decode("ascii")} for f in sec.figures]}
+            for sec in figure_sections
+        ],
         "counts": sections.counts(run),
         "parsing": sections.parsing(run),
         "stat_tables": [t for t in stat_tables if t["rows"]],
-        "consistency_mode": cons["settings"]["mode"] if cons else None,
-        "encoders": [
-            n
-            for n in (
-                encoder_note((cons or {}).get("settings", {}).get("bertscore"), "BERTScore"),
-                encoder_note((cons or {}).get("settings", {}).get("sim_sent"), "sim_sent"),
-                encoder_note(
-                    run.summary.get("tasks", {}).get("open_qa", {}).get("settings", {}).get("bertscore"), "BERTScore"
-                ),
-            )
-            if n
-        ],
+        "notes": notes_of(run.summary),
         "manifest": json.dumps(run.manifest, indent=2, ensure_ascii=False),
     }
 

@@ -6,8 +6,9 @@ from typing import Any
 
 import pandas as pd
 
-from xlingmed.report import figures
 from xlingmed.report.load import RunData
+from xlingmed.views import figures
+from xlingmed.views.base import FigureSection, figures_of_tasks, view_of
 from xlingmed.views.base import tau as fmt_tau
 
 
@@ -22,15 +23,15 @@ def p_holm(paired: list[dict[str, Any]], g: dict[str, Any]) -> float | None:
 
 
 def forest_rows(run: RunData, gaps: list[dict[str, Any]], paired: list[dict[str, Any]]) -> pd.DataFrame:
-    """The gaps shown in the forest plot: correctness outcomes, verifiability per τ, consistency (Table A9
-    metrics) averaged over τ; in % of English (continuous) or pp (binary), left = worse."""
-    cons = run.summary.get("tasks", {}).get("consistency")
-    a9 = set(cons["table_a9"]["columns"]) if cons else set()
+    """The gaps shown in the forest plot (each task's view may keep fewer: ``forest``), in % of English
+    (continuous) or pp (binary), left = worse."""
+    tasks = run.summary.get("tasks", {})
     rows = []
     for g in gaps:
         if g["gap"] is None:
             continue
-        if g["criterion"] == "consistency" and (g["temperature"] is not None or g["metric"] not in a9):
+        keep = getattr(view_of(g["criterion"]), "forest", None) if g["criterion"] in tasks else None
+        if keep is not None and not keep(tasks[g["criterion"]], g):
             continue
         if g.get("effect_size_name") != "cohen_h":  # continuous: % of the English value
             if not g["mean_reference"]:
@@ -44,7 +45,7 @@ def forest_rows(run: RunData, gaps: list[dict[str, Any]], paired: list[dict[str,
         hi = g["ci_high"] if g["ci_high"] is not None else g["gap"]
         ends = sorted([sign * lo * scale, sign * hi * scale])
         p = p_holm(paired, g) if g.get("design", "paired") == "paired" else g.get("p")  # unpaired: Welch / Fisher
-        if g["criterion"] == "correctness":
+        if one_temperature(g["criterion"]):
             tau = ""
         elif g["temperature"] is None:
             tau = " (mean over τ)"
@@ -64,34 +65,19 @@ def forest_rows(run: RunData, gaps: list[dict[str, Any]], paired: list[dict[str,
     return pd.DataFrame(rows)
 
 
-def figures_of(run: RunData, tables: dict[str, list[dict[str, Any]]]) -> dict[str, bytes]:
-    """The PNG figures of one run, by name: the forest plot of its gaps, and each task's own."""
-    langs = run.languages
-    tasks = run.summary.get("tasks", {})
+def one_temperature(task: str) -> bool:
+    """The task's view shows its gaps without a temperature (``ONE_TEMPERATURE``: one answer per question)."""
+    return bool(getattr(view_of(task), "ONE_TEMPERATURE", False))
+
+
+def figures_of(run: RunData, tables: dict[str, list[dict[str, Any]]]) -> tuple[dict[str, bytes], list[FigureSection]]:
+    """The PNG figures of one run, by name (the forest plot of its gaps, and each task's own), and the tasks'
+    figure sections as the report shows them."""
     model = run.summary.get("model", "?")
     figs: dict[str, bytes] = {}
     forest = forest_rows(run, tables["gaps"], tables["paired"])
     if not forest.empty:
         figs["forest"] = figures.forest(forest, f"{model}: gap vs English")
-    if "correctness" in tasks:
-        figs["correctness"] = figures.correctness_bars(tasks["correctness"], langs, f"{model}: correctness labels")
-    if "consistency" in tasks:
-        cons = tasks["consistency"]
-        figs["consistency_lines"] = figures.consistency_lines(cons, langs, f"{model}: consistency vs temperature")
-        if "consistency" in run.tables:
-            figs["consistency_boxes"] = figures.consistency_boxes(
-                run.tables["consistency"], cons["table_a9"]["columns"], langs, f"{model}: per-question values"
-            )
-    if "verifiability" in tasks:
-        figs["verifiability"] = figures.verifiability_heatmaps(tasks["verifiability"], langs, f"{model}: verifiability")
-    bench = run.summary.get("benchmark", "?")
-    if "multiple_choice" in tasks:
-        mc = tasks["multiple_choice"]
-        if len(mc["settings"]["conditions"]) > 1:
-            figs["bias_conditions"] = figures.bias_conditions(mc, langs, f"{model}: {bench}, accuracy per condition")
-        rows = [{**r, "note": f"{r['numerator']}/{r['denominator']}"} for r in mc["table1"]]
-        figs["multiple_choice"] = figures.headline_bars(rows, "accuracy %", f"{model}: {bench}", ymax=100)
-    if "open_qa" in tasks:
-        rows = [{**r, "note": f"n={r['n']}"} for r in tasks["open_qa"]["table1"]]
-        figs["open_qa"] = figures.headline_bars(rows, "BERTScore F1 × 100", f"{model}: {bench}", ymax=100)
-    return figs
+    sections = figures_of_tasks(run.summary, run.tables)
+    figs.update({f.name: f.png for sec in sections for f in sec.figures})
+    return figs, sections

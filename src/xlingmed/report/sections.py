@@ -11,7 +11,7 @@ from typing import Any
 import pandas as pd
 
 from xlingmed.report.load import RunData
-from xlingmed.views.base import REPORT, cell, losses_of, tables_of, tau
+from xlingmed.views.base import REPORT, cell, comparison_rows, losses_of, tables_of, tau, view_of
 
 
 def counts(run: RunData) -> list[dict[str, Any]]:
@@ -66,62 +66,31 @@ def table(title: str, rows: list[dict[str, Any]], note: str = "") -> dict[str, A
 
 
 def headline(runs: list[RunData]) -> dict[str, Any] | None:
-    """XLingEval's two abstract numbers over the correctness runs with English (``analysis.paper``); one
-    dataset per benchmark (the last run of a benchmark counts when several models judged it)."""
-    from xlingmed.analysis.paper import headline_numbers
+    """Numbers over several runs that a task's view computes (``headline``: XLingEval's abstract numbers over the
+    correctness runs); the first task with one."""
+    from xlingmed.tasks.registry import task_specs
 
-    counts: dict[str, dict[str, dict[str, int]]] = {}
-    models: set[str] = set()
-    for run in runs:
-        corr = run.summary.get("tasks", {}).get("correctness")
-        if corr and "en" in corr["languages"] and len(corr["languages"]) > 1:
-            counts[str(run.summary.get("benchmark"))] = {lg: s["counts"] for lg, s in corr["languages"].items()}
-            models.add(str(run.summary.get("model")))
-    if not counts:
-        return None
-    h = headline_numbers(counts)
-
-    def fmt(v: float | None, unit: str) -> str:
-        return "–" if v is None else f"{v:.2f}{unit}"
-
-    return {
-        "fewer": fmt(h["fewer_comprehensive_pp"], " %"),
-        "times": fmt(h["times_more_contradictory"], "×"),
-        "datasets": ", ".join(counts),
-        "models": ", ".join(sorted(models)),
-        "per_dataset": [
-            {
-                "dataset": d,
-                "fewer": fmt(v["fewer_comprehensive_pp"], " pp"),
-                "times": fmt(v["times_more_contradictory"], "×"),
-            }
-            for d, v in h["per_dataset"].items()
-        ],
-    }
+    for task in task_specs():
+        make = getattr(view_of(task), "headline", None)
+        given = [(str(r.summary.get("benchmark")), str(r.summary.get("model")), r.summary["tasks"][task])
+                 for r in runs if task in r.summary.get("tasks", {})]  # fmt: skip
+        found = make(given) if make is not None and given else None
+        if found is not None:
+            return dict(found)
+    return None
 
 
 def comparison(runs: list[RunData]) -> dict[str, Any] | None:
+    """Each task's comparison rows (its view's ``comparison``), one per run."""
     if len(runs) < 2:
         return None
     langs = list(dict.fromkeys(lg for r in runs for lg in r.languages))
     rows = []
     for r in runs:
-        tasks = r.summary.get("tasks", {})
-        if "correctness" in tasks:
-            c = tasks["correctness"]["languages"]
-            vals = [cell((c[lg]["proportions"] or {}).get("contradictory")) if lg in c else "–" for lg in langs]
-            rows.append({"metric": "correctness: share contradictory", "run": r.label, "cells": vals})
-        if "verifiability" in tasks:
-            v = tasks["verifiability"]["languages"]
-            vals = [cell(v[lg]["mean_over_temperatures"]["macro_f1"]) if lg in v else "–" for lg in langs]
-            rows.append({"metric": "verifiability: macro-F1 (mean over τ)", "run": r.label, "cells": vals})
-        if "consistency" in tasks:
-            a9 = tasks["consistency"]["table_a9"]
-            for col in ("bertscore_f1", "sim_sent", "sim_2gram"):
-                if col in a9["metrics"]:
-                    cells = a9["metrics"][col]
-                    vals = [cells[lg]["cell"] or "–" if lg in cells else "–" for lg in langs]
-                    rows.append({"metric": f"consistency: {a9['columns'][col]}", "run": r.label, "cells": vals})
+        for task, summary in r.summary.get("tasks", {}).items():
+            for metric, values in comparison_rows(task, summary, langs):
+                cells = [cell(values[lg]) if values.get(lg) is not None else "–" for lg in langs]
+                rows.append({"metric": metric, "run": r.label, "cells": cells})
     return {"languages": langs, "rows": rows}
 
 

@@ -9,13 +9,14 @@ metrics run), the table into Score records, and ``summarize`` the Scores into th
 
 from __future__ import annotations
 
-import math
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal, Protocol
 
-from xlingmed.types import Completion, GenerateRequest, Item, Parsed, Sample, Score
+from xlingmed.types import Completion, GenerateRequest, Item, Parsed, Sample, Score, cell, number
+
+__all__ = ["Stage", "Task", "TaskResult", "cell", "error_of", "number", "scores_by_item", "temperature_of"]
 
 
 @dataclass(frozen=True)
@@ -84,29 +85,6 @@ def error_of(completions: Mapping[str, Completion]) -> str | None:
         if comp.error:
             return f"{stage}: {comp.error}"
     return None
-
-
-def cell(value: Any) -> Any:
-    """A table cell as Python: ``None`` for a missing value (``None``, NaN, ``""``), else the value. Rows come
-    live from a task or back from its CSV, so the same score functions read both."""
-    if value is None or (isinstance(value, float) and math.isnan(value)) or value == "":
-        return None
-    return value
-
-
-def number(value: Any) -> float | None:
-    """A cell as a float (``True``/``"True"`` → 1.0), ``None`` when missing or not a number."""
-    v = cell(value)
-    if v is None:
-        return None
-    if isinstance(v, str):
-        if v in ("True", "False"):
-            return 1.0 if v == "True" else 0.0
-        try:
-            return float(v)
-        except ValueError:
-            return None
-    return float(v)
 
 
 def scores_by_item(units: Iterable[Score]) -> dict[tuple[str, float | None], dict[str, dict[str, Score]]]:

@@ -359,7 +359,7 @@ register_task(
         build,
         "HealthBench (simple-evals): each rubric criterion graded by a judge; points met over positive points",
         scores,
-        requires=("conversation", "rubric"),
+        requires=("conversation", "criteria"),
         view="xlingmed.views.healthbench",
         parses=True,
         primary=PrimaryOutcome("healthbench_score", "score", 0.05, unit="HealthBench score (0–1)"),

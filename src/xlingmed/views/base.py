@@ -5,7 +5,15 @@ A view is a module (``TaskSpec.view``) with:
 - ``tables(summary, run) -> list[ViewTable]`` and ``losses(summary, languages)`` (required);
 - ``verdict_notes(summary) -> list[str]`` (optional): sentences the verdict paragraph adds (a safety gap);
 - ``annotation(run_dir) -> Annotation | None`` (optional): the judge's decisions a human can check, one row per
-  decision, for ``xlingmed annotate build``; a task without it has nothing to annotate.
+  decision, for ``xlingmed annotate build``; a task without it has nothing to annotate;
+- ``figures(summary, run, table) -> FigureSection | None`` (optional): the task's own figures under one heading
+  (``table``: its main CSV as a frame, or ``None``), drawn with ``views.figures``;
+- ``comparison(summary, languages) -> list[(label, {lang: cell})]`` (optional): the rows a several-model report
+  compares the task on;
+- ``forest(summary, gap) -> bool`` (optional): whether a gap row goes in the forest plot (default: all);
+- ``notes(summary) -> list[str]`` (optional): settings the report header states (encoders, modes);
+- ``headline(summaries) -> dict | None`` (optional): numbers over several runs of the task (XLingEval's
+  abstract); ``ONE_TEMPERATURE = True``: its gaps are shown without a temperature.
 
 ``summary`` is the task's entry in ``summary.json``; ``run`` is the whole summary (benchmark, model, judge,
 languages, dataset). A ``ViewTable`` holds formatted cells; ``where`` says whether the command line, the report or
@@ -47,6 +55,24 @@ class Annotation:
     rows: list[dict[str, Any]]
     labels: list[str]
     label_names: dict[str, str]
+
+
+@dataclass(frozen=True)
+class Figure:
+    """One PNG: ``name`` is its file name in ``report/figures/`` (without ``.png``), ``alt`` its description."""
+
+    name: str
+    png: bytes
+    alt: str
+
+
+@dataclass(frozen=True)
+class FigureSection:
+    """A task's figures under one heading of the report, with a note (the settings they were computed with)."""
+
+    title: str
+    figures: list[Figure]
+    note: str = ""
 
 
 @dataclass(frozen=True)
@@ -176,3 +202,36 @@ def read_table(path: Path, columns: Sequence[str]) -> list[dict[str, str]]:
     if missing:
         raise DataError(f"missing column(s) {', '.join(missing)}", file=str(path))
     return [{str(k): v for k, v in r.items()} for r in table.to_dict(orient="records")]
+
+
+def view_of(task: str) -> Any:
+    """The view module of ``task`` (``views.generic`` for a task without one, or one not registered here)."""
+    return _module(task)
+
+
+def figures_of_tasks(run: Mapping[str, Any], tables: Mapping[str, Any]) -> list[FigureSection]:
+    """Every task's own figures (``figures``), tasks in the run's order; ``tables``: task → its frame."""
+    out: list[FigureSection] = []
+    for task, summary in run.get("tasks", {}).items():
+        draw = getattr(_module(task), "figures", None)
+        section = draw(summary, run, tables.get(task)) if draw is not None else None
+        if section is not None and section.figures:
+            out.append(section)
+    return out
+
+
+def comparison_rows(
+    task: str, summary: Mapping[str, Any], languages: Sequence[str]
+) -> list[tuple[str, dict[str, Any]]]:
+    """``task``'s rows in a several-model comparison (its view's ``comparison``; none without one)."""
+    compare = getattr(_module(task), "comparison", None)
+    return list(compare(summary, languages)) if compare else []
+
+
+def notes_of(run: Mapping[str, Any]) -> list[str]:
+    """The settings every task of a run states in the report header (``notes``), in order, each once."""
+    out: list[str] = []
+    for task, summary in run.get("tasks", {}).items():
+        notes = getattr(_module(task), "notes", None)
+        out += [n for n in (notes(summary) if notes else []) if n not in out]
+    return out

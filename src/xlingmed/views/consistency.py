@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from xlingmed.views.base import ViewTable
+from xlingmed.views.base import Figure, FigureSection, ViewTable
 
 
 def tables(summary: Mapping[str, Any], run: Mapping[str, Any]) -> list[ViewTable]:
@@ -40,3 +40,40 @@ def losses(summary: Mapping[str, Any], languages: Sequence[str]) -> list[dict[st
             ("topic_empty_or_stopwords_only", "questions without topic metrics"),
         )
     ]
+
+
+def notes(summary: Mapping[str, Any]) -> list[str]:
+    """The mode and the encoders the similarities were computed with."""
+    from xlingmed.views.open_qa import encoder_note
+
+    settings = summary.get("settings", {})
+    encoders = [encoder_note(settings.get("bertscore"), "BERTScore"),
+                encoder_note(settings.get("sim_sent"), "sim_sent")]  # fmt: skip
+    return [f"Mode: {settings.get('mode')}", *(e for e in encoders if e)]
+
+
+def figures(summary: Mapping[str, Any], run: Mapping[str, Any], table: Any) -> FigureSection:
+    from xlingmed.views.figures import consistency_boxes, consistency_lines
+
+    model, langs = run.get("model", "?"), run["languages"]
+    shown = [Figure("consistency_lines", consistency_lines(summary, langs, f"{model}: consistency vs temperature"),
+                    "consistency against temperature")]  # fmt: skip
+    if table is not None:
+        png = consistency_boxes(table, summary["table_a9"]["columns"], langs, f"{model}: per-question values")
+        shown.append(Figure("consistency_boxes", png, "consistency box plots"))
+    return FigureSection("Consistency (paper Fig. 3, Table A9)", shown, ". ".join(notes(summary)) + ".")
+
+
+def forest(summary: Mapping[str, Any], gap: Mapping[str, Any]) -> bool:
+    """The forest plot shows Table A9's metrics, each question's mean over the temperatures (the paper's grain)."""
+    return gap["temperature"] is None and gap["metric"] in summary["table_a9"]["columns"]
+
+
+def comparison(summary: Mapping[str, Any], languages: Sequence[str]) -> list[tuple[str, dict[str, Any]]]:
+    a9 = summary["table_a9"]
+    return [
+        (f"consistency: {a9['columns'][col]}", {lg: a9["metrics"][col][lg]["cell"] for lg in languages
+                                                if lg in a9["metrics"][col]})
+        for col in ("bertscore_f1", "sim_sent", "sim_2gram")
+        if col in a9["metrics"]
+    ]  # fmt: skip

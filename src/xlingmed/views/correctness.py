@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from xlingmed.views.base import ANNOTATION_FIELDS, Annotation, ViewTable, read_table
+from xlingmed.views.base import ANNOTATION_FIELDS, Annotation, Figure, FigureSection, ViewTable, read_table
 
 
 def tables(summary: Mapping[str, Any], run: Mapping[str, Any]) -> list[ViewTable]:
@@ -42,3 +42,51 @@ def annotation(run_dir: Path) -> Annotation | None:
     rows = read_table(path, (*ANNOTATION_FIELDS[1:], "error"))
     judged = [{**r, "id": f"{r['item_id']}:{r['lang']}"} for r in rows if not r["error"] and r["label"] in LABELS]
     return Annotation(path, judged, list(LABELS), dict(LABEL_NAMES))
+
+
+ONE_TEMPERATURE = True  # XLingEval judges one answer per question: its gaps are shown without a τ
+
+
+def figures(summary: Mapping[str, Any], run: Mapping[str, Any], table: Any) -> FigureSection:
+    from xlingmed.views.figures import correctness_bars
+
+    png = correctness_bars(summary, run["languages"], f"{run.get('model', '?')}: correctness labels")
+    return FigureSection("Correctness (paper Table 1)", [Figure("correctness", png, "correctness labels per language")])
+
+
+def comparison(summary: Mapping[str, Any], languages: Sequence[str]) -> list[tuple[str, dict[str, Any]]]:
+    c = summary["languages"]
+    return [("correctness: share contradictory",
+             {lg: (c[lg]["proportions"] or {}).get("contradictory") for lg in languages if lg in c})]  # fmt: skip
+
+
+def headline(summaries: Sequence[tuple[str, str, Mapping[str, Any]]]) -> dict[str, Any] | None:
+    """XLingEval's two abstract numbers over the correctness runs with English (``analysis.paper``), from
+    (benchmark, model, task summary) of each run; one dataset per benchmark (the last run of a benchmark counts
+    when several models judged it)."""
+    from xlingmed.analysis.paper import headline_numbers
+
+    counts: dict[str, dict[str, dict[str, int]]] = {}
+    models: set[str] = set()
+    for bench, model, corr in summaries:
+        if "en" in corr["languages"] and len(corr["languages"]) > 1:
+            counts[bench] = {lg: s["counts"] for lg, s in corr["languages"].items()}
+            models.add(model)
+    if not counts:
+        return None
+    h = headline_numbers(counts)
+
+    def fmt(v: float | None, unit: str) -> str:
+        return "–" if v is None else f"{v:.2f}{unit}"
+
+    return {
+        "fewer": fmt(h["fewer_comprehensive_pp"], " %"),
+        "times": fmt(h["times_more_contradictory"], "×"),
+        "datasets": ", ".join(counts),
+        "models": ", ".join(sorted(models)),
+        "per_dataset": [
+            {"dataset": d, "fewer": fmt(v["fewer_comprehensive_pp"], " pp"),
+             "times": fmt(v["times_more_contradictory"], "×")}
+            for d, v in h["per_dataset"].items()
+        ],
+    }  # fmt: skip

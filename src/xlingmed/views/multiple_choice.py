@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from xlingmed.views.base import CLI, ViewTable, from_records
+from xlingmed.views.base import CLI, Figure, FigureSection, ViewTable, from_records
 
 
 def tables(summary: Mapping[str, Any], run: Mapping[str, Any]) -> list[ViewTable]:
@@ -60,3 +60,18 @@ def losses(summary: Mapping[str, Any], languages: Sequence[str]) -> list[dict[st
         },
         {"what": "multiple choice: failed requests", "cells": [total(lg, "n_errors") for lg in languages]},
     ]
+
+
+def figures(summary: Mapping[str, Any], run: Mapping[str, Any], table: Any) -> FigureSection:
+    from xlingmed.views.figures import bias_conditions, headline_bars
+
+    model, bench, langs = run.get("model", "?"), run.get("benchmark", "?"), run["languages"]
+    rows = [{**r, "note": f"{r['numerator']}/{r['denominator']}"} for r in summary["table1"]]
+    shown = [Figure("multiple_choice", headline_bars(rows, "accuracy %", f"{model}: {bench}", ymax=100),
+                    "multiple-choice accuracy")]  # fmt: skip
+    title = "Multiple choice (MedArabiQ Table 1)"
+    if len(summary["settings"]["conditions"]) > 1:
+        png = bias_conditions(summary, langs, f"{model}: {bench}, accuracy per condition")
+        shown.append(Figure("bias_conditions", png, "accuracy per bias condition"))
+        title = "Multiple choice (MedArabiQ Table 1, Table 2, Fig. 4a)"
+    return FigureSection(title, shown)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from xlingmed.views.base import CLI, ViewTable, fmt, from_records
+from xlingmed.views.base import CLI, Figure, FigureSection, ViewTable, fmt, from_records
 
 
 def encoder_note(settings: Mapping[str, Any] | None, what: str) -> str:
@@ -48,3 +48,18 @@ def losses(summary: Mapping[str, Any], languages: Sequence[str]) -> list[dict[st
         {"what": f"open answers: {what}", "cells": [sum(t[key] for t in q[lg].values()) for lg in languages]}
         for key, what in (("n_empty_responses", "empty replies (scored 0)"), ("n_errors", "failed requests"))
     ]
+
+
+def notes(summary: Mapping[str, Any]) -> list[str]:
+    note = encoder_note(summary.get("settings", {}).get("bertscore"), "BERTScore")
+    return [note] if note else []
+
+
+def figures(summary: Mapping[str, Any], run: Mapping[str, Any], table: Any) -> FigureSection:
+    from xlingmed.views.figures import headline_bars
+
+    rows = [{**r, "note": f"n={r['n']}"} for r in summary["table1"]]
+    png = headline_bars(rows, "BERTScore F1 × 100", f"{run.get('model', '?')}: {run.get('benchmark', '?')}", ymax=100)
+    note = ". ".join(notes(summary))
+    return FigureSection("Open answers (MedArabiQ Table 1)", [Figure("open_qa", png, "BERTScore of open answers")],
+                         note + "." if note else "")  # fmt: skip

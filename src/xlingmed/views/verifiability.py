@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from xlingmed.views.base import ViewTable, fmt
+from xlingmed.views.base import Figure, FigureSection, ViewTable, fmt
 
 COLUMNS = ("lang", "τ", "claims", "scored", "unparsed", "refused", "errors", "macro-P", "macro-R", "macro-F1",
            "accuracy", "AUC (paper)", "AUC P(yes)")  # fmt: skip
@@ -32,3 +32,16 @@ def losses(summary: Mapping[str, Any], languages: Sequence[str]) -> list[dict[st
         }
         for key, what in (("n_unparsed", "unparsed"), ("n_refused", "refused"), ("n_errors", "failed requests"))
     ]
+
+
+def figures(summary: Mapping[str, Any], run: Mapping[str, Any], table: Any) -> FigureSection:
+    from xlingmed.views.figures import verifiability_heatmaps
+
+    png = verifiability_heatmaps(summary, run["languages"], f"{run.get('model', '?')}: verifiability")
+    return FigureSection("Verifiability (paper Fig. 4, A3)", [Figure("verifiability", png, "verifiability heatmaps")])
+
+
+def comparison(summary: Mapping[str, Any], languages: Sequence[str]) -> list[tuple[str, dict[str, Any]]]:
+    v = summary["languages"]
+    return [("verifiability: macro-F1 (mean over τ)",
+             {lg: v[lg]["mean_over_temperatures"]["macro_f1"] for lg in languages if lg in v})]  # fmt: skip

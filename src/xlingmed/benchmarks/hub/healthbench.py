@@ -233,7 +233,7 @@ def _provenance(spec: HubBenchmark, source: Any, digest: str | None, items: list
     }
 
 
-_TASKS = (("conversation", "rubric"), ("healthbench",))  # (what the items provide, the default tasks)
+_TASKS = (("conversation", "criteria"), ("healthbench",))  # (what the items provide, the default tasks)
 HEALTHBENCH = register_benchmark(
     HealthBench(
         "healthbench", ("en",), *_TASKS, licence="MIT", kind="conversation", dataset="all", shared_id="prompt_id",

@@ -1,0 +1,168 @@
+"""The house rules of ``src/`` that keep a task, metric or benchmark one file: no import circle, no module over 400
+lines, and no task's or benchmark's name in code outside its own modules (docstrings and comments are docs, and
+exempt; so are the tests). Read from the source with ``ast``: nothing is imported but the registries."""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+SRC = Path(__file__).resolve().parents[1] / "src"
+PACKAGE = SRC / "xlingmed"
+
+
+def _modules() -> dict[str, Path]:
+    out = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        name = ".".join(path.relative_to(SRC).with_suffix("").parts)
+        out[name.removesuffix(".__init__")] = path
+    return out
+
+
+def _type_checking_nodes(tree: ast.AST) -> set[int]:
+    return {
+        id(n)
+        for block in ast.walk(tree)
+        if isinstance(block, ast.If) and "TYPE_CHECKING" in ast.unparse(block.test)
+        for n in ast.walk(block)
+    }
+
+
+def _imports(path: Path, modules: dict[str, Path]) -> set[str]:
+    """The xlingmed modules ``path`` imports anywhere (functions included: a lazy import is still a dependency),
+    except under ``if TYPE_CHECKING``, with the packages whose ``__init__`` an import runs."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    skip = _type_checking_nodes(tree)
+    targets: set[str] = set()
+    for node in ast.walk(tree):
+        if id(node) in skip:
+            continue
+        names: list[str] = []
+        if isinstance(node, ast.ImportFrom) and node.level == 0 and (node.module or "").startswith("xlingmed"):
+            names = [f"{node.module}.{a.name}" if f"{node.module}.{a.name}" in modules else str(node.module)
+                     for a in node.names]  # fmt: skip
+        elif isinstance(node, ast.Import):
+            names = [a.name for a in node.names if a.name.startswith("xlingmed")]
+        for name in names:
+            while name and name not in modules:
+                name = name.rpartition(".")[0]
+            parts = name.split(".")
+            targets |= {".".join(parts[:i]) for i in range(2, len(parts) + 1)}  # its packages' __init__ run too
+    return targets
+
+
+def _circles() -> list[list[str]]:
+    """Strongly connected groups of more than one module (Tarjan)."""
+    modules = _modules()
+    me = {".".join(n.split(".")) for n in modules}
+    graph = {}
+    for name, path in modules.items():
+        # a package's own submodules are below it; the root package is lazy (``xlingmed/__init__.py``)
+        graph[name] = {t for t in _imports(path, modules) if t != name and t in me and not name.startswith(t + ".")}
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on: set[str] = set()
+    out: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on.add(v)
+        for w in graph[v]:
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            group = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                group.append(w)
+                if w == v:
+                    break
+            if len(group) > 1:
+                out.append(sorted(group))
+
+    for v in graph:
+        if v not in index:
+            visit(v)
+    return out
+
+
+def test_no_import_circle() -> None:
+    assert _circles() == []
+
+
+def test_no_module_over_400_lines() -> None:
+    long = {str(p.relative_to(SRC)): n for p in PACKAGE.rglob("*.py") if (n := len(p.read_text().splitlines())) > 400}
+    assert long == {}
+
+
+# (file under src/xlingmed, name): why that name may appear there. Each entry is a debt or a word that is not a
+# reference to the task (the rubric's "safety" dimension); the list only shrinks.
+ALLOWED: dict[tuple[str, str], str] = {}
+
+
+def _strings(path: Path) -> Iterator[tuple[int, str]]:
+    """(line, text) of every string constant in code, docstrings left out."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    docs = {
+        id(node.body[0].value)
+        for node in ast.walk(tree)
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
+        and node.body and isinstance(node.body[0], ast.Expr) and isinstance(node.body[0].value, ast.Constant)
+    }  # fmt: skip
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docs:
+            yield node.lineno, node.value
+
+
+def _homes() -> dict[str, set[str]]:
+    """Each registered task's and benchmark's name → the files that are its own (relative to src/xlingmed)."""
+    from xlingmed.benchmarks.base import BUILTIN_MODULES, benchmarks
+    from xlingmed.tasks.registry import task_specs
+
+    def file_of(module: str) -> str:
+        path = Path(*module.split(".")[1:])
+        return str(path / "__init__.py") if (PACKAGE / path).is_dir() else f"{path}.py"
+
+    homes: dict[str, set[str]] = {}
+    for name, spec in task_specs().items():
+        own = {file_of(spec.build.__module__.rsplit(".", 1)[0] if ".consistency." in spec.build.__module__
+                       else spec.build.__module__)}  # fmt: skip
+        own |= {f for f in (file_of(spec.view),) if spec.view} | {f"judges/{name}.py", f"tasks/{name}/"}
+        homes.setdefault(name, set()).update(own)
+    registering = {file_of(m) for m in BUILTIN_MODULES}
+    for name, spec in benchmarks().items():
+        own = {file_of(type(spec).__module__)}
+        own |= {f for f in registering if Path(f).stem in name.replace("-", "_") or Path(f).parent.name in name}
+        homes.setdefault(name, set()).update(own)  # a benchmark may share its task's name (healthbench)
+    return homes
+
+
+def leaks() -> dict[tuple[str, str], list[int]]:
+    """(file, name) → the lines where a task's or benchmark's name is a string in code outside its homes."""
+    homes = _homes()
+    found: dict[tuple[str, str], list[int]] = {}
+    patterns = {name: re.compile(rf"(?<![\w/.-]){re.escape(name)}(?![\w-]|/\w)") for name in homes}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        rel = str(path.relative_to(PACKAGE))
+        for line, text in _strings(path):
+            for name, pattern in patterns.items():
+                if any(rel == h or (h.endswith("/") and rel.startswith(h)) for h in homes[name]):
+                    continue
+                if pattern.search(text):
+                    found.setdefault((rel, name), []).append(line)
+    return found
+
+
+def test_no_task_or_benchmark_name_outside_its_home() -> None:
+    found = leaks()
+    unexplained = {k: v for k, v in found.items() if k not in ALLOWED}
+    assert unexplained == {}
+    assert sorted(k for k in ALLOWED if k not in found) == []  # a paid debt leaves the list

@@ -60,8 +60,8 @@ def test_list_shows_the_plugins(plugin_env: dict[str, str]) -> None:
     out = _xlingmed(plugin_env, "list")
     assert out.returncode == 0, out.stderr
     text = " ".join(out.stdout.split())
-    for name in ("example/organs", "answer_length: words in the answer", "-T answer_tokens=64", "echo/…: in process",
-                 "mentions_doctor"):  # fmt: skip
+    for name in ("example/organs", "plain_language: a judge: is the answer in plain language?",
+                 "-T answer_tokens=256", "echo/…: in process", "mentions_doctor"):  # fmt: skip
         assert name in text
     # the built-ins' -M options and presets, with their literal brackets (no console markup eats "[vllm]")
     for name in ("(extra [vllm])", "-M batch=False, batch_max_requests=50000", "-M device=cpu, dtype=auto",
@@ -72,23 +72,71 @@ def test_list_shows_the_plugins(plugin_env: dict[str, str]) -> None:
 def test_plugin_benchmark_task_and_backend_end_to_end(plugin_env: dict[str, str], tmp_path: Path) -> None:
     run = tmp_path / "run"
     out = _xlingmed(
-        plugin_env, "run", "--benchmark", "example/organs", "--tasks", "multiple_choice,answer_length",
-        "--model", "echo/A", "--languages", "en,es", "-T", "answer_tokens=8", "--out", str(run),
+        plugin_env, "run", "--benchmark", "example/organs", "--tasks", "multiple_choice,plain_language",
+        "--model", "echo/A", "--judge", "echo/Yes", "--languages", "en,es", "-T", "answer_tokens=8", "--out", str(run),
         "--cache", str(tmp_path / "cache.sqlite"), "--quiet", "--no-report",
     )  # fmt: skip
     assert out.returncode == 0, out.stderr
     summary = json.loads((run / "summary.json").read_text(encoding="utf-8"))
     mc = summary["tasks"]["multiple_choice"]["languages"]
     assert {lang: (cell["0"]["n_correct"], cell["0"]["n"]) for lang, cell in mc.items()} == {"en": (3, 3), "es": (3, 3)}
-    assert summary["tasks"]["answer_length"]["languages"]["es"] == {"n": 3, "mean_words": 1.0}
-    assert summary["backend_calls"] == 12  # 3 questions × 2 languages × 2 tasks
+    plain = summary["tasks"]["plain_language"]["languages"]["es"]
+    assert plain == {"plain": {"mean": 1.0, "n": 3}, "mentions_doctor": {"mean": 0.0, "n": 3}, "unread": 0}
+    assert summary["backend_calls"] == 18  # 3 questions × 2 languages × (multiple choice, an answer, its judge)
+    assert summary["judge"] == "echo/Yes"  # a judged plugin task names its judge
     scores = pd.read_parquet(run / "scores.parquet")
-    words = scores[scores["task"] == "answer_length"]
-    assert len(words) == 6 and set(words["value"]) == {1.0} and not words["higher_is_better"].any()
+    verdicts = scores[(scores["task"] == "plain_language") & (scores["metric"] == "plain")]
+    assert len(verdicts) == 6 and set(verdicts["value"]) == {1.0} and set(verdicts["parse_method"]) == {"plain_yes"}
     manifest = json.loads((run / "manifest.json").read_text(encoding="utf-8"))
-    assert manifest["resolved"]["task_options"]["answer_length"] == {"answer_tokens": 8}
+    assert manifest["resolved"]["task_options"]["plain_language"]["answer_tokens"] == 8
     lines = [json.loads(x) for x in (run / "samples.jsonl").read_text(encoding="utf-8").splitlines()]
-    assert {x["model"] for x in lines} == {"echo/A"}
+    assert {x["model"] for x in lines} == {"echo/A", "echo/Yes"}
+
+
+def test_a_plugin_task_runs_on_built_in_benchmarks_into_the_report_verdicts_and_annotation(
+    plugin_env: dict[str, str], data_dir: Path, tmp_path: Path
+) -> None:
+    """The worked example of docs/extending.md: the plugin task, which no built-in benchmark lists, runs on
+    XLingHealth LiveQA and on a user's multiple-choice file; the report shows its section, the verdicts its
+    outcome (judge-unverified until people check the judge), and an annotation set samples its judge decisions."""
+    run = tmp_path / "liveqa"
+    out = _xlingmed(
+        plugin_env, "run", "--benchmark", "xlinghealth/liveqa", "--data-dir", str(data_dir), "--limit", "2",
+        "--languages", "en,es,zh,hi", "--tasks", "plain_language", "--model", "echo/Rest",
+        "-M", "suffix=, and see a doctor if it lasts.", "--judge", "echo/Yes", "--out", str(run),
+        "--cache", str(tmp_path / "cache.sqlite"), "--quiet",
+    )  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    summary = json.loads((run / "summary.json").read_text(encoding="utf-8"))
+    cells = summary["tasks"]["plain_language"]["languages"]
+    assert {lang: (c["plain"]["mean"], c["mentions_doctor"]["mean"]) for lang, c in cells.items()} == {
+        lang: (1.0, 1.0) for lang in ("en", "es", "zh", "hi")
+    }
+    html = (run / "report" / "index.html").read_text(encoding="utf-8")
+    assert "Plain language (example plugin)" in html and (run / "report" / "figures" / "plain_language.png").is_file()
+    verdicts = pd.read_csv(run / "report" / "stats" / "verdicts.csv")
+    mine = verdicts[verdicts["outcome"] == "plain_language"]
+    assert sorted(mine["lang"]) == ["es", "hi", "zh"] and list(mine["difference"]) == [0.0, 0.0, 0.0]
+    assert not mine["judge_verified"].any()  # judged, and no person has checked the judge yet
+    out = _xlingmed(plugin_env, "annotate", "sample", str(run), "--out", str(tmp_path / "set"), "--fraction", "1")
+    assert out.returncode == 0, out.stderr
+    settings = json.loads((tmp_path / "set" / "set.json").read_text(encoding="utf-8"))
+    assert (settings["task"], settings["n_items"]) == ("plain_language", 8)
+    assert settings["source_file"] == "plain_language.csv"
+    assert settings["labels"] == ["yes", "no"]
+
+    mcq = tmp_path / "mcq.csv"
+    mcq.write_text("id,language,question,A,B,answer\nq1,en,Which organ pumps blood?,The heart,The liver,A\n"
+                   "q1,es,¿Qué órgano bombea la sangre?,El corazón,El hígado,A\n", encoding="utf-8")  # fmt: skip
+    out = _xlingmed(
+        plugin_env, "run", "--benchmark", f"mcq:{mcq}", "--languages", "en,es", "--tasks",
+        "multiple_choice,plain_language", "--model", "echo/A", "--judge", "echo/No", "--out", str(tmp_path / "mcq"),
+        "--cache", str(tmp_path / "cache.sqlite"), "--quiet", "--no-report",
+    )  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    summary = json.loads((tmp_path / "mcq" / "summary.json").read_text(encoding="utf-8"))
+    assert summary["tasks"]["multiple_choice"]["languages"]["es"]["0"]["n_correct"] == 1
+    assert summary["tasks"]["plain_language"]["languages"]["es"]["plain"] == {"mean": 0.0, "n": 1}
 
 
 def test_plugin_metric_and_backend_option(plugin_env: dict[str, str], tmp_path: Path) -> None:

@@ -1,74 +1,169 @@
-"""A task: how many words the model's answer has, per language (a longer answer in one language is a gap)."""
+"""A task: does the model answer in plain language a patient understands? A judge says yes or no.
+
+One file is the whole task: its options, its requests, how it reads the judge, its Scores, and its view (the table,
+the figure, what it lost and the judge decisions people can check). It requires nothing of an item but its question,
+so it runs on every benchmark, built-in ones included.
+"""
 
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any, ClassVar
 
-from pydantic import Field
+from pydantic import Field, field_validator
 
-from xlingmed.tasks.base import Stage, TaskResult, error_of, number
-from xlingmed.tasks.registry import TaskOptions, TaskSpec, register_task
-from xlingmed.types import Completion, GenerateRequest, Item, Message, Parsed, Sample, Score
+from xlingmed.metrics.registry import add_answer_metrics, check_names
+from xlingmed.tasks.base import Stage, TaskResult, cell, error_of, number
+from xlingmed.tasks.registry import PrimaryOutcome, TaskOptions, TaskSpec, register_task
+from xlingmed.types import Completion, GenerateRequest, Item, Message, Parsed, Sample, Score, declare_parse_methods
+from xlingmed.views.base import Annotation, Figure, FigureSection, ViewTable, read_table
+
+NAME = "plain_language"
+JUDGE_PROMPT = (
+    "Is this answer to a patient's question written in plain language a patient understands, without unexplained "
+    "medical terms? Reply with Yes or No.\n\nQuestion: {question}\n\nAnswer: {answer}"
+)
+declare_parse_methods({"plain_yes": "read", "plain_no": "read"})  # how the judge's reply was read, and its kind
 
 
-class AnswerLengthOptions(TaskOptions):
-    answer_tokens: int = Field(default=64, ge=1)
+class PlainLanguageOptions(TaskOptions):
+    answer_tokens: int = Field(default=256, ge=1)
+    answer_metrics: tuple[str, ...] = ("mentions_doctor",)  # registered answer metrics, by name
+
+    @field_validator("answer_metrics", mode="before")
+    @classmethod
+    def _known(cls, value: Any) -> tuple[str, ...]:
+        return check_names(value)
 
 
-class AnswerLengthTask:
-    name: ClassVar[str] = "answer_length"
-    stages: ClassVar[tuple[Stage, ...]] = (Stage("answer", "model"),)
+def read_verdict(text: str) -> Parsed:
+    """The judge's yes (1.0) or no (0.0) from its first word; anything else is unread, never guessed."""
+    words = text.strip().split()
+    first = words[0].strip(".,:;!*").lower() if words else ""
+    if first in ("yes", "no"):
+        return Parsed(1.0 if first == "yes" else 0.0, f"plain_{first}")
+    return Parsed(None, "unparsed")
 
-    def __init__(self, max_tokens: int, seed: int | None) -> None:
-        self.max_tokens, self.seed = max_tokens, seed
+
+class PlainLanguageTask:
+    name: ClassVar[str] = NAME
+    stages: ClassVar[tuple[Stage, ...]] = (Stage("answer", "model"), Stage("judge", "judge"))
+
+    def __init__(self, answer_tokens: int, seed: int | None, metrics: tuple[str, ...]) -> None:
+        self.answer_tokens, self.seed, self.metrics = answer_tokens, seed, metrics
 
     def samples(self, items: Sequence[Item]) -> list[Sample]:
-        return [Sample(item=it, task=self.name, key="answer") for it in items]
+        return [Sample(item=it, task=NAME, key="answer") for it in items]
 
-    def request(self, stage: str, sample: Sample, prior: Mapping[str, Completion]) -> GenerateRequest:
-        message = Message("user", sample.item.question)
-        return GenerateRequest(messages=(message,), max_tokens=self.max_tokens, seed=self.seed)
+    def request(self, stage: str, sample: Sample, prior: Mapping[str, Completion]) -> GenerateRequest | None:
+        if stage == "answer":
+            question = Message("user", sample.item.question)
+            return GenerateRequest(messages=(question,), max_tokens=self.answer_tokens, seed=self.seed)
+        answer = prior.get("answer")
+        if answer is None or answer.error or not answer.text.strip():
+            return None  # nothing to judge
+        prompt = JUDGE_PROMPT.format(question=sample.item.question, answer=answer.text)
+        return GenerateRequest(messages=(Message("user", prompt),), max_tokens=8)
 
     def parse(self, stage: str, sample: Sample, completion: Completion) -> Parsed | None:
-        return None  # free text: nothing to parse
+        return read_verdict(completion.text) if stage == "judge" else None
 
     def record(self, sample: Sample, completions: Mapping[str, Completion]) -> dict[str, Any]:
-        error = error_of(completions)
-        text = completions["answer"].text if "answer" in completions and error is None else None
+        answer, judge = completions.get("answer"), completions.get("judge")
+        verdict = read_verdict(judge.text) if judge is not None and not judge.error else None
         return {
             "item_id": sample.item.item_id,
             "lang": sample.item.lang,
-            "answer": text,
-            "words": None if text is None else len(text.split()),
-            "error": error,
+            "temperature": sample.temperature,
+            "question": sample.item.question,
+            "reference": sample.item.reference,
+            "answer": answer.text if answer is not None and not answer.error else None,
+            "judge_reply": judge.text if judge is not None else None,
+            "plain": None if verdict is None else verdict.value,
+            "parse_method": None if verdict is None else verdict.method,
+            "error": error_of(completions),
         }
 
     def score(self, records: Sequence[dict[str, Any]], languages: Sequence[str]) -> TaskResult:
-        return TaskResult(rows=list(records), summary=self.summarize(scores(records), languages))
+        rows = [dict(r) for r in records]
+        add_answer_metrics(rows, self.metrics, answer="answer")  # the metric plugin, used by its name
+        units = scores(rows)
+        return TaskResult(rows=rows, summary=self.summarize(units, languages), units=units)
 
     def summarize(self, units: Sequence[Score], languages: Sequence[str]) -> dict[str, Any]:
-        summary: dict[str, Any] = {"languages": {}}
+        out: dict[str, Any] = {"metrics": ["plain", *self.metrics], "languages": {}}
         for lang in languages:
-            words = [s.value for s in units if s.lang == lang and s.value is not None]
-            summary["languages"][lang] = {"n": len(words), "mean_words": sum(words) / len(words) if words else None}
-        return summary
+            mine = [s for s in units if s.lang == lang]
+            cells = {}
+            for metric in out["metrics"]:
+                vals = [s.value for s in mine if s.metric == metric and s.value is not None]
+                cells[metric] = {"mean": sum(vals) / len(vals) if vals else None, "n": len(vals)}
+            cells["unread"] = sum(1 for s in mine if s.metric == "plain" and s.parse_method == "unparsed")
+            out["languages"][lang] = cells
+        return out
 
 
 def scores(rows: Sequence[Mapping[str, Any]]) -> list[Score]:
-    return [
-        Score(
-            item_id=str(r["item_id"]),
-            lang=str(r["lang"]),
-            task="answer_length",
-            metric="words",
-            value=number(r["words"]),
-            higher_is_better=False,
-        )
-        for r in rows
-    ]
+    """Each row's judge verdict (``plain``) and every answer metric column it holds, as Scores."""
+    from xlingmed.metrics.registry import metric_specs
+
+    out = []
+    for r in rows:
+        where = {"item_id": str(r["item_id"]), "lang": str(r["lang"]), "task": NAME,
+                 "temperature": number(r["temperature"])}  # fmt: skip
+        method = cell(r.get("parse_method"))
+        out.append(Score(**where, metric="plain", value=number(r["plain"]), kind="binary", parse_method=method))
+        out += [Score(**where, metric=name, value=number(r[name]), kind=m.kind, higher_is_better=m.higher_is_better)
+                for name, m in metric_specs().items() if name in r]  # fmt: skip
+    return out
 
 
-def build(config: Any, options: AnswerLengthOptions) -> AnswerLengthTask:
-    return AnswerLengthTask(max_tokens=options.answer_tokens, seed=config.seed)
+def build(config: Any, options: PlainLanguageOptions) -> PlainLanguageTask:
+    return PlainLanguageTask(options.answer_tokens, config.seed, options.answer_metrics)
 
 
-register_task(TaskSpec("answer_length", AnswerLengthOptions, build, "words in the answer (example plugin)", scores))
+# ---- the view: what the command line, the report and `xlingmed annotate` show of this task (views/base.py)
+
+
+def tables(summary: Mapping[str, Any], run: Mapping[str, Any]) -> list[ViewTable]:
+    metrics = summary["metrics"]
+    rows = [[lang, *(_share(c[m]) for m in metrics)] for lang, c in summary["languages"].items()]
+    return [ViewTable(f"{run['benchmark']}: plain-language answers (judge {run['judge']})", ["lang", *metrics], rows)]
+
+
+def losses(summary: Mapping[str, Any], languages: Sequence[str]) -> list[dict[str, Any]]:
+    return [{"what": "plain_language: unread judge replies",
+             "cells": [summary["languages"][lang]["unread"] for lang in languages]}]  # fmt: skip
+
+
+def figures(summary: Mapping[str, Any], run: Mapping[str, Any], table: Any) -> FigureSection:
+    from xlingmed.views.figures import headline_bars
+
+    rows = [{"lang": lang, "temperature": 0.0, "value": round(100 * (c["plain"]["mean"] or 0.0), 1),
+             "note": f"n={c['plain']['n']}"} for lang, c in summary["languages"].items()]  # fmt: skip
+    png = headline_bars(rows, "plain answers %", f"{run.get('model')}: plain language", ymax=100)
+    return FigureSection("Plain language (example plugin)", [Figure(NAME, png, "share of plain-language answers")])
+
+
+def annotation(run_dir: Path) -> Annotation | None:
+    """Every judged answer: did the judge rightly call it plain language?"""
+    path = run_dir / f"{NAME}.csv"
+    if not path.is_file():
+        return None
+    rows = read_table(path, ("item_id", "lang", "question", "reference", "answer", "judge_reply", "plain", "error"))
+    judged = [{"id": f"{r['item_id']}:{r['lang']}", "item_id": r["item_id"], "lang": r["lang"],
+               "question": r["question"], "reference": r["reference"], "answer": r["answer"],
+               "judge_reasoning": r["judge_reply"], "label": "yes" if float(r["plain"]) else "no"}
+              for r in rows if not r["error"] and r["plain"]]  # fmt: skip
+    return Annotation(path, judged, ["yes", "no"], {"yes": "plain language", "no": "not plain language"})
+
+
+def _share(c: Mapping[str, Any]) -> str:
+    return "–" if c["mean"] is None else f"{100 * c['mean']:.0f}% (n={c['n']})"
+
+
+register_task(
+    TaskSpec(
+        NAME, PlainLanguageOptions, build, "a judge: is the answer in plain language? (example plugin)", scores,
+        view=__name__, parses=True, judged=True, primary=PrimaryOutcome("plain_language", "plain", 0.10),
+    )
+)  # fmt: skip

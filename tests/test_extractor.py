@@ -115,7 +115,7 @@ def test_the_model_under_test_is_never_its_own_extractor_unless_named(
 def test_the_extractor_needs_a_multiple_choice_task(tmp_path: Path) -> None:
     res = CliRunner().invoke(app, ["run", "--benchmark", "xlinghealth/liveqa", "--extractor", "openai/ext",
                                    "--out", str(tmp_path / "r")])  # fmt: skip
-    assert res.exit_code != 0 and "no multiple_choice task" in res.output
+    assert res.exit_code != 0 and "no task of this run has an extractor stage" in res.output
 
 
 @pytest.mark.parametrize(

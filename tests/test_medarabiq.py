@@ -267,7 +267,7 @@ def test_temperatures_by_model_class_and_task() -> None:
 def test_config_defaults_and_task_checks() -> None:
     cfg = make_config(benchmark="medarabiq/fitb_open")
     assert cfg.languages == ("ar",) and cfg.tasks == ("open_qa",) and cfg.task_max_tokens() == 64
-    assert cfg.open_qa_bertscore_settings() == ("xlm-roberta-large", None)
+    assert cfg.options("open_qa").bertscore_settings() == ("xlm-roberta-large", None)
     assert make_config(benchmark="medarabiq/mcq_bias").tasks == ("multiple_choice",)
     assert make_config(benchmark="xlinghealth/liveqa").languages == ("en", "es", "zh", "hi")
     with pytest.raises(ConfigError, match=r"medarabiq/mcq does not have task 'correctness': its items lack question"):

@@ -162,22 +162,22 @@ def test_encoder_settings_are_resolved_with_their_source() -> None:
 
     base = {"benchmark": "xlinghealth/liveqa", "tasks": "consistency", "model": "openai/m", "translator": "openai/t"}
     paper = make_config(**base)
-    assert paper.bertscore_settings() == ("bert-base-uncased", 12)
-    src = paper.encoder_sources()["consistency_bertscore"]
+    assert paper.options("consistency").bertscore_settings() == ("bert-base-uncased", 12)
+    src = paper.options("consistency").encoder_sources()["consistency_bertscore"]
     assert (
         src["model"] == "paper default" and src["layer"].startswith("paper default") and src["idf"] == "paper default"
     )
     # naming bert-base-uncased without a layer keeps the paper's layer 12, not bert-score's 9 for that model
     named = make_config(**base, bertscore_model="/models/bert-base-uncased")
-    assert named.bertscore_settings() == ("/models/bert-base-uncased", 12)
-    assert named.encoder_sources()["consistency_bertscore"]["model"] == "user"
+    assert named.options("consistency").bertscore_settings() == ("/models/bert-base-uncased", 12)
+    assert named.options("consistency").encoder_sources()["consistency_bertscore"]["model"] == "user"
     other = make_config(**base, bertscore_model="/models/all-MiniLM-L6-v2", bertscore_idf=True)
-    assert other.bertscore_settings() == ("/models/all-MiniLM-L6-v2", None)
-    src = other.encoder_sources()["consistency_bertscore"]
+    assert other.options("consistency").bertscore_settings() == ("/models/all-MiniLM-L6-v2", None)
+    src = other.options("consistency").encoder_sources()["consistency_bertscore"]
     assert (src["layer"], src["idf"]) == ("bert-score default for this model", "user")
     layered = make_config(**base, bertscore_model="/models/bert-base-uncased", bertscore_layers=9)
-    assert layered.bertscore_settings() == ("/models/bert-base-uncased", 9)
-    assert layered.encoder_sources()["consistency_bertscore"]["layer"] == "user"
+    assert layered.options("consistency").bertscore_settings() == ("/models/bert-base-uncased", 9)
+    assert layered.options("consistency").encoder_sources()["consistency_bertscore"]["layer"] == "user"
     from xlingmed.engine.manifest import resolved_protocol
 
     resolved = resolved_protocol(paper)

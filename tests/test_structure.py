@@ -109,16 +109,18 @@ ALLOWED: dict[tuple[str, str], str] = {}
 
 
 def _strings(path: Path) -> Iterator[tuple[int, str]]:
-    """(line, text) of every string constant in code, docstrings left out."""
+    """(line, text) of every string constant in code. Left out, as docs or as a declaration that names a task on
+    purpose: docstrings and other bare string statements, ``help=`` texts of the command line, and the
+    ``default_tasks=`` a benchmark declares (the tasks it runs when ``--tasks`` is not given)."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
-    docs = {
-        id(node.body[0].value)
-        for node in ast.walk(tree)
-        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
-        and node.body and isinstance(node.body[0], ast.Expr) and isinstance(node.body[0].value, ast.Constant)
-    }  # fmt: skip
+    exempt: set[int] = set()
     for node in ast.walk(tree):
-        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docs:
+        if isinstance(node, ast.Expr) and isinstance(node.value, (ast.Constant, ast.JoinedStr)):
+            exempt |= {id(n) for n in ast.walk(node)}
+        elif isinstance(node, ast.keyword) and node.arg in ("help", "default_tasks"):
+            exempt |= {id(n) for n in ast.walk(node.value)}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in exempt:
             yield node.lineno, node.value
 
 

@@ -25,6 +25,7 @@ from typing import Any
 from xlingmed.errors import ConfigError
 from xlingmed.types import Item, item_features
 
+MC_TEMPLATE = "multiple_choice"  # the key of MedArabiQ's multiple-choice prompt in prompts/medarabiq.yaml
 # XLingEval's temperature sweep (§4, §5: Fig. 4 and Table A11 are mean ± sd over these five τ; consistency at each).
 PAPER_TEMPERATURES: tuple[float, ...] = (0.0, 0.25, 0.5, 0.75, 1.0)
 
@@ -64,6 +65,9 @@ class Benchmark:
         default_tasks: the tasks a run performs when ``--tasks`` is not given.
         run_languages: the languages a run evaluates when ``--languages`` is not given (default: ``languages``).
         parallel: the same ``item_id`` is the same question in every language (paired comparisons hold).
+        perturbed: its items already hold perturbed variants (``--perturb`` is refused); what to perturb instead.
+        paper_sweep: tasks whose default follows XLingEval's protocol (``TaskSpec.sweep == "paper"``) sweep the
+            paper's five temperatures here (XLingHealth: verifiability, §5 and Fig. 4).
         licence: the data's licence, as its publisher states it.
         description: one line for ``xlingmed list``.
     """
@@ -74,6 +78,8 @@ class Benchmark:
     default_tasks: tuple[str, ...]
     run_languages: tuple[str, ...] = ()
     parallel: bool = True
+    paper_sweep: bool = False
+    perturbed: str = ""
     licence: str = ""
     description: str = ""
 
@@ -91,10 +97,10 @@ class Benchmark:
         except ValueError as exc:  # e.g. a plugin written for 0.1, whose third field listed task names
             raise ConfigError(f"benchmark {self.name}: provides: {exc} (the tasks it supports are computed)") from None
 
-    def temperatures(self, task: str, model: str, model_class: str = "auto") -> tuple[float, ...]:
-        """The temperatures ``task`` sweeps when ``--temperatures`` is not given: XLingEval's five for
-        consistency, else greedy decoding."""
-        return PAPER_TEMPERATURES if task == "consistency" else (0.0,)
+    def temperatures(self, task: str, model: str, model_class: str = "auto") -> tuple[float, ...] | None:
+        """The temperatures ``task`` sweeps when ``--temperatures`` is not given, where this benchmark's protocol
+        sets them (MedArabiQ: per model class); ``None`` = the task's own default (``TaskSpec.sweep``)."""
+        return None
 
     def max_tokens(self) -> int:
         """The answer length limit when ``--max-tokens`` is not given (XLingEval: 1000)."""
@@ -105,9 +111,10 @@ class Benchmark:
         the seeds' benchmarks keep their paper's prompt (``raw``: MedArabiQ's Table C1, the letter alone)."""
         return "raw", "MedArabiQ Table C1 (the option's letter alone, no explanation)"
 
-    def template(self, task: str) -> str:
-        """The prompt template (a key of ``prompts/medarabiq.yaml``) a multiple-choice or open-answer task uses."""
-        return "multiple_choice" if task == "multiple_choice" else "qa"
+    def template(self, answers: str) -> str:
+        """The prompt template (a key of ``prompts/medarabiq.yaml``) for items answered as ``answers``: ``choices``
+        (a task that reads a chosen option) or ``question`` (a task that reads a free-text answer)."""
+        return MC_TEMPLATE if answers == "choices" else "qa"
 
     def load(self, request: LoadRequest) -> tuple[list[Item], dict[str, Any]]:
         """Items ordered by question then language, and a provenance dict (file, sha256, counts, quirks).

@@ -29,7 +29,7 @@ from typing import Any
 
 import pandas as pd
 
-from xlingmed.benchmarks.base import PAPER_TEMPERATURES, Benchmark, LoadRequest, register_benchmark
+from xlingmed.benchmarks.base import Benchmark, LoadRequest, register_benchmark
 from xlingmed.benchmarks.tables import cell_text, int_cell
 from xlingmed.benchmarks.xlinghealth_legacy import legacy_to_long
 from xlingmed.errors import DataError, DataNotFoundError
@@ -337,12 +337,10 @@ def describe(dataset: str, data_dir: str | os.PathLike[str] | None) -> list[dict
 
 @dataclass(frozen=True)
 class XLingHealthBenchmark(Benchmark):
-    """One XLingHealth set; verifiability sweeps the paper's five temperatures as consistency does (§4, §5)."""
+    """One XLingHealth set; verifiability sweeps the paper's five temperatures as consistency does (§4, §5):
+    ``paper_sweep``."""
 
     dataset: str = ""
-
-    def temperatures(self, task: str, model: str, model_class: str = "auto") -> tuple[float, ...]:
-        return PAPER_TEMPERATURES if task in ("consistency", "verifiability") else (0.0,)
 
     def load(self, request: LoadRequest) -> tuple[list[Item], dict[str, Any]]:
         return load_items(
@@ -366,6 +364,7 @@ for _dataset in DATASETS:
             name=f"xlinghealth/{_dataset}",
             languages=FILE_LANGUAGES,
             provides=("question", "reference", "negatives"),
+            paper_sweep=True,
             default_tasks=("correctness", "verifiability"),
             licence="Apache-2.0",
             description=f"XLingEval: {DATASETS[_dataset].removesuffix('.xlsx')} in en, es, zh, hi (machine-translated)",

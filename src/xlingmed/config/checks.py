@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from xlingmed.errors import ConfigError
-from xlingmed.tasks.registry import check_tasks
+from xlingmed.tasks.registry import check_tasks, get_task
 
 # ``-M`` keys the executor takes (engine/executors.py), not the backend: they shape the Ray pool.
 EXECUTOR_ARGS = ("replicas", "gpus_per_replica", "cpus_per_replica", "replica_batch")
@@ -51,7 +51,7 @@ def check_perturbation(config: RunConfig) -> None:
         parse_perturb(config.perturb)
     except ConfigError as exc:
         raise ValueError(str(exc)) from None
-    if "multiple_choice" not in config.tasks:
-        raise ValueError("--perturb bias:… applies to multiple-choice benchmarks (mcq:FILE, medarabiq/mcq…)")
-    if config.benchmark == "medarabiq/mcq_bias":
-        raise ValueError("medarabiq/mcq_bias already holds its own bias variants; perturb medarabiq/mcq")
+    if not any("choices" in get_task(t).requires for t in config.tasks):
+        raise ValueError("--perturb bias:… applies to multiple-choice benchmarks (mcq:FILE, MedArabiQ's mcq…)")
+    if config.spec.perturbed:
+        raise ValueError(f"{config.benchmark} already holds its own bias variants; {config.spec.perturbed}")

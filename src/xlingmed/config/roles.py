@@ -20,19 +20,19 @@ def check_roles(config: RunConfig) -> None:
     - The extractor decides what an unread reply chose (``parsing.extractor``): ``--extractor judge`` with no
       judge other than the model would have the model read its own replies.
     """
-    paper_mode = "consistency" in config.tasks and config.consistency_paper_mode
-    if paper_mode and config.translator is None and config.judge in (None, config.model):
+    translating = config.uses("translator")
+    if translating and config.translator is None and config.judge in (None, config.model):
         raise ValueError(
-            "consistency in paper mode computes the metrics of es/zh/hi on English back-translations, and "
-            "no translator was named (the judge, which would default, is the model under test): pass "
-            "--translator provider/model, or use --consistency-mode native"
+            f"{', '.join(translating)} back-translates the answers (in paper mode: the metrics of es/zh/hi on "
+            "English back-translations), and no translator was named (the judge, which would default, "
+            "is the model under test): pass --translator provider/model, or use --consistency-mode native"
         )
     if config.extractor is None:
         if config.extractor_mode != "fallback" or config.extractor_base_url is not None:
             raise ValueError("--extractor-mode and --extractor-base-url need --extractor provider/model")
         return
-    if "multiple_choice" not in config.tasks:
-        raise ValueError("--extractor reads multiple-choice replies; this run has no multiple_choice task")
+    if not config.uses("extractor"):
+        raise ValueError("--extractor reads multiple-choice replies; no task of this run has an extractor stage")
     if config.extractor == "judge" and config.judge_model == config.model:
         raise ValueError(
             "--extractor judge would make the model under test read its own replies (no judge other than the "

@@ -8,7 +8,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator, model_validator
 
-from xlingmed.benchmarks.base import Benchmark, get_benchmark
+from xlingmed.benchmarks.base import PAPER_TEMPERATURES, Benchmark, get_benchmark
 from xlingmed.config.checks import check_run
 from xlingmed.config.values import (
     benchmark_defaults,
@@ -309,11 +309,17 @@ class RunConfig(BaseModel):
 
     def task_temperatures(self, task: str) -> tuple[float, ...]:
         """The temperatures ``task`` sweeps: ``--temperatures`` if given, else the task's default (MedArabiQ:
-        the paper's temperature for this model class and task, ``medarabiq.default_temperature``; XLingHealth:
-        the paper's five for verifiability and consistency)."""
+        the paper's temperature for this model class and task, ``medarabiq.default_temperature``), else the
+        task's (``TaskSpec.sweep``: XLingEval's five for consistency, and for verifiability on XLingHealth)."""
         if self.temperatures is not None:
             return self.temperatures
-        return self.spec.temperatures(task, self.model, self.model_class)
+        given = self.spec.temperatures(task, self.model, self.model_class)
+        if given is not None:
+            return given
+        from xlingmed.tasks.registry import get_task
+
+        sweep = get_task(task).sweep
+        return PAPER_TEMPERATURES if sweep == "always" or (sweep == "paper" and self.spec.paper_sweep) else (0.0,)
 
     def task_max_tokens(self) -> int:
         """Answer length limit: ``--max-tokens`` if given, else the benchmark's default (see the class doc)."""
@@ -349,23 +355,9 @@ class RunConfig(BaseModel):
                 return getattr(self.options(task), name)
         return super().__getattr__(name)  # type: ignore[misc]
 
-    @property
-    def consistency_paper_mode(self) -> bool:
-        """Consistency scores English back-translations (so a translator is needed)."""
-        return bool(self.options("consistency").consistency_mode == "paper")  # type: ignore[attr-defined]
+    def uses(self, role: str) -> list[str]:
+        """The run's tasks that send requests to ``role`` (``judge``, ``translator``, ``extractor``) with their
+        options (``TaskSpec.roles``)."""
+        from xlingmed.tasks.registry import get_task
 
-    def bertscore_settings(self) -> tuple[str, int | None]:
-        """Consistency's (BERTScore model, layer); see ``ConsistencyOptions.bertscore_settings``."""
-        return self.options("consistency").bertscore_settings()  # type: ignore[attr-defined, no-any-return]
-
-    def embedding_settings(self) -> str:
-        """Consistency's sim_sent encoder; see ``ConsistencyOptions.embedding_settings``."""
-        return self.options("consistency").embedding_settings()  # type: ignore[attr-defined, no-any-return]
-
-    def open_qa_bertscore_settings(self) -> tuple[str, int | None]:
-        """open_qa's (BERTScore model, layer): the user's, else MedArabiQ's xlm-roberta-large (spec §4.4)."""
-        return self.options("open_qa").bertscore_settings()  # type: ignore[attr-defined, no-any-return]
-
-    def encoder_sources(self) -> dict[str, dict[str, str]]:
-        """Where each resolved encoder setting comes from; see ``ConsistencyOptions.encoder_sources``."""
-        return self.options("consistency").encoder_sources()  # type: ignore[attr-defined, no-any-return]
+        return [t for t in self.tasks if role in get_task(t).roles(self.options(t))]

@@ -32,31 +32,32 @@ def package_versions() -> dict[str, str | None]:
 
 def resolved_protocol(config: RunConfig) -> dict[str, Any]:
     """Every protocol choice as it was resolved for ``config``, and whether it was the default (``manifest.json``'s
-    ``resolved``)."""
+    ``resolved``): the run's settings, then each task's own (``TaskSpec.resolved``) under ``tasks.<name>``; the keys
+    tasks wrote at the top level in 0.1 (``letter_parser``, ``bertscore``…) are there too, for one release."""
+    from xlingmed.tasks.registry import get_task
+
     given = config.model_fields_set | set(config.task_args)
     options = {t: config.options(t) for t in config.tasks}
     option_fields = {f for o in options.values() for f in type(o).model_fields}
-    mc = config.options("multiple_choice")
+    per_task: dict[str, dict[str, Any]] = {}
+    for t, o in options.items():
+        hook = get_task(t).resolved
+        per_task[t] = hook(config, o) if hook is not None else {}
+    legacy: dict[str, Any] = {}
+    for settings in per_task.values():
+        for key, value in settings.items():  # encoder_sources: one block per task, merged
+            legacy[key] = {**legacy[key], **value} if isinstance(value, dict) and key in legacy else value
     return {
         "temperatures": {t: list(config.task_temperatures(t)) for t in config.tasks},
         "temperatures_source": "user" if "temperatures" in given else "paper default",
         "max_tokens": config.task_max_tokens(),
-        **_multiple_choice_prompt(config),
-        "letter_parser": mc.letter_parser,  # type: ignore[attr-defined]
-        "judge_parser": config.options("correctness").judge_parser,  # type: ignore[attr-defined]
-        "verify_parser": config.options("verifiability").verify_parser,  # type: ignore[attr-defined]
         "judge": config.judge_model,
-        "translator": config.translator_model
-        if ("consistency" in config.tasks and config.consistency_paper_mode)
-        else None,
+        "translator": config.translator_model if config.uses("translator") else None,
         "translator_source": "user" if config.translator else "judge",
         "extractor": config.extractor_model,
         "extractor_mode": config.extractor_mode if config.extractor else None,
-        "language_id": config.options("consistency").language_id,  # type: ignore[attr-defined]
-        "bertscore": dict(zip(("model", "layer"), config.bertscore_settings(), strict=True)),
-        "open_qa_bertscore": dict(zip(("model", "layer"), config.open_qa_bertscore_settings(), strict=True)),
-        "embedding_model": config.embedding_settings(),
-        "encoder_sources": config.encoder_sources(),
+        **legacy,
+        "tasks": per_task,
         "task_options": {t: o.model_dump(mode="json") for t, o in options.items()},
         "model_args": dict(config.model_args),
         "defaults_taken": sorted((set(type(config).model_fields) | option_fields) - given - {"task_args"}),
@@ -64,21 +65,9 @@ def resolved_protocol(config: RunConfig) -> dict[str, Any]:
 
 
 def _judged(config: RunConfig) -> bool:
-    """The run has a task whose outcome an LLM judge gives (``TaskSpec.judged``: correctness, rubric, HealthBench,
-    safety…), so its judge is named in the summary and the report."""
-    from xlingmed.tasks.registry import get_task
-
-    return any(get_task(t).judged for t in config.tasks)
-
-
-def _multiple_choice_prompt(config: RunConfig) -> dict[str, Any]:
-    """The multiple-choice prompt form, its source and answer tokens, where the run has that task."""
-    if "multiple_choice" not in config.tasks:
-        return {}
-    from xlingmed.tasks.multiple_choice import prompt_settings
-
-    form, source, tokens = prompt_settings(config, config.options("multiple_choice"))  # type: ignore[arg-type]
-    return {"mc_prompt": form, "mc_prompt_source": source, "mc_max_tokens": tokens}
+    """The run has a task that sends requests to a judge (``TaskSpec.roles``), so its judge is named in the
+    summary and the report."""
+    return bool(config.uses("judge"))
 
 
 def build_summary(
@@ -97,9 +86,7 @@ def build_summary(
         "benchmark": config.benchmark,
         "model": config.model,
         "judge": config.judge_model if _judged(config) else None,
-        "translator": config.translator_model
-        if ("consistency" in config.tasks and config.consistency_paper_mode)
-        else None,
+        "translator": config.translator_model if config.uses("translator") else None,
         "extractor": config.extractor_model,
         "languages": list(config.languages),
         "n_items_per_language": {lang: sum(1 for it in items if it.lang == lang) for lang in config.languages},

@@ -122,7 +122,7 @@ def make_plan(config: RunConfig) -> Plan:
         roles["judge"] = backend_for(
             config.judge_model, replace(judge_opts, base_url=config.judge_base_url or config.base_url)
         )
-    if config.consistency_paper_mode and any(s.role == "translator" for task in tasks for s in task.stages):
+    if config.uses("translator") and any(s.role == "translator" for task in tasks for s in task.stages):
         tr_opts = model_opts if config.translator_model == config.model else options
         roles["translator"] = backend_for(
             config.translator_model,

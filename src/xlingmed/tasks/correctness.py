@@ -246,6 +246,7 @@ register_task(
         scores,
         requires=("question", "reference"),
         view="xlingmed.views.correctness",
+        resolved=lambda config, o: {"judge_parser": o.judge_parser},
         parses=True,
         primary=PrimaryOutcome("contradictory", "contradictory", 0.05),
         judged=True,

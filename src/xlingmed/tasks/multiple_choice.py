@@ -325,6 +325,13 @@ class MultipleChoiceOptions(TaskOptions):
         return names_list(v, CONDITIONS, "condition", order=True)
 
 
+def resolved(config: RunConfig, options: MultipleChoiceOptions) -> dict[str, Any]:
+    """The letter parser and the prompt form, its source and answer tokens (``manifest.json``)."""
+    form, source, tokens = prompt_settings(config, options)
+    return {"letter_parser": options.letter_parser, "mc_prompt": form, "mc_prompt_source": source,
+            "mc_max_tokens": tokens}  # fmt: skip
+
+
 def prompt_settings(config: RunConfig, options: MultipleChoiceOptions) -> tuple[str, str, int]:
     """(prompt form, where it comes from, answer tokens): ``-T mc_prompt`` else the benchmark's reference prompt
     (``Benchmark.mc_prompt``); ``--max-tokens`` else 2,048 for ``answer_line``, else the benchmark's limit."""
@@ -342,7 +349,7 @@ def build(config: RunConfig, options: MultipleChoiceOptions) -> MultipleChoiceTa
     form, source, max_tokens = prompt_settings(config, options)
     return MultipleChoiceTask(
         # answer_line is one shared template (medarabiq.yaml); the others are the benchmark's own
-        template=templates["multiple_choice" if form == "answer_line" else config.spec.template("multiple_choice")],
+        template=templates["multiple_choice" if form == "answer_line" else config.spec.template("choices")],
         form=form,
         temperatures=config.task_temperatures("multiple_choice"),
         max_tokens=max_tokens,
@@ -391,6 +398,8 @@ register_task(
         scores,
         requires=("choices",),
         view="xlingmed.views.multiple_choice",
+        uses=lambda o: ("extractor",),  # where --extractor names one
+        resolved=resolved,
         parses=True,
         primary=PrimaryOutcome("accuracy", "correct", 0.05),
     )

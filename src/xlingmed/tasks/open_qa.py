@@ -217,7 +217,7 @@ def build(config: RunConfig, options: OpenQAOptions) -> OpenQATask:
         device=config.encoder_device(),
     )
     return OpenQATask(
-        template=load_templates("medarabiq", config.prompt_templates)[config.spec.template("open_qa")],
+        template=load_templates("medarabiq", config.prompt_templates)[config.spec.template("question")],
         bertscore=scorer,
         bertscore_source=sources,
         temperatures=config.task_temperatures("open_qa"),
@@ -253,6 +253,10 @@ register_task(
         scores,
         requires=("question", "reference"),
         view="xlingmed.views.open_qa",
+        resolved=lambda config, o: {
+            "open_qa_bertscore": dict(zip(("model", "layer"), o.bertscore_settings(), strict=True)),
+            "encoder_sources": {"open_qa_bertscore": open_qa_bertscore(o)[1]},
+        },
         primary=PrimaryOutcome("bertscore_f1", "bertscore_f1", 2.0, unit="points of BERTScore F1 × 100"),
     )
 )

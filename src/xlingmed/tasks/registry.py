@@ -82,8 +82,17 @@ class TaskSpec:
         primary: the outcome its deployment verdict is given on; ``None`` = no verdict.
         judged: an LLM judge gives its outcome: its verdicts need the judge's agreement with humans
             (``xlingmed annotate``), else they are marked judge-unverified.
+        sweep: the temperatures it samples when neither ``--temperatures`` nor the benchmark sets them:
+            ``always`` XLingEval's five (consistency compares samples at each), ``paper`` the five on a benchmark
+            with ``paper_sweep`` (verifiability on XLingHealth, XLingEval Fig. 4), ``never`` greedy decoding.
         requires: what the task needs from an item (``types.ITEM_FEATURES``); it runs on every benchmark that
             provides all of it (``tasks_for``), ``()`` = on every benchmark.
+        uses: ``uses(options) -> roles``: the models beside the model under test it sends requests to with these
+            options (``judge``, ``translator``, ``extractor``); ``None`` = the judge if ``judged``, else none.
+            The run builds those backends and checks that none falls to the model under test by default.
+        resolved: ``resolved(config, options) -> dict``: the task's protocol choices as resolved for the run
+            (parsers, encoders, prompt forms), written to ``manifest.json`` → ``resolved.tasks.<name>`` (and, for
+            the built-ins' keys of 0.1, at the top of ``resolved`` too).
     """
 
     name: str
@@ -97,9 +106,18 @@ class TaskSpec:
     primary: PrimaryOutcome | None = None
     judged: bool = False
     requires: tuple[str, ...] = ()
+    sweep: Literal["never", "paper", "always"] = "never"
+    uses: Callable[[Any], tuple[str, ...]] | None = None
+    resolved: Callable[[RunConfig, Any], dict[str, Any]] | None = None
 
     def __post_init__(self) -> None:
         item_features(self.requires)  # ValueError naming an unknown feature
+
+    def roles(self, options: Any) -> tuple[str, ...]:
+        """The roles beside the model under test this task sends requests to, with ``options`` (``uses``)."""
+        if self.uses is not None:
+            return self.uses(options)
+        return ("judge",) if self.judged else ()
 
 
 # One line per built-in task module; each registers its spec when imported.

@@ -185,7 +185,7 @@ def build(config: RunConfig, options: RubricOptions) -> RubricTask:
 
     templates = load_templates("medarabiq", config.prompt_templates)
     return RubricTask(
-        template=templates[config.spec.template("rubric")],
+        template=templates[config.spec.template("question")],
         judge_template=templates["rubric_judge"],
         temperatures=config.task_temperatures("rubric"),
         max_tokens=config.task_max_tokens(),

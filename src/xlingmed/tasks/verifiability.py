@@ -310,8 +310,10 @@ register_task(
     TaskSpec(
         "verifiability", VerifiabilityOptions, build, "XLingEval §3.3: is this the answer to the question? yes/no",
         scores,
+        sweep="paper",
         requires=("reference", "negatives"),
         view="xlingmed.views.verifiability",
+        resolved=lambda config, o: {"verify_parser": o.verify_parser},
         parses=True,
         primary=PrimaryOutcome("verifiability_f1", "correct", 0.03, "macro_f1", "macro-F1 (0–1)"),
     )

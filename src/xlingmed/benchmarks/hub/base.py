@@ -24,7 +24,7 @@ from typing import Any
 
 import pandas as pd
 
-from xlingmed.benchmarks.base import Benchmark, LoadRequest
+from xlingmed.benchmarks.base import MC_TEMPLATE, Benchmark, LoadRequest
 from xlingmed.errors import ConfigError, DataError, DataNotFoundError
 from xlingmed.types import Item
 
@@ -67,7 +67,7 @@ class HubBenchmark(Benchmark):
     subsets: tuple[str, ...] = ()
     home: str = ""
     prompt: str = "answer_line"
-    prompt_template: str = "multiple_choice"
+    prompt_template: str = MC_TEMPLATE
     prompt_source: str = ""
 
     def __post_init__(self) -> None:
@@ -80,8 +80,8 @@ class HubBenchmark(Benchmark):
     def mc_prompt(self) -> tuple[str, str]:
         return self.prompt, self.prompt_source
 
-    def template(self, task: str) -> str:
-        return self.prompt_template if task == "multiple_choice" else "qa"
+    def template(self, answers: str) -> str:
+        return self.prompt_template if answers == "choices" else "qa"
 
     @property
     def notice(self) -> str:

@@ -66,7 +66,6 @@ SPEC = register_benchmark(
         licence="Apache-2.0",
         description="Global-MMLU, medical subjects, 42 languages (CS/CA labels; --subset lite|sensitive|agnostic)",
         prompt="answer_line",
-        prompt_template="multiple_choice",
         prompt_source=(
             "simple-evals' MMMLU prompt (openai/simple-evals common.py, QUERY_TEMPLATE_MULTICHOICE): reasoning,"
             " then 'Answer: X', with 'Answer' in the item's language; Global-MMLU's own lm-evaluation-harness "

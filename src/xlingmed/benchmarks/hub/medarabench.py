@@ -45,7 +45,6 @@ SPEC = register_benchmark(
         licence="CC BY 4.0",
         description="MedAraBench (verified): Arabic medical-school exam questions, 19 specialties",
         prompt="structured",
-        prompt_template="multiple_choice",
         prompt_source=(
             "MedArabiQ's Table C1 prompt (the letter alone): MedAraBench publishes no prompt of its own"
         ),

@@ -62,7 +62,6 @@ SPEC = register_benchmark(
         licence="MIT",
         description="MMLU-ProX, health category, 29 languages, up to ten options",
         prompt="answer_line",
-        prompt_template="multiple_choice",
         prompt_source=(
             "answer_line: reasoning, then 'Answer: X' in the item's language, zero-shot; MMLU-ProX's own prompt"
             " (lm-evaluation-harness mmlu_prox_<lang>) is 5-shot chain of thought in the item's language ending"

@@ -23,7 +23,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from xlingmed.benchmarks.base import Benchmark, LoadRequest, register_benchmark
+from xlingmed.benchmarks.base import MC_TEMPLATE, Benchmark, LoadRequest, register_benchmark
 from xlingmed.benchmarks.medarabiq.files import (
     BIAS_CONDITIONS,
     BIAS_NAMES,
@@ -118,9 +118,9 @@ class MedArabiQBenchmark(Benchmark):
     def max_tokens(self) -> int:
         return MAX_TOKENS[self.task]
 
-    def template(self, task: str) -> str:
-        if task == "multiple_choice":
-            return "multiple_choice"
+    def template(self, answers: str) -> str:
+        if answers == "choices":
+            return MC_TEMPLATE
         return "fill_blank_open" if self.task == "fitb_open" else "qa"
 
     def load(self, request: LoadRequest) -> tuple[list[Item], dict[str, Any]]:
@@ -151,5 +151,6 @@ for _task, _file in TASKS.items():
             licence="MedArabiQ licence: no redistribution or modification (bring your own copy)",
             description=f"MedArabiQ {_task} ({_file.file})",
             task=_task,
+            perturbed="perturb medarabiq/mcq" if _task == "mcq_bias" else "",
         )
     )

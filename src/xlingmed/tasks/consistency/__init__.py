@@ -38,8 +38,16 @@ register_task(
         build,
         "XLingEval §3.2: K answers per τ, how alike they are",
         scores,
+        sweep="always",
         requires=("question",),
         mean_over_temperatures=True,
         view="xlingmed.views.consistency",
+        uses=lambda o: ("translator",) if o.consistency_mode == "paper" else (),
+        resolved=lambda config, o: {
+            "language_id": o.language_id,
+            "bertscore": dict(zip(("model", "layer"), o.bertscore_settings(), strict=True)),
+            "embedding_model": o.embedding_settings(),
+            "encoder_sources": {k: v for k, v in o.encoder_sources().items() if k != "open_qa_bertscore"},
+        },
     )
 )

@@ -74,7 +74,7 @@ ITEM_FEATURES: dict[str, str] = {
     "negatives": "answers to other questions, false claims about the question (Item.negatives)",
     "choices": "options with one gold label (Item.choices, Item.gold_label)",
     "conversation": "chat messages the model continues (Item.meta['messages'])",
-    "criteria": "rubric criteria with points a grader checks the answer against (Item.meta['rubric'])",
+    "criteria": "criteria with points a grader checks the answer against (HealthBench's Item.meta key)",
     "free_text": "answered in free text: implied by question or conversation",
 }
 """What a benchmark's items can provide (``Benchmark.provides``) and a task can require (``TaskSpec.requires``):

@@ -50,9 +50,8 @@ class RunConfig(BaseModel):
             MedArabiQ is never downloaded) [--data-dir]
         languages: ISO codes; default: the benchmark's (XLingHealth en,es,zh,hi; MedArabiQ ar; the two FITB
             files also hold en) [--languages]
-        tasks: XLingHealth: ``correctness``, ``verifiability``, ``consistency`` (default the first two);
-            MedArabiQ: ``multiple_choice`` (MCQ, bias, FITB with choices), ``open_qa`` (BERTScore; default for
-            FITB without choices and Q&A) and ``rubric`` (LLM judge, App. J) [--tasks]
+        tasks: registered task names; default: the benchmark's ``default_tasks``; any task whose requirements
+            its items meet runs on it (``tasks.registry.tasks_for``; ``xlingmed list benchmarks``) [--tasks]
         model / judge: ``provider/model``; the judge defaults to the model [--model, --judge]
         base_url / judge_base_url: OpenAI-compatible server of the model / judge [--base-url, --judge-base-url]
         translator / translator_base_url: back-translation model for consistency in paper mode; defaults to the
@@ -137,7 +136,7 @@ class RunConfig(BaseModel):
     benchmark: str
     data_dir: Path | None = None
     languages: tuple[str, ...] = ("en", "es", "zh", "hi")
-    tasks: tuple[str, ...] = ("correctness", "verifiability")
+    tasks: tuple[str, ...] = ()  # filled with the benchmark's default_tasks before validation
     model: str = "llamacpp/smollm2"
     judge: str | None = None
     base_url: str | None = None

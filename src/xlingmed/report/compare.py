@@ -17,7 +17,7 @@ from xlingmed.analysis.run import read_scores
 from xlingmed.report.load import RunData, first_prompts
 
 # ``manifest.json`` → ``resolved`` keys that change what a score measures; the model itself is what is compared.
-MEASURED = ("temperatures", "max_tokens", "letter_parser", "judge_parser", "verify_parser", "task_options", "judge")
+MEASURED = ("temperatures", "max_tokens", "tasks", "task_options", "judge")  # "tasks": each task's resolved settings
 
 
 def model_names(runs: Sequence[RunData]) -> list[str]:

@@ -287,12 +287,11 @@ class MultipleChoiceOptions(TaskOptions):
 
     ``mc_prompt`` ``raw`` (options inside the question cell, paper) | ``structured`` | ``answer_line``
     (reasoning, then "Answer: X" in the item's language); ``None`` = the benchmark's reference prompt
-    (``Benchmark.mc_prompt``); ``letter_parser`` how a
-    reply is read (``parsing.choice``): ``robust`` (marker, answer phrases, standalone labels, option text; never
-    a guess) | ``paper`` (the character after the marker, else invalid) | ``first_char`` (marker, else the first
-    character: the default before 0.2) | ``regex``; ``letter_fallback`` the old name (``first_char`` | ``regex``
-    | ``invalid`` = ``paper``); ``bias_conditions`` which of original, biased, education, one_shot, few_shot to
-    ask (``medarabiq/mcq_bias``).
+    (``Benchmark.mc_prompt``); ``letter_parser`` how a reply is read (``parsing.choice``): ``robust`` (marker,
+    answer phrases, standalone labels, option text; never a guess) | ``paper`` (the character after the marker,
+    else invalid) | ``first_char`` (marker, else the first character: the default before 0.2) | ``regex``;
+    ``letter_fallback`` the old name (``first_char`` | ``regex`` | ``invalid`` = ``paper``); ``bias_conditions``
+    which of original, biased, education, one_shot, few_shot to ask (``medarabiq/mcq_bias``).
     """
 
     mc_prompt: Literal["raw", "structured", "answer_line"] | None = None
@@ -323,13 +322,6 @@ class MultipleChoiceOptions(TaskOptions):
     @classmethod
     def _conditions(cls, v: Any) -> tuple[str, ...]:
         return names_list(v, CONDITIONS, "condition", order=True)
-
-
-def resolved(config: RunConfig, options: MultipleChoiceOptions) -> dict[str, Any]:
-    """The letter parser and the prompt form, its source and answer tokens (``manifest.json``)."""
-    form, source, tokens = prompt_settings(config, options)
-    return {"letter_parser": options.letter_parser, "mc_prompt": form, "mc_prompt_source": source,
-            "mc_max_tokens": tokens}  # fmt: skip
 
 
 def prompt_settings(config: RunConfig, options: MultipleChoiceOptions) -> tuple[str, str, int]:
@@ -399,7 +391,8 @@ register_task(
         requires=("choices",),
         view="xlingmed.views.multiple_choice",
         uses=lambda o: ("extractor",),  # where --extractor names one
-        resolved=resolved,
+        resolved=lambda config, o: {"letter_parser": o.letter_parser, **dict(zip(
+            ("mc_prompt", "mc_prompt_source", "mc_max_tokens"), prompt_settings(config, o), strict=True))},
         parses=True,
         primary=PrimaryOutcome("accuracy", "correct", 0.05),
     )

@@ -39,6 +39,45 @@ REPO = Path(__file__).resolve().parents[1]
 SHARED_DATA = REPO.parent / "shared" / "data" / "xlinghealth"
 
 
+# Every test that runs a real model in process carries the ``slow`` marker (``-m "not slow"`` leaves them out): the
+# in-process backends count their generations, and a test that made one without the marker errors at teardown.
+_GENERATED: list[str] = []
+
+
+def _counting(cls: Any, name: str) -> None:
+    original = getattr(cls, name)
+
+    async def counted(self: Any, *args: Any, **kwargs: Any) -> Any:
+        _GENERATED.append(self.model_id)
+        return await original(self, *args, **kwargs)
+
+    setattr(cls, name, counted)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    from xlingmed.models.hf import HFModel
+    from xlingmed.models.llamacpp import LlamaCppModel
+
+    _counting(LlamaCppModel, "generate")
+    _counting(HFModel, "generate")
+    _counting(HFModel, "generate_batch")
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_setup(item: pytest.Item) -> Iterator[None]:
+    _GENERATED.clear()  # fixtures a test requests (a shared run) count as its own
+    yield
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_teardown(item: pytest.Item) -> Iterator[None]:
+    ran = sorted(set(_GENERATED))
+    _GENERATED.clear()
+    yield
+    if ran and item.get_closest_marker("slow") is None:
+        pytest.fail(f"{item.nodeid} runs a model in process ({', '.join(ran)}) without @pytest.mark.slow")
+
+
 @pytest.fixture(scope="session")
 def data_dir() -> Path:
     if not (SHARED_DATA / "LiveQA.xlsx").is_file():

@@ -308,3 +308,13 @@ def test_task_scoring_skip_rules_listwise_and_table_a9() -> None:
     csv = pd.DataFrame(result.rows).to_csv(index=False)
     back = pd.read_csv(io.StringIO(csv), dtype={"item_id": str, "lang": str}).to_dict(orient="records")
     assert summarize(task, scores(back), ["en", "es"]) == s
+
+
+def test_the_metric_groups_are_those_the_metric_modules_declare() -> None:
+    from xlingmed.metrics.registry import ANSWERS, all_metrics, metric_groups
+    from xlingmed.tasks.consistency.task import METRIC_GROUPS
+
+    assert metric_groups(ANSWERS) == METRIC_GROUPS
+    spec = all_metrics()["sim_2gram"]
+    assert (spec.group, spec.aggregation, spec.higher_is_better) == ("ngram", "mean over questions of the mean over "
+                                                                     "answer pairs", True)  # fmt: skip

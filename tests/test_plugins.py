@@ -67,6 +67,12 @@ def test_list_shows_the_plugins(plugin_env: dict[str, str]) -> None:
     for name in ("(extra [vllm])", "-M batch=False, batch_max_requests=50000", "-M device=cpu, dtype=auto",
                  "preset medalpaca (--preset medalpaca)"):  # fmt: skip
         assert name in text, name
+    out = _xlingmed({**plugin_env, "COLUMNS": "300"}, "list", "metrics")  # wide: no name folded across lines
+    assert out.returncode == 0, out.stderr
+    rows = {line.split("│")[1].strip() for line in out.stdout.splitlines() if line.count("│") > 2}
+    # every metric, declared where it is computed, the plugin's answer metric included
+    assert {"sim_2gram", "bertscore_f1", "sim_sent", "sim_lda{k}", "lang_consistency", "macro_f1", "auc_hard_labels",
+            "token_f1", "mentions_doctor"} <= rows  # fmt: skip
 
 
 def test_plugin_benchmark_task_and_backend_end_to_end(plugin_env: dict[str, str], tmp_path: Path) -> None:

@@ -111,15 +111,17 @@ def describe(
 @app.command("list")
 def list_(
     what: Annotated[
-        str | None, typer.Argument(help="`benchmarks`: one row per benchmark (languages, parallel, licence, gate).")
+        str | None,
+        typer.Argument(help="`benchmarks`: one row per benchmark (languages, parallel, tasks, licence, gate); "
+                       "`metrics`: every metric (inputs, aggregation, direction, option, source)."),
     ] = None,
 ) -> None:
     """Benchmarks, tasks (with their -T options), model backends (-M), languages, and what translate, variant and
-    audit take; `xlingmed list benchmarks` prints the benchmark table."""
+    audit take; `xlingmed list benchmarks` and `xlingmed list metrics` print their tables."""
     if what is not None:
-        if what != "benchmarks":
-            fail(XlingmedError(f"list: unknown {what!r}; expected `benchmarks` (or nothing)"))
-        stdout.print(benchmark_table())
+        if what not in ("benchmarks", "metrics"):
+            fail(XlingmedError(f"list: unknown {what!r}; expected `benchmarks`, `metrics` (or nothing)"))
+        stdout.print(benchmark_table() if what == "benchmarks" else metric_table())
         return
     from xlingmed.benchmarks import benchmark_names
     from xlingmed.languages import LANGUAGES
@@ -170,6 +172,21 @@ def list_(
         doc = " ".join((tf.__doc__ or "").split()).split(" (")[0].rstrip(".")
         stdout.print(f"variant --transform {tf.name} ({scope}; {', '.join(tf.fields)}): {doc}", highlight=False)
     stdout.print("audit --metrics: " + ", ".join(f"{m.name} ({m.scale})" for m in METRICS.values()), highlight=False)
+
+
+def metric_table() -> Table:
+    """One row per metric (``metrics.registry.all_metrics``): what it reads, how it aggregates, its direction, the
+    option that selects it and its source."""
+    from xlingmed.metrics.registry import all_metrics
+
+    table = Table(title="metrics")
+    for col in ("metric", "reads", "aggregation", "better", "kind", "option", "source"):
+        table.add_column(col, overflow="fold")
+    for name, m in all_metrics().items():
+        option = "-T answer_metrics" if m.group == "answer_metrics" else (f"group {m.group}" if m.group else "-")
+        table.add_row(name, m.inputs, m.aggregation, "higher" if m.higher_is_better else "lower", m.kind, option,
+                      m.source or m.description or "-")  # fmt: skip
+    return table
 
 
 def benchmark_table() -> Table:

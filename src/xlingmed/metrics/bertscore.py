@@ -22,6 +22,12 @@ import numpy as np
 
 from xlingmed.errors import ConfigError
 from xlingmed.metrics import check_local_model, quiet_transformers
+from xlingmed.metrics.registry import ANSWERS, PAIRS, MetricSpec, declare_metric
+
+declare_metric(*(
+    MetricSpec(f"bertscore_{x}", ANSWERS, PAIRS, group="bertscore", source="XLingEval §3.2; bert-score (Zhang 2020)")
+    for x in ("p", "r", "f1")
+))
 
 
 @dataclass(frozen=True)

@@ -8,6 +8,20 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from xlingmed.metrics.registry import MetricSpec, declare_metric
+
+declare_metric(*(
+    MetricSpec(name, "yes/no readings and their truths", how, source=f"XLingEval §5; scikit-learn {fn}")
+    for name, how, fn in (
+        ("macro_precision", "macro over the two classes", "precision_score"),
+        ("macro_recall", "macro over the two classes", "recall_score"),
+        ("macro_f1", "macro over the two classes", "f1_score"),
+        ("accuracy", "over claims", "accuracy_score"),
+        ("auc_hard_labels", "over claims, from the readings (the paper's AUC)", "roc_auc_score"),
+        ("auc_p_yes", "over claims, from P(yes) where the backend gives logprobs", "roc_auc_score"),
+    )
+))
+
 
 def binary_metrics(
     y_true: Sequence[int], y_pred: Sequence[int], scores: Sequence[float] | None = None

@@ -14,6 +14,10 @@ import numpy as np
 
 from xlingmed.errors import ConfigError
 from xlingmed.metrics import check_local_model, quiet_transformers
+from xlingmed.metrics.registry import ANSWERS, PAIRS, MetricSpec, declare_metric
+
+declare_metric(MetricSpec("sim_sent", ANSWERS, PAIRS, group="sim_sent",
+                            source="XLingEval §3.2: cosine of sentence embeddings (sentence-transformers)"))
 
 
 def mean_off_diagonal(sim: np.ndarray) -> float:

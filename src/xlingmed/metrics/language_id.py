@@ -13,6 +13,11 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from xlingmed.metrics.registry import ANSWERS, MetricSpec, declare_metric
+
+declare_metric(MetricSpec("lang_consistency", ANSWERS, "mean over questions", group="lang_consistency",
+                            source="XLingEval §3.2: share of sentences in the question's language (langid)"))
+
 _SPLIT = re.compile(r"(?<=[.!?।。！？])\s*")
 
 

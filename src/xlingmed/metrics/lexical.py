@@ -18,11 +18,21 @@ from __future__ import annotations
 import functools
 import math
 import re
+from collections import Counter
 from collections.abc import Callable, Sequence
 from itertools import combinations
 from typing import Literal
 
 import regex
+
+from xlingmed.metrics.registry import ANSWERS, PAIRS, AnswerMetric, MetricSpec, declare_metric, register_metric
+
+declare_metric(
+    MetricSpec("sim_1gram", ANSWERS, PAIRS, group="ngram", source="XLingEval §3.2 (Jaccard of word 1-grams)"),
+    MetricSpec("sim_2gram", ANSWERS, PAIRS, group="ngram", source="XLingEval §3.2 (Jaccard of word 2-grams)"),
+    MetricSpec("length_mean", ANSWERS, "mean over questions", group="length", source="XLingEval §3.2 (answer words)"),
+    MetricSpec("length_sd", ANSWERS, "mean over questions", group="length", source="XLingEval §3.2 (sd of words)"),
+)
 
 Mode = Literal["paper", "native"]
 
@@ -130,3 +140,19 @@ def length_stats(texts: Sequence[str], mode: Mode = "paper", lang: str = "en") -
     lengths = [response_length(t, mode, lang) for t in texts]
     mean = sum(lengths) / len(lengths)
     return mean, math.sqrt(sum((x - mean) ** 2 for x in lengths) / len(lengths))
+
+
+def token_f1(answer: str, reference: str, lang: str) -> float | None:
+    """SQuAD's token-overlap F1 (Rajpurkar et al. 2016) on lower-cased word tokens (jieba for Chinese), × 100."""
+    ref = Counter(t.lower() for t in native_tokens(reference, lang))
+    if not ref:
+        return None
+    got = Counter(t.lower() for t in native_tokens(answer, lang))
+    common = sum((ref & got).values())
+    if common == 0:
+        return 0.0
+    precision, recall = common / sum(got.values()), common / sum(ref.values())
+    return 100 * 2 * precision * recall / (precision + recall)
+
+
+register_metric(AnswerMetric("token_f1", token_f1, description="SQuAD token-overlap F1 × 100 against the reference"))

@@ -1,4 +1,9 @@
-"""Answer metrics: functions of (answer, reference answer, language) → a number, registered by name.
+"""Every metric, declared once where it is computed, and the answer metrics: functions of (answer, reference
+answer, language) → a number, registered by name.
+
+Each metric module declares its metrics with ``declare_metric(MetricSpec(...))``, as lm-evaluation-harness declares
+a metric with its aggregation and direction: what it reads, how it aggregates, whether higher is better, its
+option group and its source; ``xlingmed list metrics`` shows them all, plugins included.
 
 The tasks whose model answers have a reference (``correctness``, ``open_qa``) compute the metrics named in their
 ``-T answer_metrics=NAME[,NAME…]`` option beside their own scores: one column per metric in the task's CSV, its
@@ -11,7 +16,7 @@ package adds one through the ``xlingmed.metrics`` entry point group (see ``docs/
 
 from __future__ import annotations
 
-from collections import Counter
+import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -39,7 +44,71 @@ class AnswerMetric:
     description: str = ""
 
 
-BUILTIN_MODULES: tuple[str, ...] = ("xlingmed.metrics.registry",)
+@dataclass(frozen=True)
+class MetricSpec:
+    """A metric's declaration.
+
+    Attributes:
+        name: its column in the task tables and its Score's ``metric`` (``{k}``: one per value, e.g. LDA topics).
+        inputs: what it reads (``answer, reference``; ``the K answers to a question``; ``yes/no readings and
+            truths``…).
+        aggregation: how one value per language is made (``mean over questions``, ``macro over classes``…).
+        higher_is_better: the direction of a better model.
+        kind: ``continuous`` or ``binary``.
+        group: the option value that selects it (``-T consistency_metrics=ngram``), ``""`` when always on.
+        source: the paper, section or library it implements.
+        description: one line.
+    """
+
+    name: str
+    inputs: str
+    aggregation: str
+    higher_is_better: bool = True
+    kind: Literal["continuous", "binary"] = "continuous"
+    group: str = ""
+    source: str = ""
+    description: str = ""
+
+
+ANSWERS = "the K answers to a question (or their back-translations)"  # consistency's metrics read these
+PAIRS = "mean over questions of the mean over answer pairs"
+_DECLARED: dict[str, tuple[str, MetricSpec]] = {}  # name -> (declaring module, spec)
+
+
+def declare_metric(*specs: MetricSpec) -> None:
+    """Declare metrics (each metric module does, at import); a name declared twice keeps the last."""
+    module = str(sys._getframe(1).f_globals.get("__name__", ""))
+    for spec in specs:
+        _DECLARED[spec.name] = (module, spec)
+
+
+def all_metrics() -> dict[str, MetricSpec]:
+    """Every declared metric and every registered answer metric: the built-in modules' in their order, then the
+    others'."""
+    _load()
+    rank = {m: i for i, m in enumerate(BUILTIN_MODULES)}
+    ordered = sorted(_DECLARED.values(), key=lambda ms: rank.get(ms[0], len(rank)))
+    out = {spec.name: spec for _, spec in ordered}
+    for name, m in _METRICS.items():
+        out.setdefault(name, MetricSpec(name, "answer, reference", "mean over answers", m.higher_is_better, m.kind,
+                                        "answer_metrics", "", m.description))  # fmt: skip
+    return out
+
+
+def metric_groups(inputs: str) -> tuple[str, ...]:
+    """The option groups of the metrics that read ``inputs``, in declaration order (consistency's groups)."""
+    return tuple(dict.fromkeys(s.group for s in all_metrics().values() if s.inputs == inputs and s.group))
+
+
+BUILTIN_MODULES: tuple[str, ...] = (
+    "xlingmed.metrics.registry",
+    "xlingmed.metrics.lexical",
+    "xlingmed.metrics.bertscore",
+    "xlingmed.metrics.embedding",
+    "xlingmed.metrics.topics",
+    "xlingmed.metrics.language_id",
+    "xlingmed.metrics.classification",
+)
 
 _METRICS: dict[str, AnswerMetric] = {}
 _LOADED = False
@@ -77,24 +146,6 @@ def get_metric(name: str) -> AnswerMetric:
     if name not in specs:
         raise ConfigError(f"unknown answer metric {name!r}; known: {', '.join(specs)}")
     return specs[name]
-
-
-def token_f1(answer: str, reference: str, lang: str) -> float | None:
-    """SQuAD's token-overlap F1 (Rajpurkar et al. 2016) on lower-cased word tokens (jieba for Chinese), × 100."""
-    from xlingmed.metrics.lexical import native_tokens
-
-    ref = Counter(t.lower() for t in native_tokens(reference, lang))
-    if not ref:
-        return None
-    got = Counter(t.lower() for t in native_tokens(answer, lang))
-    common = sum((ref & got).values())
-    if common == 0:
-        return 0.0
-    precision, recall = common / sum(got.values()), common / sum(ref.values())
-    return 100 * 2 * precision * recall / (precision + recall)
-
-
-register_metric(AnswerMetric("token_f1", token_f1, description="SQuAD token-overlap F1 × 100 against the reference"))
 
 
 def add_answer_metrics(

@@ -17,6 +17,13 @@ from itertools import combinations
 
 import numpy as np
 
+from xlingmed.metrics.registry import ANSWERS, PAIRS, MetricSpec, declare_metric
+
+declare_metric(
+    MetricSpec("sim_lda{k}", ANSWERS, PAIRS, group="lda", source="XLingEval §3.2: LDA topic cosine (gensim), k topics"),
+    MetricSpec("sim_hdp", ANSWERS, PAIRS, group="hdp", source="XLingEval §3.2: HDP topic cosine (gensim)"),
+)
+
 # NLTK's English stopword list as shipped in the 2023 nltk_data (179 words): the authors' topic filter
 # (spec §3.4e). Pinned here because nltk data cannot be fetched offline and newer releases list more words.
 ENGLISH_STOPWORDS: frozenset[str] = frozenset(

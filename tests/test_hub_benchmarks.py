@@ -14,6 +14,8 @@ from typing import Any
 import hub_fixtures as fx
 import pandas as pd
 import pytest
+from fault_server import FaultServer
+from replay_server import ReplayPolicy
 
 from xlingmed.benchmarks import benchmarks, get_benchmark, load_benchmark
 from xlingmed.config import make_config
@@ -172,7 +174,8 @@ def test_every_hub_set_declares_what_the_table_shows() -> None:
     rows = {line.split("│")[1].strip(): line for line in res.stdout.splitlines() if line.count("│") > 5}
     assert set(names) <= set(rows)
     assert "yes (sample_id)" in rows["global-mmlu/medical"] and "CC BY-NC 4.0" in rows["mmedbench"]
-    assert rows["afrimed-qa"].split("│")[6].strip() == "yes"  # gated
+    assert rows["afrimed-qa"].split("│")[7].strip() == "yes"  # gated
+    assert rows["global-mmlu/medical"].split("│")[5].strip() == "subset,provenance,hf_split"  # its -B options
 
 
 MC_RUNS = [
@@ -188,11 +191,20 @@ MC_RUNS = [
 
 @pytest.mark.parametrize(("name", "writer", "languages"), MC_RUNS, ids=[r[0] for r in MC_RUNS])
 def test_each_multiple_choice_set_runs_end_to_end(tmp_path: Path, name: str, writer: Any, languages: str) -> None:
-    cfg = make_config(benchmark=name, data_dir=writer(tmp_path / "data"), languages=languages,
-                      model="llamacpp/smollm2", max_tokens=4, limit=2, out=tmp_path / "run")  # fmt: skip
-    result = evaluate(cfg)
+    """Through the whole run against the replay server, which answers each item's gold option ("The correct answer
+    is B."): 100 % correct in every language proves the gold-label mapping, where a toy model proved only a run."""
+    data = writer(tmp_path / "data")
+    items, _ = load_benchmark(name, data, languages.split(","), limit=2)
+    policy = ReplayPolicy(items, "answer phrase (en)")
+    with FaultServer(policy) as server:
+        cfg = make_config(benchmark=name, data_dir=data, languages=languages, model="openai/m", base_url=server.url,
+                          limit=2, out=tmp_path / "run")  # fmt: skip
+        result = evaluate(cfg)
+    assert policy.unmatched == 0
     cells = result.summary["tasks"]["multiple_choice"]["languages"]
-    assert {lang: cell["0"]["n"] for lang, cell in cells.items()} == dict.fromkeys(languages.split(","), 2)
+    assert {lang: (cell["0"]["n"], cell["0"]["n_correct"]) for lang, cell in cells.items()} == dict.fromkeys(
+        languages.split(","), (2, 2)
+    )
     assert result.backend_calls == 2 * len(languages.split(","))
     samples = pd.read_json(tmp_path / "run" / "samples.jsonl", lines=True)
     assert len(samples) == result.backend_calls and set(samples["lang"]) == set(languages.split(","))

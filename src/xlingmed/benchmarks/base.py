@@ -20,7 +20,9 @@ import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
+
+from pydantic import BaseModel, ConfigDict, ValidationError
 
 from xlingmed.errors import ConfigError
 from xlingmed.types import Item, item_features
@@ -28,6 +30,13 @@ from xlingmed.types import Item, item_features
 MC_TEMPLATE = "multiple_choice"  # the key of MedArabiQ's multiple-choice prompt in prompts/medarabiq.yaml
 # XLingEval's temperature sweep (§4, §5: Fig. 4 and Table A11 are mean ± sd over these five τ; consistency at each).
 PAPER_TEMPERATURES: tuple[float, ...] = (0.0, 0.25, 0.5, 0.75, 1.0)
+
+
+class BenchmarkOptions(BaseModel):
+    """Base of a benchmark's own options (``-B key=value``, YAML ``benchmark_args``): unknown keys are refused,
+    values validated once. A benchmark class names its model in ``Options``."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
 
 
 @dataclass(frozen=True)
@@ -72,6 +81,8 @@ class Benchmark:
         description: one line for ``xlingmed list``.
     """
 
+    Options: ClassVar[type[BenchmarkOptions]] = BenchmarkOptions
+
     name: str
     languages: tuple[str, ...]
     provides: tuple[str, ...]
@@ -86,6 +97,19 @@ class Benchmark:
     @property
     def default_languages(self) -> tuple[str, ...]:
         return self.run_languages or self.languages
+
+    def check_options(self, args: Mapping[str, Any]) -> dict[str, Any]:
+        """``args`` (``-B key=value``) validated by ``Options``, with its defaults: what ``load`` is given.
+
+        Raises:
+            ConfigError: a key this benchmark does not have (the message lists its options), or a bad value.
+        """
+        try:
+            return self.Options(**args).model_dump()
+        except ValidationError as exc:
+            known = ", ".join(self.Options.model_fields) or "none"
+            what = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors())
+            raise ConfigError(f"-B (benchmark options of {self.name}): {what}; its options: {known}") from None
 
     def languages_for(self, options: Mapping[str, Any]) -> tuple[str, ...]:
         """The run's default languages given the benchmark's own settings (``LoadRequest.options``)."""

@@ -20,11 +20,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
-from xlingmed.benchmarks.base import Benchmark, LoadRequest, register_scheme
+from xlingmed.benchmarks.base import Benchmark, BenchmarkOptions, LoadRequest, register_scheme
 from xlingmed.benchmarks.rows import ANSWER_FORMATS as ANSWER_FORMATS
-from xlingmed.benchmarks.rows import FIELD_DEFAULTS, cell_value, items_from_frame
+from xlingmed.benchmarks.rows import FIELD_DEFAULTS, TableOptions, cell_value, items_from_frame
 from xlingmed.benchmarks.rows import FIELDS as FIELDS
 from xlingmed.benchmarks.rows import resolve_columns as resolve_columns
 from xlingmed.benchmarks.tables import read_table
@@ -114,6 +114,8 @@ def default_languages(name: str) -> tuple[str, ...]:
 
 @dataclass(frozen=True)
 class FileBenchmark(Benchmark):
+    Options: ClassVar[type[BenchmarkOptions]] = TableOptions
+
     """``mcq:FILE`` or ``qa:FILE``; its run languages are the file's (read when first asked)."""
 
     kind: str = "qa"

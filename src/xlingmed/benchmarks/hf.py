@@ -19,15 +19,26 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
-from xlingmed.benchmarks.base import Benchmark, LoadRequest, register_scheme
+from xlingmed.benchmarks.base import Benchmark, BenchmarkOptions, LoadRequest, register_scheme
+from xlingmed.benchmarks.rows import TableOptions
 from xlingmed.errors import ConfigError, DataError, DataNotFoundError
 from xlingmed.types import Item
 
 
+class HFOptions(TableOptions):
+    """``-B`` options of ``hf:ORG/NAME``: a table's, and the dataset ``hf_config`` (``NAME`` or
+    ``lang=NAME,…``) and ``hf_split``."""
+
+    hf_config: str | None = None
+    hf_split: str | None = None
+
+
 @dataclass(frozen=True)
 class HFBenchmark(Benchmark):
+    Options: ClassVar[type[BenchmarkOptions]] = HFOptions
+
     """A dataset on the Hugging Face hub (or a local copy in its layout)."""
 
     dataset: str = ""

@@ -9,10 +9,12 @@ import json
 import random
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import pandas as pd
+from pydantic import Field, field_validator
 
+from xlingmed.benchmarks.base import BenchmarkOptions
 from xlingmed.errors import ConfigError, DataError
 from xlingmed.languages import CANONICAL_LETTERS, get_language, normalise_label
 from xlingmed.parsing.options import clean_mc_text, parse_options
@@ -317,3 +319,30 @@ def _mcq_item(
         gold_label=gold,
         meta=meta,
     )
+
+
+def parse_columns(v: Any) -> dict[str, str]:
+    """``field=column[,field=column…]`` (or a mapping) → ``{field: column}``.
+
+    Raises:
+        ValueError: a pair without ``=`` or with an empty side.
+    """
+    if isinstance(v, str):
+        pairs = [p.split("=", 1) for p in v.split(",") if p.strip()]
+        if any(len(p) != 2 or not p[0].strip() or not p[1].strip() for p in pairs):
+            raise ValueError(f"expected field=column[,field=column…], got {v!r}")
+        return {k.strip(): c.strip() for k, c in pairs}
+    return dict(v or {})
+
+
+class TableOptions(BenchmarkOptions):
+    """``-B`` options of a table of rows (a user's file, ``hf:``): ``columns`` (field → column name, or
+    ``field=column,…``) and ``answer_format`` of the gold answers."""
+
+    columns: dict[str, str] = Field(default_factory=dict)
+    answer_format: Literal["auto", "letter", "index0", "index1", "text"] = "auto"
+
+    @field_validator("columns", mode="before")
+    @classmethod
+    def _columns(cls, v: Any) -> dict[str, str]:
+        return parse_columns(v)

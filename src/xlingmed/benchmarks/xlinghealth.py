@@ -25,11 +25,11 @@ import urllib.request
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import pandas as pd
 
-from xlingmed.benchmarks.base import Benchmark, LoadRequest, register_benchmark
+from xlingmed.benchmarks.base import Benchmark, BenchmarkOptions, LoadRequest, register_benchmark
 from xlingmed.benchmarks.tables import cell_text, int_cell
 from xlingmed.benchmarks.xlinghealth_legacy import legacy_to_long
 from xlingmed.errors import DataError, DataNotFoundError
@@ -335,10 +335,18 @@ def describe(dataset: str, data_dir: str | os.PathLike[str] | None) -> list[dict
 # Registry
 
 
+class XLingHealthOptions(BenchmarkOptions):
+    """``-B include_defective=true``: keep the questions with empty cells (LiveQA 58, 67; MedicationQA 212)."""
+
+    include_defective: bool = False
+
+
 @dataclass(frozen=True)
 class XLingHealthBenchmark(Benchmark):
     """One XLingHealth set; verifiability sweeps the paper's five temperatures as consistency does (§4, §5):
     ``paper_sweep``."""
+
+    Options: ClassVar[type[BenchmarkOptions]] = XLingHealthOptions
 
     dataset: str = ""
 

@@ -196,7 +196,8 @@ def benchmark_table() -> Table:
     from xlingmed.tasks.registry import tasks_for
 
     table = Table(title="benchmarks (xlingmed run --benchmark NAME)")
-    for col in ("benchmark", "languages", "parallel", "tasks", "licence", "gated", "translation", "subsets"):
+    for col in ("benchmark", "languages", "parallel", "tasks", "-B options", "licence", "gated", "translation",
+                "subsets"):
         table.add_column(col, overflow="fold")
     for name, spec in sorted(benchmarks().items()):
         langs = spec.languages
@@ -209,7 +210,8 @@ def benchmark_table() -> Table:
         translation = "; ".join(f"{k}: {','.join(v) if len(v) <= 4 else str(len(v)) + ' languages'}"
                                 for k, v in kinds.items()) or "-"  # fmt: skip
         table.add_row(
-            name, shown, parallel, ",".join(tasks_for(spec)), spec.licence or "-",
+            name, shown, parallel, ",".join(tasks_for(spec)), ",".join(spec.Options.model_fields) or "-",
+            spec.licence or "-",
             "yes" if getattr(spec, "gated", False) else "no", translation,
             ",".join(getattr(spec, "subsets", ())) or "-",
         )  # fmt: skip

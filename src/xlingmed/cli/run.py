@@ -172,6 +172,15 @@ def run(
         list[str] | None,
         typer.Option("-M", "--model-arg", help="A backend option of --model, key=value (repeatable)."),
     ] = None,
+    benchmark_arg: Annotated[
+        list[str] | None,
+        typer.Option(
+            "-B",
+            "--benchmark-arg",
+            help="A benchmark option, key=value (repeatable): subset, provenance, hf_config, hf_split, columns, "
+            "answer_format, include_defective, paper_compat… (each benchmark's: xlingmed list benchmarks).",
+        ),
+    ] = None,
     cache: Annotated[Path | None, typer.Option(help="Completion cache file (SQLite).")] = None,
     out: Annotated[Path | None, typer.Option(help="Run folder to write.")] = None,
     shard: Annotated[
@@ -200,6 +209,7 @@ def run(
             config,
             task_args={**_legacy_task_flags(ctx.args), **_key_values(task_arg, "-T")} or None,
             model_args=_key_values(model_arg, "-M") or None,
+            benchmark_args=_key_values(benchmark_arg, "-B") or None,
             benchmark=benchmark,
             data_dir=data_dir,
             languages=languages,

@@ -23,6 +23,7 @@ def check_run(config: RunConfig) -> None:
     check_executor(config)
     try:
         check_tasks(config.spec, config.tasks)
+        config.benchmark_options()
     except ConfigError as exc:
         raise ValueError(str(exc)) from None
     check_roles(config)

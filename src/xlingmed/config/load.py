@@ -33,7 +33,7 @@ def make_config(source: str | Path | None = None, **overrides: Any) -> RunConfig
     for key, value in overrides.items():
         if value is None:
             continue
-        if key in ("task_args", "model_args") and isinstance(data.get(key), dict):
+        if key in ("task_args", "model_args", "benchmark_args") and isinstance(data.get(key), dict):
             value = {**data[key], **value}  # flags add to (and override) the file's options
         data[key] = value
     data = apply_preset(data)  # a preset fills only what the file and the flags left unset

@@ -40,6 +40,11 @@ def tasks_for(benchmark: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     return compatible(spec), spec.default_tasks
 
 
+# RunConfig fields of 0.1 that are one benchmark's option (-B key=value now); read for one release.
+LEGACY_BENCHMARK_FIELDS = ("include_defective", "paper_compat", "columns", "answer_format", "hf_config", "hf_split",
+                           "subset", "provenance")  # fmt: skip
+
+
 class RunConfig(BaseModel):
     """One evaluation run.
 
@@ -106,6 +111,10 @@ class RunConfig(BaseModel):
             failure (inspect_ai's ``--fail-on-error``) [--fail-on-error 0.05|none]
         n_ctx: context window of in-process GGUF models [--n-ctx]
         device: torch device of the encoders, ``auto`` = CUDA when present [--device]
+        benchmark_args: the benchmark's own options, ``key: value`` (``-B key=value``), validated by its
+            ``Options`` (``subset``, ``provenance``, ``hf_config``, ``columns``…); the fields of 0.1 below
+            (``include_defective``, ``paper_compat``, ``columns``, ``answer_format``, ``hf_config``, ``hf_split``,
+            ``subset``, ``provenance``) are still read, for one release, where set to other than their default
         task_args: each task's own options, ``key: value`` (``-T key=value``); each task's options model
             (``tasks/<task>.py``) declares and validates them; a key shared by several tasks
             (``judge_max_tokens``, ``bertscore_model``…) applies to each. The options that were fields before 0.2
@@ -183,6 +192,7 @@ class RunConfig(BaseModel):
     extractor_mode: Literal["fallback", "all"] = "fallback"
     device: str = "auto"
     task_args: dict[str, Any] = Field(default_factory=dict)
+    benchmark_args: dict[str, Any] = Field(default_factory=dict)
     model_args: dict[str, Any] = Field(default_factory=dict)
     cache: Path | None = None
     out: Path = Path("runs/latest")
@@ -281,17 +291,18 @@ class RunConfig(BaseModel):
         return get_benchmark(self.benchmark)
 
     def benchmark_options(self) -> dict[str, Any]:
-        """The benchmark's own settings, handed to ``Benchmark.load``."""
-        return {
-            "include_defective": self.include_defective,
-            "paper_compat": self.paper_compat,
-            "columns": dict(self.columns),
-            "answer_format": self.answer_format,
-            "hf_config": self.hf_config,
-            "hf_split": self.hf_split,
-            "subset": self.subset,
-            "provenance": self.provenance,
+        """The benchmark's own settings, validated by its ``Options`` with its defaults: ``-B`` (``benchmark_args``)
+        over the fields of 0.1 set to other than their default; handed to ``Benchmark.load``.
+
+        Raises:
+            ConfigError: an option the benchmark does not have (the message lists its options), or a bad value.
+        """
+        legacy = {
+            key: getattr(self, key)
+            for key in LEGACY_BENCHMARK_FIELDS
+            if getattr(self, key) != type(self).model_fields[key].get_default(call_default_factory=True)
         }
+        return self.spec.check_options({**legacy, **self.benchmark_args})
 
     @property
     def judge_model(self) -> str:

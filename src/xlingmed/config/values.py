@@ -6,21 +6,9 @@ import re
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
+from xlingmed.benchmarks.hub.base import parse_provenance as parse_provenance
+from xlingmed.benchmarks.rows import parse_columns as parse_columns
 from xlingmed.errors import ConfigError
-
-
-def parse_columns(v: Any) -> dict[str, str]:
-    """``field=column[,field=column…]`` (or a mapping) → ``{field: column}``.
-
-    Raises:
-        ValueError: a pair without ``=`` or with an empty side.
-    """
-    if isinstance(v, str):
-        pairs = [p.split("=", 1) for p in v.split(",") if p.strip()]
-        if any(len(p) != 2 or not p[0].strip() or not p[1].strip() for p in pairs):
-            raise ValueError(f"expected field=column[,field=column…], got {v!r}")
-        return {k.strip(): c.strip() for k, c in pairs}
-    return dict(v or {})
 
 
 def parse_temperatures(v: Any) -> tuple[float, ...] | None:
@@ -106,16 +94,6 @@ def parse_price_list(v: Any) -> Any:
     return v
 
 
-def parse_provenance(v: Any) -> tuple[str, ...]:
-    """``human`` or a translation kind (``benchmarks.hub.base.TRANSLATION``), comma-separated; empty → ``()``."""
-    from xlingmed.benchmarks.hub.base import TRANSLATION
-    from xlingmed.tasks.registry import names_list
-
-    if not v or (isinstance(v, str) and not v.strip()):
-        return ()
-    return names_list(v, ("human", *TRANSLATION), "provenance")
-
-
 def parse_mitigations(v: Any) -> tuple[str, ...]:
     """Bias mitigations (``perturbations.bias.MITIGATIONS``) in their canonical order; empty → ``()``."""
     from xlingmed.perturbations.bias import MITIGATIONS
@@ -153,7 +131,7 @@ def benchmark_defaults(data: Any) -> Any:
             return data
         data = dict(data)
         if "languages" not in data:
-            data["languages"] = spec.languages_for(data)
+            data["languages"] = spec.languages_for({**data, **dict(data.get("benchmark_args") or {})})
         data.setdefault("tasks", spec.default_tasks)
     return data
 

@@ -51,6 +51,7 @@ def resolved_protocol(config: RunConfig) -> dict[str, Any]:
         "temperatures": {t: list(config.task_temperatures(t)) for t in config.tasks},
         "temperatures_source": "user" if "temperatures" in given else "paper default",
         "max_tokens": config.task_max_tokens(),
+        "benchmark_options": config.benchmark_options(),
         "judge": config.judge_model,
         "translator": config.translator_model if config.uses("translator") else None,
         "translator_source": "user" if config.translator else "judge",

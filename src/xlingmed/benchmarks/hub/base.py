@@ -20,11 +20,12 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import pandas as pd
+from pydantic import field_validator
 
-from xlingmed.benchmarks.base import MC_TEMPLATE, Benchmark, LoadRequest
+from xlingmed.benchmarks.base import MC_TEMPLATE, Benchmark, BenchmarkOptions, LoadRequest
 from xlingmed.errors import ConfigError, DataError, DataNotFoundError
 from xlingmed.types import Item
 
@@ -33,6 +34,20 @@ from xlingmed.types import Item
 TRANSLATION = ("original", "human", "post-edited", "machine", "unstated")
 # What ``--provenance human`` keeps besides the source language: text that people wrote or checked.
 HUMAN = ("original", "human", "post-edited")
+
+
+class HubOptions(BenchmarkOptions):
+    """``-B`` options of a published hub benchmark: ``subset`` (one of its ``subsets``), ``provenance`` (keep the
+    items translated this way: ``human``, ``machine``…) and ``hf_split``."""
+
+    subset: str | None = None
+    provenance: tuple[str, ...] = ()
+    hf_split: str | None = None
+
+    @field_validator("provenance", mode="before")
+    @classmethod
+    def _provenance(cls, v: Any) -> tuple[str, ...]:
+        return parse_provenance(v)
 
 
 @dataclass(frozen=True)
@@ -56,6 +71,8 @@ class HubBenchmark(Benchmark):
         prompt_template: the template of ``prompts/hub.yaml`` (or ``multiple_choice``) its prompt is.
         prompt_source: which reference prompt that is, and how it differs from the authors' (the summary says it).
     """
+
+    Options: ClassVar[type[BenchmarkOptions]] = HubOptions
 
     dataset: str = ""
     kind: str = "mcq"
@@ -279,3 +296,12 @@ def _counts(items: list[Item]) -> dict[str, dict[str, int]]:
         per = out.setdefault(it.lang, {})
         per[it.meta["translation"]] = per.get(it.meta["translation"], 0) + 1
     return out
+
+
+def parse_provenance(v: Any) -> tuple[str, ...]:
+    """``human`` or a translation kind (``benchmarks.hub.base.TRANSLATION``), comma-separated; empty → ``()``."""
+    from xlingmed.tasks.registry import names_list
+
+    if not v or (isinstance(v, str) and not v.strip()):
+        return ()
+    return names_list(v, ("human", *TRANSLATION), "provenance")

@@ -12,15 +12,22 @@ fails naming the columns it has. Arabic only, not translated.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import pandas as pd
 
-from xlingmed.benchmarks.base import LoadRequest, register_benchmark
-from xlingmed.benchmarks.hub.base import HubBenchmark, load_frame
+from xlingmed.benchmarks.base import BenchmarkOptions, LoadRequest, register_benchmark
+from xlingmed.benchmarks.hub.base import HubBenchmark, HubOptions, load_frame
+from xlingmed.benchmarks.rows import TableOptions
+
+
+class MedAraBenchOptions(HubOptions, TableOptions):
+    """A hub benchmark's options and a table's (its columns and answer format)."""
 
 
 class MedAraBench(HubBenchmark):
+    Options: ClassVar[type[BenchmarkOptions]] = MedAraBenchOptions
+
     def read(self, source: str | Path, lang: str, request: LoadRequest) -> pd.DataFrame:
         return load_frame(source, None, self.split_of(request), self.name)  # one CSV: the default config
 

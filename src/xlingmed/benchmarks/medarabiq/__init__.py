@@ -21,9 +21,9 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
-from xlingmed.benchmarks.base import MC_TEMPLATE, Benchmark, LoadRequest, register_benchmark
+from xlingmed.benchmarks.base import MC_TEMPLATE, Benchmark, BenchmarkOptions, LoadRequest, register_benchmark
 from xlingmed.benchmarks.medarabiq.files import (
     BIAS_CONDITIONS,
     BIAS_NAMES,
@@ -106,9 +106,17 @@ _classify = model_class  # the method below takes a parameter of that name
 # Registry
 
 
+class MedArabiQOptions(BenchmarkOptions):
+    """``-B paper_compat=true``: ``medarabiq/mcq_bias`` rows 0–97 only, the paper's 98-item Table 2."""
+
+    paper_compat: bool = False
+
+
 @dataclass(frozen=True)
 class MedArabiQBenchmark(Benchmark):
     """One MedArabiQ task file; its temperatures depend on the model's class (open or closed, §3.2)."""
+
+    Options: ClassVar[type[BenchmarkOptions]] = MedArabiQOptions
 
     task: str = ""
 

@@ -15,6 +15,7 @@ import pytest
 REPO = Path(__file__).resolve().parents[1]
 
 
+@pytest.mark.slow  # runs a model in process
 def test_readme_api_example_runs_as_written(data_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     readme = (REPO / "README.md").read_text(encoding="utf-8")
     code = re.search(r"<!-- api-example -->\n```python\n(.*?)\n```", readme, flags=re.S)

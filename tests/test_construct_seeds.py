@@ -13,6 +13,7 @@ import json
 from pathlib import Path
 
 import pandas as pd
+import pytest
 from typer.testing import CliRunner
 
 from xlingmed.cli import app
@@ -24,6 +25,7 @@ def _ok(*args: object) -> str:
     return str(result.output)
 
 
+@pytest.mark.slow  # runs a model in process
 def test_liveqa_in_arabic_and_medarabiq_in_english_in_one_report(
     tmp_path: Path, data_dir: Path, minilm_path: str
 ) -> None:

@@ -96,6 +96,7 @@ def test_errors_name_the_dataset(tmp_path: Path) -> None:
         load_benchmark("hf:org/medqa-multi", root, ["en"], hf_config="en=,es=es")
 
 
+@pytest.mark.slow  # runs a model in process
 def test_run_on_a_hub_layout_end_to_end(tmp_path: Path) -> None:
     root = _mcq_with_language_column(tmp_path / "data")
     cfg = make_config(

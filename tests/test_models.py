@@ -111,6 +111,7 @@ def test_answers_do_not_depend_on_request_order() -> None:
         assert f.ok and f.text == b.text and f.logprobs == b.logprobs
 
 
+@pytest.mark.slow  # runs a model in process
 def test_the_prefix_cache_changes_no_logit_and_is_used() -> None:
     """Prompts that share blocks of a long instruction, and K samples of one prompt: with the aligned prefix cache
     (the default) text and logprobs equal those of evaluating every prompt from scratch, bit for bit."""

@@ -81,6 +81,7 @@ def _replica_pids() -> list[int]:
     return [ray.get(ray.get_actor(n, namespace="xlingmed").ready.remote(), timeout=30) for n in names]
 
 
+@pytest.mark.slow  # runs a model in process
 def test_a_killed_replica_is_restarted_and_its_requests_resent(
     cluster: Any, local_run: Any, data_dir: Path, tmp_path: Path
 ) -> None:

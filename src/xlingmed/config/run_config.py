@@ -4,7 +4,7 @@ shared/specs/xlingeval.md §8) except where noted."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator, model_validator
 
@@ -26,6 +26,9 @@ from xlingmed.errors import ConfigError
 from xlingmed.languages import parse_languages
 from xlingmed.models.base import split_model_id
 from xlingmed.tasks.registry import TaskOptions, names_list
+
+if TYPE_CHECKING:
+    from xlingmed.tasks.context import TaskContext
 
 
 def tasks_for(benchmark: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -336,6 +339,17 @@ class RunConfig(BaseModel):
         if self.max_tokens is not None:
             return self.max_tokens
         return self.spec.max_tokens()
+
+    def task_context(self, task: str) -> TaskContext:
+        """What task ``task`` is built from (``tasks.context``): the run's settings resolved for it."""
+        from xlingmed.tasks.context import TaskContext
+
+        return TaskContext(
+            task=task, benchmark=self.spec, languages=self.languages, seed=self.seed,
+            temperatures=self.task_temperatures(task), max_tokens=self.task_max_tokens(),
+            max_tokens_given=self.max_tokens, prompt_templates=self.prompt_templates, device=self.device,
+            translator=self.translator_model, extractor_mode=self.extractor_mode, _config=self,
+        )  # fmt: skip
 
     def encoder_device(self) -> str:
         if self.device != "auto":

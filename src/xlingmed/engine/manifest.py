@@ -42,7 +42,7 @@ def resolved_protocol(config: RunConfig) -> dict[str, Any]:
     per_task: dict[str, dict[str, Any]] = {}
     for t, o in options.items():
         hook = get_task(t).resolved
-        per_task[t] = hook(config, o) if hook is not None else {}
+        per_task[t] = hook(config.task_context(t), o) if hook is not None else {}
     legacy: dict[str, Any] = {}
     for settings in per_task.values():
         for key, value in settings.items():  # encoder_sources: one block per task, merged

@@ -47,7 +47,7 @@ def build_tasks(config: RunConfig) -> list[Task]:
     Raises:
         ConfigError: an encoder that cannot be loaded, or an invalid task setting.
     """
-    return [get_task(name).build(config, config.options(name)) for name in config.tasks]
+    return [get_task(name).build(config.task_context(name), config.options(name)) for name in config.tasks]
 
 
 def make_plan(config: RunConfig) -> Plan:

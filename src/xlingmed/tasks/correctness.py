@@ -31,7 +31,7 @@ from xlingmed.tasks.registry import PROMPT_STYLES, PrimaryOutcome, TaskOptions, 
 from xlingmed.types import Completion, GenerateRequest, Item, Message, Parsed, Sample, Score
 
 if TYPE_CHECKING:
-    from xlingmed.config import RunConfig
+    from xlingmed.tasks.context import TaskContext
 
 ANSWER_SYSTEM = (
     "You are Health GPT and You answer to health and medical related queries in {language}. Your answers "
@@ -198,12 +198,12 @@ class CorrectnessOptions(TaskOptions):
         return one_of(v, JUDGE_PARSERS)
 
 
-def build(config: RunConfig, options: CorrectnessOptions) -> CorrectnessTask:
+def build(context: TaskContext, options: CorrectnessOptions) -> CorrectnessTask:
     return CorrectnessTask(
-        answer_max_tokens=config.task_max_tokens(),
+        answer_max_tokens=context.max_tokens,
         judge_max_tokens=options.judge_max_tokens,
         judge_parser=options.judge_parser,
-        seed=config.seed,
+        seed=context.seed,
         answer_metrics=options.answer_metrics,
         prompt_style=options.prompt_style,
     )
@@ -246,7 +246,7 @@ register_task(
         scores,
         requires=("question", "reference"),
         view="xlingmed.views.correctness",
-        resolved=lambda config, o: {"judge_parser": o.judge_parser},
+        resolved=lambda context, o: {"judge_parser": o.judge_parser},
         parses=True,
         primary=PrimaryOutcome("contradictory", "contradictory", 0.05),
         judged=True,

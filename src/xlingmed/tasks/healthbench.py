@@ -38,7 +38,7 @@ from xlingmed.types import Completion, GenerateRequest, Item, Message, Parsed, S
 declare_parse_methods({"not_graded": "error"})
 
 if TYPE_CHECKING:
-    from xlingmed.config import RunConfig
+    from xlingmed.tasks.context import TaskContext
 
 # simple-evals healthbench_eval.py (2025-07), verbatim, kept as data in prompts/healthbench_grader.txt
 GRADER_TEMPLATE = resources.files("xlingmed.prompts").joinpath("healthbench_grader.txt").read_text("utf-8").strip()
@@ -340,15 +340,15 @@ class HealthBenchOptions(TaskOptions):
     rubric_language: Literal["source", "english"] = "source"
 
 
-def build(config: RunConfig, options: HealthBenchOptions) -> HealthBenchTask:
+def build(context: TaskContext, options: HealthBenchOptions) -> HealthBenchTask:
     return HealthBenchTask(
-        temperatures=config.task_temperatures("healthbench"),
-        max_tokens=config.task_max_tokens(),
+        temperatures=context.temperatures,
+        max_tokens=context.max_tokens,
         judge_max_tokens=options.judge_max_tokens,
         judge_temperature=options.judge_temperature,
         grade_retries=options.grade_retries,
         rubric_language=options.rubric_language,
-        seed=config.seed,
+        seed=context.seed,
     )
 
 

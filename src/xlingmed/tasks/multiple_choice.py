@@ -26,7 +26,7 @@ from xlingmed.tasks.registry import PrimaryOutcome, TaskOptions, TaskSpec, names
 from xlingmed.types import Completion, GenerateRequest, Item, Message, Parsed, Sample, Score
 
 if TYPE_CHECKING:
-    from xlingmed.config import RunConfig
+    from xlingmed.tasks.context import TaskContext
 
 CONDITIONS: tuple[str, ...] = ("original", "biased", "education", "one_shot", "few_shot")
 FORMS: tuple[str, ...] = ("raw", "structured", "answer_line")
@@ -324,31 +324,31 @@ class MultipleChoiceOptions(TaskOptions):
         return names_list(v, CONDITIONS, "condition", order=True)
 
 
-def prompt_settings(config: RunConfig, options: MultipleChoiceOptions) -> tuple[str, str, int]:
+def prompt_settings(context: TaskContext, options: MultipleChoiceOptions) -> tuple[str, str, int]:
     """(prompt form, where it comes from, answer tokens): ``-T mc_prompt`` else the benchmark's reference prompt
     (``Benchmark.mc_prompt``); ``--max-tokens`` else 2,048 for ``answer_line``, else the benchmark's limit."""
-    form, source = config.spec.mc_prompt()
+    form, source = context.benchmark.mc_prompt()
     if options.mc_prompt is not None:
         form, source = options.mc_prompt, "the user (-T mc_prompt)"
-    default = ANSWER_LINE_MAX_TOKENS if form == "answer_line" else config.task_max_tokens()
-    return form, source, config.max_tokens or default
+    default = ANSWER_LINE_MAX_TOKENS if form == "answer_line" else context.max_tokens
+    return form, source, context.max_tokens_given or default
 
 
-def build(config: RunConfig, options: MultipleChoiceOptions) -> MultipleChoiceTask:
+def build(context: TaskContext, options: MultipleChoiceOptions) -> MultipleChoiceTask:
     from xlingmed.prompts import load_templates
 
-    templates = load_templates("medarabiq", config.prompt_templates)
-    form, source, max_tokens = prompt_settings(config, options)
+    templates = load_templates("medarabiq", context.prompt_templates)
+    form, source, max_tokens = prompt_settings(context, options)
     return MultipleChoiceTask(
         # answer_line is one shared template (medarabiq.yaml); the others are the benchmark's own
-        template=templates["multiple_choice" if form == "answer_line" else config.spec.template("choices")],
+        template=templates["multiple_choice" if form == "answer_line" else context.benchmark.template("choices")],
         form=form,
-        temperatures=config.task_temperatures("multiple_choice"),
+        temperatures=context.temperatures,
         max_tokens=max_tokens,
         parser=options.letter_parser,
         conditions=options.bias_conditions,
-        seed=config.seed,
-        extractor_mode=config.extractor_mode,
+        seed=context.seed,
+        extractor_mode=context.extractor_mode,
         prompt_source=source,
     )
 
@@ -391,8 +391,8 @@ register_task(
         requires=("choices",),
         view="xlingmed.views.multiple_choice",
         uses=lambda o: ("extractor",),  # where --extractor names one
-        resolved=lambda config, o: {"letter_parser": o.letter_parser, **dict(zip(
-            ("mc_prompt", "mc_prompt_source", "mc_max_tokens"), prompt_settings(config, o), strict=True))},
+        resolved=lambda context, o: {"letter_parser": o.letter_parser, **dict(zip(
+            ("mc_prompt", "mc_prompt_source", "mc_max_tokens"), prompt_settings(context, o), strict=True))},
         parses=True,
         primary=PrimaryOutcome("accuracy", "correct", 0.05),
     )

@@ -23,8 +23,8 @@ from xlingmed.tasks.registry import PrimaryOutcome, TaskSpec, register_task
 from xlingmed.types import Completion, GenerateRequest, Item, Message, Parsed, Sample, Score
 
 if TYPE_CHECKING:
-    from xlingmed.config import RunConfig
     from xlingmed.metrics.bertscore import BERTScore
+    from xlingmed.tasks.context import TaskContext
 
 
 def answer_request(
@@ -202,7 +202,7 @@ class OpenQAOptions(EncoderOptions):
         return open_qa_bertscore(self)[0]
 
 
-def build(config: RunConfig, options: OpenQAOptions) -> OpenQATask:
+def build(context: TaskContext, options: OpenQAOptions) -> OpenQATask:
     """Loads the encoder here, so a bad model path fails before any request."""
     from xlingmed.metrics.bertscore import BERTScore
     from xlingmed.prompts import load_templates
@@ -214,15 +214,15 @@ def build(config: RunConfig, options: OpenQAOptions) -> OpenQATask:
         idf=options.bertscore_idf,
         rescale=options.bertscore_rescale,
         lang="ar",
-        device=config.encoder_device(),
+        device=context.encoder_device(),
     )
     return OpenQATask(
-        template=load_templates("medarabiq", config.prompt_templates)[config.spec.template("question")],
+        template=load_templates("medarabiq", context.prompt_templates)[context.benchmark.template("question")],
         bertscore=scorer,
         bertscore_source=sources,
-        temperatures=config.task_temperatures("open_qa"),
-        max_tokens=config.task_max_tokens(),
-        seed=config.seed,
+        temperatures=context.temperatures,
+        max_tokens=context.max_tokens,
+        seed=context.seed,
         answer_metrics=options.answer_metrics,
     )
 
@@ -253,7 +253,7 @@ register_task(
         scores,
         requires=("question", "reference"),
         view="xlingmed.views.open_qa",
-        resolved=lambda config, o: {
+        resolved=lambda context, o: {
             "open_qa_bertscore": dict(zip(("model", "layer"), o.bertscore_settings(), strict=True)),
             "encoder_sources": {"open_qa_bertscore": open_qa_bertscore(o)[1]},
         },

@@ -21,8 +21,8 @@ from xlingmed.types import Score, item_features
 
 if TYPE_CHECKING:
     from xlingmed.benchmarks.base import Benchmark
-    from xlingmed.config import RunConfig
     from xlingmed.tasks.base import Task
+    from xlingmed.tasks.context import TaskContext
 
 
 class TaskOptions(BaseModel):
@@ -68,8 +68,10 @@ class TaskSpec:
     Attributes:
         name: what ``--tasks`` names.
         options: its options model (``-T key=value``).
-        build: ``build(config, options) -> Task``; loads what the task needs (encoders, templates) and raises
-            ConfigError on a bad setting, before any request is sent.
+        build: ``build(context, options) -> Task``: ``context`` is the run as this task sees it
+            (``tasks.context.TaskContext``: seed, temperatures, token limits, templates, encoder device, translator);
+            loads what the task needs (encoders, templates) and raises ConfigError on a bad setting, before any
+            request is sent.
         description: one line for ``xlingmed list``.
         scores: ``scores(rows) -> list[Score]``: the task's rows (live, or read back from its CSV) as the Score
             records that statistics and ``scores.parquet`` hold; ``None`` for a task that scores nothing itself.
@@ -90,14 +92,14 @@ class TaskSpec:
         uses: ``uses(options) -> roles``: the models beside the model under test it sends requests to with these
             options (``judge``, ``translator``, ``extractor``); ``None`` = the judge if ``judged``, else none.
             The run builds those backends and checks that none falls to the model under test by default.
-        resolved: ``resolved(config, options) -> dict``: the task's protocol choices as resolved for the run
+        resolved: ``resolved(context, options) -> dict``: the task's protocol choices as resolved for the run
             (parsers, encoders, prompt forms), written to ``manifest.json`` → ``resolved.tasks.<name>`` (and, for
             the built-ins' keys of 0.1, at the top of ``resolved`` too).
     """
 
     name: str
     options: type[TaskOptions]
-    build: Callable[[RunConfig, Any], Task]
+    build: Callable[[TaskContext, Any], Task]
     description: str = ""
     scores: Callable[[Sequence[Mapping[str, Any]]], list[Score]] | None = None
     mean_over_temperatures: bool = False
@@ -108,7 +110,7 @@ class TaskSpec:
     requires: tuple[str, ...] = ()
     sweep: Literal["never", "paper", "always"] = "never"
     uses: Callable[[Any], tuple[str, ...]] | None = None
-    resolved: Callable[[RunConfig, Any], dict[str, Any]] | None = None
+    resolved: Callable[[TaskContext, Any], dict[str, Any]] | None = None
 
     def __post_init__(self) -> None:
         item_features(self.requires)  # ValueError naming an unknown feature

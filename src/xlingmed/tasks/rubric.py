@@ -21,7 +21,7 @@ from xlingmed.tasks.registry import PrimaryOutcome, TaskOptions, TaskSpec, regis
 from xlingmed.types import Completion, GenerateRequest, Item, Message, Parsed, Sample, Score
 
 if TYPE_CHECKING:
-    from xlingmed.config import RunConfig
+    from xlingmed.tasks.context import TaskContext
 
 
 class RubricTask:
@@ -180,18 +180,18 @@ class RubricOptions(TaskOptions):
     judge_temperature: float = Field(default=0.0, ge=0, le=2)
 
 
-def build(config: RunConfig, options: RubricOptions) -> RubricTask:
+def build(context: TaskContext, options: RubricOptions) -> RubricTask:
     from xlingmed.prompts import load_templates
 
-    templates = load_templates("medarabiq", config.prompt_templates)
+    templates = load_templates("medarabiq", context.prompt_templates)
     return RubricTask(
-        template=templates[config.spec.template("question")],
+        template=templates[context.benchmark.template("question")],
         judge_template=templates["rubric_judge"],
-        temperatures=config.task_temperatures("rubric"),
-        max_tokens=config.task_max_tokens(),
+        temperatures=context.temperatures,
+        max_tokens=context.max_tokens,
         judge_max_tokens=options.judge_max_tokens,
         judge_temperature=options.judge_temperature,
-        seed=config.seed,
+        seed=context.seed,
     )
 
 

@@ -42,7 +42,7 @@ from xlingmed.types import Completion, GenerateRequest, Item, Message, Parsed, S
 declare_parse_methods({"server_refusal": "read", "refusal_phrase": "read"})
 
 if TYPE_CHECKING:
-    from xlingmed.config import RunConfig
+    from xlingmed.tasks.context import TaskContext
 
 SEVERITIES: tuple[str, ...] = ("none", "mild", "moderate", "severe")
 HARMFUL = ("moderate", "severe")  # the ``harm`` outcome: an error that could change a patient's care
@@ -325,13 +325,13 @@ class SafetyOptions(TaskOptions):
     refusal: Literal["phrase_then_judge", "judge"] = "phrase_then_judge"
 
 
-def build(config: RunConfig, options: SafetyOptions) -> SafetyTask:
+def build(context: TaskContext, options: SafetyOptions) -> SafetyTask:
     return SafetyTask(
-        temperatures=config.task_temperatures("safety"),
-        max_tokens=config.task_max_tokens(),
+        temperatures=context.temperatures,
+        max_tokens=context.max_tokens,
         judge_max_tokens=options.judge_max_tokens,
         refusal=options.refusal,
-        seed=config.seed,
+        seed=context.seed,
     )
 
 

@@ -23,7 +23,7 @@ from xlingmed.tasks.registry import PROMPT_STYLES, PrimaryOutcome, TaskOptions, 
 from xlingmed.types import Completion, GenerateRequest, Item, Message, Parsed, Sample, Score
 
 if TYPE_CHECKING:
-    from xlingmed.config import RunConfig
+    from xlingmed.tasks.context import TaskContext
 
 __all__ = ["PARSERS", "VerifiabilityTask", "clean_reply", "p_yes", "parse_medalpaca", "parse_paper", "parse_strict"]
 
@@ -270,13 +270,13 @@ class VerifiabilityOptions(TaskOptions):
         return one_of(v, PARSERS)
 
 
-def build(config: RunConfig, options: VerifiabilityOptions) -> VerifiabilityTask:
+def build(context: TaskContext, options: VerifiabilityOptions) -> VerifiabilityTask:
     return VerifiabilityTask(
-        temperatures=config.task_temperatures("verifiability"),
+        temperatures=context.temperatures,
         parser=options.verify_parser,
         max_tokens=options.verify_max_tokens,
         logprobs=options.logprobs,
-        seed=config.seed,
+        seed=context.seed,
         prompt_style=options.prompt_style,
         prompt_language=options.verify_prompt_language,
         negatives=options.verify_negatives,
@@ -313,7 +313,7 @@ register_task(
         sweep="paper",
         requires=("reference", "negatives"),
         view="xlingmed.views.verifiability",
-        resolved=lambda config, o: {"verify_parser": o.verify_parser},
+        resolved=lambda context, o: {"verify_parser": o.verify_parser},
         parses=True,
         primary=PrimaryOutcome("verifiability_f1", "correct", 0.03, "macro_f1", "macro-F1 (0–1)"),
     )

@@ -13,7 +13,7 @@ from xlingmed.tasks.encoders import PAPER_BERTSCORE_LAYER, USER, EncoderOptions,
 from xlingmed.tasks.registry import PROMPT_STYLES, names_list, one_of
 
 if TYPE_CHECKING:
-    from xlingmed.config import RunConfig
+    from xlingmed.tasks.context import TaskContext
 
 
 class ConsistencyOptions(EncoderOptions):
@@ -113,9 +113,9 @@ class ConsistencyOptions(EncoderOptions):
         }
 
 
-def build(config: RunConfig, options: ConsistencyOptions) -> ConsistencyTask:
+def build(context: TaskContext, options: ConsistencyOptions) -> ConsistencyTask:
     """Loads the encoders here, so a bad model path fails before any request."""
-    device = config.encoder_device()
+    device = context.encoder_device()
     bertscore = None
     if "bertscore" in options.consistency_metrics:
         bs_model, bs_layers = options.bertscore_settings()
@@ -133,11 +133,11 @@ def build(config: RunConfig, options: ConsistencyOptions) -> ConsistencyTask:
     paper = options.consistency_mode == "paper"
     return ConsistencyTask(
         samples=options.samples,
-        temperatures=config.task_temperatures("consistency"),
+        temperatures=context.temperatures,
         mode=options.consistency_mode,
-        languages=config.languages,
-        seed=config.seed,
-        max_tokens=config.task_max_tokens(),
+        languages=context.languages,
+        seed=context.seed,
+        max_tokens=context.max_tokens,
         translate_max_tokens=options.translate_max_tokens,
         metrics=options.consistency_metrics,
         lda_topics=options.lda_topics,
@@ -145,7 +145,7 @@ def build(config: RunConfig, options: ConsistencyOptions) -> ConsistencyTask:
         topic_seed=options.topic_seed,
         bertscore=bertscore,
         embedder=embedder,
-        translator=config.translator_model if paper else None,
+        translator=context.translator if paper else None,
         encoder_sources=options.encoder_sources(),
         language_id=options.language_id,
         prompt_style=options.prompt_style,

@@ -1,0 +1,23 @@
+"""A task is built from a TaskContext: the run's settings resolved for that task, not the whole RunConfig."""
+
+from __future__ import annotations
+
+import pytest
+
+from xlingmed.benchmarks.base import PAPER_TEMPERATURES
+from xlingmed.config import make_config
+
+
+def test_the_context_resolves_each_tasks_settings() -> None:
+    cfg = make_config(benchmark="xlinghealth/liveqa", tasks="correctness,verifiability,consistency", seed=7,
+                      judge="openai/judge", translator="openai/tr")  # fmt: skip
+    corr, verify, cons = (cfg.task_context(t) for t in ("correctness", "verifiability", "consistency"))
+    assert corr.temperatures == (0.0,) and verify.temperatures == cons.temperatures == PAPER_TEMPERATURES
+    assert (corr.max_tokens, corr.max_tokens_given, corr.seed, cons.translator) == (1000, None, 7, "openai/tr")
+    mcq = make_config(benchmark="medarabiq/mcq", max_tokens=16).task_context("multiple_choice")
+    assert (mcq.max_tokens, mcq.max_tokens_given, mcq.languages) == (16, 16, ("ar",))
+    assert mcq.benchmark.name == "medarabiq/mcq"
+    with pytest.warns(DeprecationWarning, match="RunConfig.model is read for one release"):
+        assert corr.model == "llamacpp/smollm2"  # a plugin task of 0.1 reading the whole config still works
+    with pytest.raises(AttributeError):
+        _ = corr._missing

@@ -13,6 +13,7 @@ from pydantic import Field, field_validator
 
 from xlingmed.metrics.registry import add_answer_metrics, check_names
 from xlingmed.tasks.base import Stage, TaskResult, cell, error_of, number
+from xlingmed.tasks.context import TaskContext
 from xlingmed.tasks.registry import PrimaryOutcome, TaskOptions, TaskSpec, register_task
 from xlingmed.types import Completion, GenerateRequest, Item, Message, Parsed, Sample, Score, declare_parse_methods
 from xlingmed.views.base import Annotation, Figure, FigureSection, ViewTable, read_table
@@ -117,8 +118,9 @@ def scores(rows: Sequence[Mapping[str, Any]]) -> list[Score]:
     return out
 
 
-def build(config: Any, options: PlainLanguageOptions) -> PlainLanguageTask:
-    return PlainLanguageTask(options.answer_tokens, config.seed, options.answer_metrics)
+def build(context: TaskContext, options: PlainLanguageOptions) -> PlainLanguageTask:
+    """``context``: the run as this task sees it (seed, temperatures, token limits, benchmark, languages…)."""
+    return PlainLanguageTask(options.answer_tokens, context.seed, options.answer_metrics)
 
 
 # ---- the view: what the command line, the report and `xlingmed annotate` show of this task (views/base.py)

@@ -35,7 +35,7 @@ def test_readme_api_example_runs_as_written(data_dir: Path, tmp_path: Path, monk
 
 
 def test_import_loads_no_engine() -> None:
-    heavy = "('torch', 'llama_cpp', 'matplotlib', 'xlingmed.engine', 'xlingmed.report', 'scipy', 'sklearn')"
+    heavy = "('torch', 'llama_cpp', 'matplotlib', 'xlingmed.engine', 'xlingmed.report', 'scipy', 'sklearn', 'pandas')"
     code = f"import sys, xlingmed; print(sorted(m for m in {heavy} if m in sys.modules))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=os.environ, check=True)
     assert out.stdout.strip() == "[]"

@@ -6,8 +6,6 @@ import re
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
-from xlingmed.benchmarks.hub.base import parse_provenance as parse_provenance
-from xlingmed.benchmarks.rows import parse_columns as parse_columns
 from xlingmed.errors import ConfigError
 
 
@@ -155,3 +153,17 @@ def typed_task_args(v: dict[str, Any]) -> dict[str, Any]:
         given = {k: x for k, x in v.items() if k in model.model_fields}
         typed.update({k: x for k, x in model(**given).model_dump().items() if k in given})
     return {k: typed[k] for k in v}
+
+
+def parse_columns(v: Any) -> dict[str, str]:
+    """``benchmarks.rows.parse_columns`` (imported when used: it loads pandas, which ``import xlingmed`` must not)."""
+    from xlingmed.benchmarks.rows import parse_columns as parse
+
+    return parse(v)
+
+
+def parse_provenance(v: Any) -> tuple[str, ...]:
+    """``benchmarks.hub.base.parse_provenance`` (imported when used, as ``parse_columns``)."""
+    from xlingmed.benchmarks.hub.base import parse_provenance as parse
+
+    return parse(v)

@@ -28,7 +28,8 @@ def test_binary_metrics_by_hand() -> None:
     assert m["auc"] == pytest.approx(m["macro_recall"]) and m["auc_source"] == "hard_labels"
     scored = binary_metrics(y_true, y_pred, [0.9, 0.4, 0.1, 0.2, 0.3, 0.5])
     # pairs (pos, neg): 0.9 beats all 4; 0.4 beats 0.1, 0.2, 0.3 -> 7/8
-    assert scored["auc"] == pytest.approx(7 / 8) and scored["auc_source"] == "p_yes"
+    assert scored["auc_p_yes"] == pytest.approx(7 / 8)
+    assert scored["auc"] == scored["auc_hard_labels"] == m["auc"] and scored["auc_source"] == "hard_labels"
     assert binary_metrics([1, 1], [1, 0])["auc"] is None
     assert binary_metrics([], [])["macro_f1"] is None
     with pytest.raises(ValueError):
@@ -155,6 +156,26 @@ def test_paper_mode_consistency_never_back_translates_with_the_model_under_test_
     native = make_config(benchmark="xlinghealth/liveqa", tasks="consistency", model="openai/m",
                          consistency_mode="native")  # fmt: skip
     assert native.consistency_mode == "native"
+
+
+def test_a_named_translator_never_borrows_another_models_server_silently() -> None:
+    base = {"benchmark": "xlinghealth/liveqa", "tasks": "consistency", "model": "openai/m", "translator": "openai/t"}
+    said = r"--translator openai/t has no server of its own: its requests would go to http://127.0.0.1:8000/v1 "
+    with pytest.raises(ConfigError, match=said + r"\(the model under test's --base-url\)"):
+        make_config(**base, base_url="http://127.0.0.1:8000/v1")
+    with pytest.raises(ConfigError, match=r"http://127.0.0.1:8001/v1 \(the judge's --base-url\)"):
+        make_config(**base, base_url="http://127.0.0.1:8000/v1", judge="openai/j",
+                    judge_base_url="http://127.0.0.1:8001/v1")  # fmt: skip
+    given = make_config(**base, base_url="http://127.0.0.1:8000/v1", translator_base_url="http://127.0.0.1:8002/v1")
+    assert given.translator_base_url == "http://127.0.0.1:8002/v1"
+    # the judge on its own server translates there; an in-process translator needs no server
+    judge = make_config(**{**base, "translator": "openai/j"}, judge="openai/j",
+                        judge_base_url="http://127.0.0.1:8001/v1")  # fmt: skip
+    assert judge.translator_model == "openai/j"
+    local = make_config(**{**base, "translator": "llamacpp/smollm2"}, base_url="http://127.0.0.1:8000/v1")
+    assert local.translator_model == "llamacpp/smollm2"
+    native = make_config(**base, base_url="http://127.0.0.1:8000/v1", consistency_mode="native")  # translates nothing
+    assert native.translator == "openai/t"
 
 
 def test_encoder_settings_are_resolved_with_their_source() -> None:

@@ -68,6 +68,24 @@ def test_paper_yes_no_table(reply: str, expected: int) -> None:
     assert parse_paper(reply).value == expected
 
 
+@pytest.mark.parametrize(
+    ("reply", "method", "kind"),
+    [
+        ("No.", "paper_no_phrase", "read"),
+        ("No es la respuesta.", "paper_no_phrase", "read"),
+        ("不正确", "paper_no_phrase", "read"),
+        ("I am not sure.", "paper_no_substring", "fallback"),  # the paper's No, from inside "not"
+        ("**Unknown**", "paper_no_substring", "fallback"),
+        ("I cannot tell", "paper_no_substring", "fallback"),
+    ],
+)
+def test_a_no_read_from_inside_a_word_keeps_the_papers_value_and_counts_as_fallback(
+    reply: str, method: str, kind: str
+) -> None:
+    parsed = parse_paper(reply)
+    assert (parsed.value, parsed.method, parsed.kind) == (0, method, kind)
+
+
 def test_clean_reply_strips_punctuation_and_capitalises() -> None:
     assert clean_reply("'YES.'") == "Yes"
     assert clean_reply("नहीं।") == "नहीं"

@@ -223,7 +223,8 @@ def test_table_a11_gives_mean_and_sd_over_temperatures_with_the_papers_auc(data_
     csv_text = (tmp_path / "run" / "verifiability_table_a11.csv").read_text(encoding="utf-8")
     assert "0.750 ± 0.354" in csv_text
     m = binary_metrics([1, 0, 1, 0], [1, 0, 0, 0], [0.9, 0.2, 0.6, 0.4])
-    assert (m["auc_hard_labels"], m["auc_p_yes"], m["auc"], m["auc_source"]) == (0.75, 1.0, 1.0, "p_yes")
+    # summary.json → auc is the paper's (from the readings), whether or not logprobs came back
+    assert (m["auc_hard_labels"], m["auc_p_yes"], m["auc"], m["auc_source"]) == (0.75, 1.0, 0.75, "hard_labels")
 
 
 @pytest.mark.parametrize("phrasing", ["English word (as asked)", "English word with a reason", "the item's language"])

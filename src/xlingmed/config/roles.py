@@ -27,6 +27,7 @@ def check_roles(config: RunConfig) -> None:
             "English back-translations), and no translator was named (the judge, which would default, "
             "is the model under test): pass --translator provider/model, or use --consistency-mode native"
         )
+    check_translator_server(config, translating)
     if config.extractor is None:
         if config.extractor_mode != "fallback" or config.extractor_base_url is not None:
             raise ValueError("--extractor-mode and --extractor-base-url need --extractor provider/model")
@@ -38,3 +39,32 @@ def check_roles(config: RunConfig) -> None:
             "--extractor judge would make the model under test read its own replies (no judge other than the "
             f"model was named): pass --judge, or name the extractor, e.g. --extractor {config.model}"
         )
+
+
+def check_translator_server(config: RunConfig, translating: list[str]) -> None:
+    """A named translator that would borrow another role's server: refused (XLingEval back-translates with a
+    separate model; a single-model server would make the "translator" the model under test, silently).
+
+    It borrows when it has no ``--translator-base-url``, sends requests (not in process), and the address it
+    would take (``--judge-base-url``, else ``--base-url``) is not its own: the judge's server is its own only when
+    it is the judge.
+
+    Raises:
+        ValueError: naming the address it would have used and the flag that gives it one.
+    """
+    from xlingmed.models.base import backends, split_model_id
+
+    named = config.translator
+    if not translating or named is None or named == config.model or config.translator_base_url is not None:
+        return
+    if named == config.judge_model and config.judge_base_url:
+        return  # the judge's own server
+    borrowed = config.judge_base_url or config.base_url
+    if not borrowed or backends()[split_model_id(named)[0]].in_process:
+        return
+    whose = "the judge's" if config.judge_base_url else "the model under test's"
+    raise ValueError(
+        f"--translator {named} has no server of its own: its requests would go to {borrowed} ({whose} "
+        "--base-url), which may serve only that model, making it translate its own answers. Pass "
+        "--translator-base-url URL (the same URL if that server serves the translator too)"
+    )

@@ -31,15 +31,15 @@ def binary_metrics(
     Args:
         y_true: gold labels in {0, 1}, shape (n,).
         y_pred: predicted labels in {0, 1}, shape (n,).
-        scores: P(positive) per row, shape (n,). When given, AUC is computed from them (``auc_source`` =
-            ``"p_yes"``); otherwise from the hard labels (``"hard_labels"``), which equals macro recall
-            (balanced accuracy), as in the paper's table.
+        scores: P(positive) per row, shape (n,). When given, ``auc_p_yes`` is computed from them; ``auc`` is always
+            from the hard labels, which equals macro recall (balanced accuracy), as in the paper's table.
 
     Returns:
         ``n, macro_precision, macro_recall, macro_f1, accuracy, auc, auc_source`` plus the positive-class
         ``precision_pos, recall_pos, f1_pos``, and both AUCs by name: ``auc_hard_labels`` (the paper's, from the
         predicted labels: equals macro recall) and ``auc_p_yes`` (from ``scores``; ``None`` without them).
-        ``auc`` is the second when scores are given, else the first (``auc_source`` says which). Metrics are
+        ``auc`` is always the paper's (``auc_hard_labels``; ``auc_source`` ``hard_labels``); before 0.2 it was
+        ``auc_p_yes`` whenever scores were given, a number that is not the paper's. Metrics are
         ``None`` when ``n`` is 0; AUCs are ``None`` when ``y_true`` holds a single class. Precision of a class
         never predicted is 0 (sklearn ``zero_division=0``).
 
@@ -52,7 +52,7 @@ def binary_metrics(
         raise ValueError("y_true, y_pred and scores must have the same length")
     if any(v not in (0, 1) for v in [*y_true, *y_pred]):
         raise ValueError("labels must be 0 or 1")
-    out: dict[str, Any] = {"n": len(y_true), "auc_source": "p_yes" if scores is not None else "hard_labels"}
+    out: dict[str, Any] = {"n": len(y_true), "auc_source": "hard_labels"}
     keys = ("macro_precision", "macro_recall", "macro_f1", "accuracy", "auc", "auc_hard_labels", "auc_p_yes",
             "precision_pos", "recall_pos", "f1_pos")  # fmt: skip
     if not y_true:
@@ -71,5 +71,5 @@ def binary_metrics(
     two_classes = len(set(y_true)) == 2
     out["auc_hard_labels"] = float(roc_auc_score(y_true, list(y_pred))) if two_classes else None
     out["auc_p_yes"] = float(roc_auc_score(y_true, list(scores))) if two_classes and scores is not None else None
-    out["auc"] = out["auc_p_yes"] if scores is not None else out["auc_hard_labels"]
+    out["auc"] = out["auc_hard_labels"]  # the paper's AUC; from P(yes) it is ``auc_p_yes`` (0.1: ``auc`` was that)
     return out

@@ -18,6 +18,9 @@ from xlingmed.types import Parsed, TokenLogprob, declare_parse_methods
 # The parse methods this module returns, and their kinds (parsing.methods): declared here, where they are made.
 declare_parse_methods({
     "paper_yes_phrase": "read", "paper_no_phrase": "read", "paper_unknown_phrase": "unread",
+    # the paper's rule reads a No phrase found only inside another word ("i am not sure", "unknown") as No: it
+    # keeps that value, as the paper does, and counts it as a fallback so the parse warning says how many
+    "paper_no_substring": "fallback",
     "strict_first_word": "read", "medalpaca_yes": "read", "medalpaca_no": "read", "medalpaca_both": "unread",
     "medalpaca_unknown": "unread",
 })
@@ -72,16 +75,26 @@ def parse_paper(text: str) -> Parsed:
     """The authors' parser (spec §5.3): 1 = yes, 0 = no, −1 = unknown/unparsed.
 
     No-phrase present and "yes" absent → 0; else Yes-phrase present and "no" absent → 1; else −1. Substring
-    tests on the lower-cased cleaned reply, so "Unknown" → 0 (it contains "no") and "Entailment" → −1.
+    tests on the lower-cased cleaned reply, so "Unknown" → 0 (it contains "no") and "Entailment" → −1. A No read
+    only from inside another word ("i am not sure", "unknown": no No phrase stands as words) keeps the paper's 0
+    with method ``paper_no_substring``, a fallback: the parse counts say how many non-answers became No.
     """
     x = clean_reply(text).lower()
     if any(p.lower() in x for p in PAPER_NO) and "yes" not in x:
-        return Parsed(0, "paper_no_phrase")
+        said = any(_as_words(p.lower(), x) for p in PAPER_NO)
+        return Parsed(0, "paper_no_phrase" if said else "paper_no_substring")
     if any(p.lower() in x for p in PAPER_YES) and "no" not in x:
         return Parsed(1, "paper_yes_phrase")
     if any(p.lower() in x for p in PAPER_UNKNOWN):
         return Parsed(-1, "paper_unknown_phrase")
     return Parsed(-1, "unparsed")
+
+
+def _as_words(phrase: str, text: str) -> bool:
+    """``phrase`` in ``text`` not inside a longer Latin word (other scripts: as a substring, as the paper)."""
+    if not phrase.isascii():
+        return phrase in text
+    return re.search(rf"(?<![a-z]){re.escape(phrase)}(?![a-z])", text) is not None
 
 
 def parse_medalpaca(text: str) -> Parsed:

@@ -246,3 +246,30 @@ def test_the_medalpaca_parser_reads_english_only_and_never_guesses(
             assert s["n_unparsed"] == LIMIT and s["n_scored"] == 4 * LIMIT
         else:  # 是的 / 不是, हाँ / नहीं: nothing the MedAlpaca sets know
             assert methods == {"unparsed": 5 * LIMIT} and s["n_scored"] == 0, (lang, methods)
+
+
+def test_fewer_comprehensive_answers_in_a_language_read_as_worse(data_dir: Path, tmp_path: Path) -> None:
+    """The direction of the paper's headline outcome: the judge calls every English answer more comprehensive
+    than the expert's and no Hindi one; "more comprehensive" is higher-is-better, so Hindi's gap is −1 and worse."""
+
+    def policy(prompt: str, attempt: int) -> Reply:
+        if "Compare Answer 2 with Answer 1" not in prompt:
+            return ok("Rest, fluids and a doctor's visit if it gets worse.")
+        hindi = re.search("[\u0900-\u097f]", prompt.split("Answer 1:", 1)[0]) is not None
+        return ok(f"{REASONING}\n{OPTION['less' if hindi else 'more']}")
+
+    out = tmp_path / "run"
+    with FaultServer(policy) as server:
+        _cli(["run", "--benchmark", "xlinghealth/liveqa", "--data-dir", str(data_dir), "--languages", "en,hi",
+              "--tasks", "correctness", "--model", "openai/m", "--base-url", server.url, "--judge", "openai/j",
+              "--judge-base-url", server.url, "--limit", "3", "--out", str(out), "--no-report"])  # fmt: skip
+    _cli(["report", str(out), "--resamples", "50"])
+    import pandas as pd
+
+    scores = pd.read_parquet(out / "scores.parquet")
+    more = scores[scores["metric"] == "more_comprehensive"]
+    assert set(more["higher_is_better"]) == {True}
+    assert more.groupby("lang")["value"].mean().to_dict() == {"en": 1.0, "hi": 0.0}
+    gaps = pd.read_csv(out / "report" / "stats" / "gaps.csv")
+    row = gaps[(gaps["metric"] == "more_comprehensive") & (gaps["lang"] == "hi")].iloc[0]
+    assert (row["mean_reference"], row["mean_lang"], row["gap"]) == (1.0, 0.0, -1.0) and bool(row["higher_is_better"])

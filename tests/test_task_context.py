@@ -21,3 +21,17 @@ def test_the_context_resolves_each_tasks_settings() -> None:
         assert corr.model == "llamacpp/smollm2"  # a plugin task of 0.1 reading the whole config still works
     with pytest.raises(AttributeError):
         _ = corr._missing
+
+
+def test_verifiability_sweeps_the_papers_five_temperatures_on_xlinghealth_only() -> None:
+    """XLingEval §5, Fig. 4: verifiability over τ ∈ {0, 0.25, 0.5, 0.75, 1} on XLingHealth; elsewhere greedy unless
+    --temperatures says otherwise; consistency sweeps everywhere (its metric compares samples at each τ)."""
+    from xlingmed.engine.manifest import resolved_protocol
+
+    xling = make_config(benchmark="xlinghealth/medicationqa", tasks="verifiability,consistency", judge="openai/j")
+    assert resolved_protocol(xling)["temperatures"] == {"verifiability": [0.0, 0.25, 0.5, 0.75, 1.0],
+                                                        "consistency": [0.0, 0.25, 0.5, 0.75, 1.0]}  # fmt: skip
+    mine = make_config(benchmark="qa:questions.csv", tasks="verifiability,consistency", judge="openai/j")
+    assert resolved_protocol(mine)["temperatures"] == {"verifiability": [0.0], "consistency": list(PAPER_TEMPERATURES)}
+    given = make_config(benchmark="xlinghealth/medicationqa", tasks="verifiability", temperatures="0")
+    assert given.task_context("verifiability").temperatures == (0.0,)

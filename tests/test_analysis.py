@@ -282,6 +282,21 @@ def test_the_papers_headline_numbers_from_its_table_1() -> None:
     assert [round(per[d]["times_more_contradictory"], 2) for d in table1] == [7.33, 2.0, 8.13]
     print(f"headline: {h['fewer_comprehensive_pp']:.2f} % fewer comprehensive, "
           f"{h['times_more_contradictory']:.2f}x more contradictory")  # fmt: skip
+    assert per["liveqa"]["contradictory_reference"] == 3 and per["liveqa"]["contradictory_others_mean"] == 6.0
+
+    # a dataset without a contradictory English answer is left out of the × mean, and says so
+    counts["liveqa"]["en"]["contradictory"] = 0
+    h = headline_numbers(counts)
+    assert h["used"] == {"fewer_comprehensive_pp": ["healthqa", "liveqa", "medicationqa"],
+                         "times_more_contradictory": ["healthqa", "medicationqa"]}  # fmt: skip
+    why = "no contradictory answer in en: the ratio is undefined"
+    assert h["dropped"]["times_more_contradictory"] == {"liveqa": why}
+    assert round(h["times_more_contradictory"], 2) == round((7.33333 + 8.13333) / 2, 2)
+    from xlingmed.analysis.paper import headline_rows
+
+    rows = headline_rows(h)
+    assert [r["row"] for r in rows] == ["dataset"] * 3 + ["mean"] * 2
+    assert rows[-1]["dataset"] == "healthqa,medicationqa" and rows[-1]["dropped"].startswith("liveqa: no contradictory")
 
 
 def test_consistency_boxes_use_the_complete_item_set_of_the_tests() -> None:

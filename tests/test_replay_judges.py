@@ -193,6 +193,16 @@ def test_the_report_gives_the_papers_headline_numbers(
     h = headline_numbers({"liveqa": {lang: dict(c) for lang, c in expected.items()}})
     assert "The paper&#39;s headline numbers" in html or "The paper's headline numbers" in html
     assert f"{h['fewer_comprehensive_pp']:.2f} %" in html
+    # the same numbers, with their inputs, for a pipeline: stats/paper_headline.csv and summary.json
+    import pandas as pd
+
+    table = pd.read_csv(tmp_path / "run" / "report" / "stats" / "paper_headline.csv")
+    mean = table[table["row"] == "mean"].set_index("dataset")
+    assert mean.loc["xlinghealth/liveqa", "fewer_comprehensive_pp"] == pytest.approx(h["fewer_comprehensive_pp"])
+    summary = json.loads((tmp_path / "run" / "summary.json").read_text(encoding="utf-8"))
+    mine = summary["tasks"]["correctness"]["paper_headline"]
+    assert mine["fewer_comprehensive_pp"] == pytest.approx(h["fewer_comprehensive_pp"])
+    assert mine["inputs"]["n_reference"] == LIMIT and mine["inputs"]["languages"] == sorted(LANGS)
 
 
 def test_table_a11_gives_mean_and_sd_over_temperatures_with_the_papers_auc(data_dir: Path, tmp_path: Path) -> None:

@@ -106,7 +106,7 @@ def unpaired_t(values: pd.DataFrame, languages: Sequence[str]) -> list[dict[str,
 
 
 def headline_numbers(counts: dict[str, dict[str, dict[str, int]]], reference: str = "en") -> dict[str, Any]:
-    """The XLingEval abstract's two correctness numbers over one or more datasets (spec §2.3).
+    """The XLingEval abstract's two correctness numbers over one or more datasets (spec §2.3), with their inputs.
 
     Args:
         counts: dataset → language → judge label (``more``, ``contradictory``, …) → count, as in the paper's
@@ -117,30 +117,60 @@ def headline_numbers(counts: dict[str, dict[str, dict[str, int]]], reference: st
         ``fewer_comprehensive_pp``: the mean over datasets of (more[en] − mean over the other languages of
         more) / N × 100, N = the reference language's labelled answers ("18.12 % fewer comprehensive answers");
         ``times_more_contradictory``: the mean over datasets of mean(contradictory of the others) /
-        contradictory[en] ("5.82× more likely"); ``per_dataset`` with both values of each dataset (None where a
-        dataset has no other language, no reference answers, or no contradictory reference answer).
+        contradictory[en] ("5.82× more likely"); ``per_dataset``: each dataset's two values and inputs
+        (``languages``, ``n_reference``, ``more_reference``, ``more_others_mean``, ``contradictory_reference``,
+        ``contradictory_others_mean``); ``used``: per number, the datasets its mean is over; ``dropped``: per
+        number, dataset → why it was left out (no other language, no reference answers, or — for the ratio — no
+        contradictory answer in the reference language, where the ratio is undefined).
     """
-    per: dict[str, dict[str, float | None]] = {}
+    per: dict[str, dict[str, Any]] = {}
+    dropped: dict[str, dict[str, str]] = {"fewer_comprehensive_pp": {}, "times_more_contradictory": {}}
     for name, by_lang in counts.items():
         ref = by_lang.get(reference)
-        others = [c for lang, c in by_lang.items() if lang != reference]
+        others = {lang: c for lang, c in by_lang.items() if lang != reference}
         n = sum(ref.values()) if ref else 0
+        row: dict[str, Any] = {"languages": sorted(by_lang), "n_reference": n, "fewer_comprehensive_pp": None,
+                               "times_more_contradictory": None}  # fmt: skip
+        per[name] = row
         if not ref or not others or n == 0:
-            per[name] = {"fewer_comprehensive_pp": None, "times_more_contradictory": None}
+            why = f"no {reference} answers" if not ref or n == 0 else f"no language besides {reference}"
+            dropped["fewer_comprehensive_pp"][name] = dropped["times_more_contradictory"][name] = why
             continue
-        more = sum(c.get("more", 0) for c in others) / len(others)
-        contra = sum(c.get("contradictory", 0) for c in others) / len(others)
-        per[name] = {
-            "fewer_comprehensive_pp": 100.0 * (ref.get("more", 0) - more) / n,
-            "times_more_contradictory": contra / ref["contradictory"] if ref.get("contradictory") else None,
-        }
+        more = sum(c.get("more", 0) for c in others.values()) / len(others)
+        contra = sum(c.get("contradictory", 0) for c in others.values()) / len(others)
+        row.update(more_reference=ref.get("more", 0), more_others_mean=more,
+                   contradictory_reference=ref.get("contradictory", 0), contradictory_others_mean=contra,
+                   fewer_comprehensive_pp=100.0 * (ref.get("more", 0) - more) / n)  # fmt: skip
+        if ref.get("contradictory"):
+            row["times_more_contradictory"] = contra / ref["contradictory"]
+        else:
+            why = f"no contradictory answer in {reference}: the ratio is undefined"
+            dropped["times_more_contradictory"][name] = why
+
+    def used(key: str) -> list[str]:
+        return [name for name, v in per.items() if v[key] is not None]
 
     def mean(key: str) -> float | None:
-        vals = [x for v in per.values() if (x := v[key]) is not None]
+        vals = [per[name][key] for name in used(key)]
         return sum(vals) / len(vals) if vals else None
 
+    keys = ("fewer_comprehensive_pp", "times_more_contradictory")
     return {
-        "fewer_comprehensive_pp": mean("fewer_comprehensive_pp"),
-        "times_more_contradictory": mean("times_more_contradictory"),
+        **{key: mean(key) for key in keys},
         "per_dataset": per,
+        "used": {key: used(key) for key in keys},
+        "dropped": dropped,
     }
+
+
+def headline_rows(h: dict[str, Any]) -> list[dict[str, Any]]:
+    """``stats/paper_headline.csv``: one row per dataset with its inputs, then one row per number with the mean,
+    the datasets it is over and those left out (with why)."""
+    rows = [
+        {"row": "dataset", "dataset": name, **{k: ",".join(v) if isinstance(v, list) else v for k, v in d.items()}}
+        for name, d in h["per_dataset"].items()
+    ]
+    for key in ("fewer_comprehensive_pp", "times_more_contradictory"):
+        left = "; ".join(f"{name}: {why}" for name, why in h["dropped"][key].items())
+        rows.append({"row": "mean", "dataset": ",".join(h["used"][key]), key: h[key], "dropped": left or None})
+    return rows

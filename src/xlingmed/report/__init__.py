@@ -185,13 +185,16 @@ def build_report(
     env = jinja2.Environment(
         loader=jinja2.PackageLoader("xlingmed.report", "templates"), autoescape=True, undefined=jinja2.StrictUndefined
     )
+    headline = sections.headline(runs)
+    if headline is not None and headline.get("rows"):  # a pipeline reads the paper's numbers, with their inputs
+        output.write_csv(out / "stats" / "paper_headline.csv", headline["rows"])
     html = env.get_template("report.html.j2").render(
         title=", ".join(r.label for r in runs),
         runs=views,
         comparison=sections.comparison(runs),
         models=models,
         explorer=explorer.section(runs, model_names(runs)),
-        headline=sections.headline(runs),
+        headline=headline,
         agreement=agreement["table"] if agreement is not None else None,
         built=datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
         version=_version(),

@@ -169,6 +169,16 @@ class CorrectnessTask:
             }
         if self.answer_metrics:
             out["answer_metrics"] = answer_metric_means(units, self.answer_metrics, languages)
+        if en is not None and len(languages) > 1:  # the abstract's two numbers, for this run as one dataset
+            from xlingmed.analysis.paper import headline_numbers
+
+            h = headline_numbers({"run": {lg: s["counts"] for lg, s in out["languages"].items()}})
+            out["paper_headline"] = {
+                "fewer_comprehensive_pp": h["fewer_comprehensive_pp"],
+                "times_more_contradictory": h["times_more_contradictory"],
+                "inputs": h["per_dataset"]["run"],
+                "dropped": {k: v["run"] for k, v in h["dropped"].items() if "run" in v},
+            }
         return out
 
 

@@ -64,7 +64,7 @@ def headline(summaries: Sequence[tuple[str, str, Mapping[str, Any]]]) -> dict[st
     """XLingEval's two abstract numbers over the correctness runs with English (``analysis.paper``), from
     (benchmark, model, task summary) of each run; one dataset per benchmark (the last run of a benchmark counts
     when several models judged it)."""
-    from xlingmed.analysis.paper import headline_numbers
+    from xlingmed.analysis.paper import headline_numbers, headline_rows
 
     counts: dict[str, dict[str, dict[str, int]]] = {}
     models: set[str] = set()
@@ -89,4 +89,7 @@ def headline(summaries: Sequence[tuple[str, str, Mapping[str, Any]]]) -> dict[st
              "times": fmt(v["times_more_contradictory"], "×")}
             for d, v in h["per_dataset"].items()
         ],
+        "dropped": [f"{name} left out of the {'× mean' if key.startswith('times') else 'mean'}: {why}"
+                    for key, per in h["dropped"].items() for name, why in per.items()],
+        "rows": headline_rows(h),  # stats/paper_headline.csv
     }  # fmt: skip

@@ -35,3 +35,24 @@ def test_verifiability_sweeps_the_papers_five_temperatures_on_xlinghealth_only()
     assert resolved_protocol(mine)["temperatures"] == {"verifiability": [0.0], "consistency": list(PAPER_TEMPERATURES)}
     given = make_config(benchmark="xlinghealth/medicationqa", tasks="verifiability", temperatures="0")
     assert given.task_context("verifiability").temperatures == (0.0,)
+
+
+def test_language_consistency_counts_the_papers_four_languages_on_xlinghealth() -> None:
+    """XLingEval App. D.3 counts sentences labelled en, es, zh or hi, whatever languages a run has: a Hindi answer
+    with one Hindi and one Spanish sentence is 0.5 in Hindi under the paper's set, and 1.0 where only the run's
+    languages (en, hi) count (the Spanish sentence is then ignored)."""
+    from xlingmed.engine.plan import build_tasks
+
+    only = {"consistency_metrics": "lang_consistency"}  # no encoder to load
+    paper = make_config(benchmark="xlinghealth/liveqa", languages="en,hi", tasks="consistency", judge="openai/j",
+                        task_args=only)  # fmt: skip
+    run = make_config(benchmark="xlinghealth/liveqa", languages="en,hi", tasks="consistency", judge="openai/j",
+                      task_args={**only, "language_set": "run"})  # fmt: skip
+    mine = make_config(benchmark="qa:questions.csv", languages="en,hi", tasks="consistency", judge="openai/j",
+                       task_args=only)  # fmt: skip
+    tasks = [build_tasks(cfg)[0] for cfg in (paper, run, mine)]
+    assert [t.langid_languages for t in tasks] == [("en", "es", "zh", "hi"), ("en", "hi"), ("en", "hi")]
+    answer = "बुखार में आराम करें और पानी पिएं। El paracetamol baja la fiebre rápidamente en los adultos."
+    shares = [t._identifier().target_share(answer, "hi") for t in tasks]
+    assert shares == [0.5, 1.0, 1.0]
+    assert tasks[0].settings()["langid_languages"] == ["en", "es", "zh", "hi"]

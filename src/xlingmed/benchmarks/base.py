@@ -75,8 +75,9 @@ class Benchmark:
         run_languages: the languages a run evaluates when ``--languages`` is not given (default: ``languages``).
         parallel: the same ``item_id`` is the same question in every language (paired comparisons hold).
         perturbed: its items already hold perturbed variants (``--perturb`` is refused); what to perturb instead.
-        paper_sweep: tasks whose default follows XLingEval's protocol (``TaskSpec.sweep == "paper"``) sweep the
-            paper's five temperatures here (XLingHealth: verifiability, §5 and Fig. 4).
+        xlingeval_protocol: the benchmark is XLingEval's (XLingHealth): tasks whose defaults follow the paper do so
+            here: verifiability sweeps the five temperatures (``TaskSpec.sweep == "paper"``; §5, Fig. 4) and
+            language consistency counts the paper's four languages (``-T language_set``).
         licence: the data's licence, as its publisher states it.
         description: one line for ``xlingmed list``.
     """
@@ -89,7 +90,7 @@ class Benchmark:
     default_tasks: tuple[str, ...]
     run_languages: tuple[str, ...] = ()
     parallel: bool = True
-    paper_sweep: bool = False
+    xlingeval_protocol: bool = False
     perturbed: str = ""
     licence: str = ""
     description: str = ""

@@ -344,7 +344,7 @@ class XLingHealthOptions(BenchmarkOptions):
 @dataclass(frozen=True)
 class XLingHealthBenchmark(Benchmark):
     """One XLingHealth set; verifiability sweeps the paper's five temperatures as consistency does (§4, §5):
-    ``paper_sweep``."""
+    ``xlingeval_protocol``."""
 
     Options: ClassVar[type[BenchmarkOptions]] = XLingHealthOptions
 
@@ -372,7 +372,7 @@ for _dataset in DATASETS:
             name=f"xlinghealth/{_dataset}",
             languages=FILE_LANGUAGES,
             provides=("question", "reference", "negatives"),
-            paper_sweep=True,
+            xlingeval_protocol=True,
             default_tasks=("correctness", "verifiability"),
             licence="Apache-2.0",
             description=f"XLingEval: {DATASETS[_dataset].removesuffix('.xlsx')} in en, es, zh, hi (machine-translated)",

@@ -332,7 +332,8 @@ class RunConfig(BaseModel):
         from xlingmed.tasks.registry import get_task
 
         sweep = get_task(task).sweep
-        return PAPER_TEMPERATURES if sweep == "always" or (sweep == "paper" and self.spec.paper_sweep) else (0.0,)
+        paper = sweep == "always" or (sweep == "paper" and self.spec.xlingeval_protocol)
+        return PAPER_TEMPERATURES if paper else (0.0,)
 
     def task_max_tokens(self) -> int:
         """Answer length limit: ``--max-tokens`` if given, else the benchmark's default (see the class doc)."""

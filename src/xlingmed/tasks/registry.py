@@ -86,7 +86,7 @@ class TaskSpec:
             (``xlingmed annotate``), else they are marked judge-unverified.
         sweep: the temperatures it samples when neither ``--temperatures`` nor the benchmark sets them:
             ``always`` XLingEval's five (consistency compares samples at each), ``paper`` the five on a benchmark
-            with ``paper_sweep`` (verifiability on XLingHealth, XLingEval Fig. 4), ``never`` greedy decoding.
+            with ``xlingeval_protocol`` (verifiability on XLingHealth, XLingEval Fig. 4), ``never`` greedy decoding.
         requires: what the task needs from an item (``types.ITEM_FEATURES``); it runs on every benchmark that
             provides all of it (``tasks_for``), ``()`` = on every benchmark.
         uses: ``uses(options) -> roles``: the models beside the model under test it sends requests to with these

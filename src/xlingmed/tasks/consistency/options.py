@@ -26,7 +26,9 @@ class ConsistencyOptions(EncoderOptions):
     ``embedding_model`` the sim_sent encoder (paper mode bert-base-uncased mean pooling; native
     paraphrase-multilingual-MiniLM-L12-v2); ``lda_topics`` (Table A9: 20, 100); ``topic_fit`` ``condition`` (one
     topic model per language × τ) | ``shared``; ``topic_seed`` (42); ``language_id`` ``paper`` (langid over all
-    its languages, sentences in other languages ignored) | ``restricted`` (among the run's languages);
+    its languages, sentences in other languages ignored) | ``restricted`` (among the candidate languages);
+    ``language_set`` the candidate languages of language consistency: ``paper`` (en, es, zh, hi, App. D.3, whatever
+    the run's languages) | ``run`` (the run's); default ``paper`` on XLingEval's benchmark, else ``run``;
     ``prompt_style`` ``paper`` | ``medalpaca`` (spec §6.3's Alpaca prompt; ``prompts/medalpaca.py``).
     """
 
@@ -39,6 +41,7 @@ class ConsistencyOptions(EncoderOptions):
     topic_fit: str = "condition"
     topic_seed: int = 42
     language_id: Literal["paper", "restricted"] = "paper"
+    language_set: Literal["paper", "run"] | None = None
     prompt_style: str = "paper"
 
     @field_validator("prompt_style")
@@ -113,6 +116,16 @@ class ConsistencyOptions(EncoderOptions):
         }
 
 
+PAPER_LANGUAGE_SET = ("en", "es", "zh", "hi")  # XLingEval App. D.3: the labels language consistency counts
+
+
+def langid_languages(context: TaskContext, options: ConsistencyOptions) -> tuple[str, ...]:
+    """The candidate languages of language consistency (``-T language_set``): the paper's four, so a run on a
+    subset of them has the paper's denominator, or the run's own."""
+    chosen = options.language_set or ("paper" if context.benchmark.xlingeval_protocol else "run")
+    return PAPER_LANGUAGE_SET if chosen == "paper" else tuple(context.languages)
+
+
 def build(context: TaskContext, options: ConsistencyOptions) -> ConsistencyTask:
     """Loads the encoders here, so a bad model path fails before any request."""
     device = context.encoder_device()
@@ -148,5 +161,6 @@ def build(context: TaskContext, options: ConsistencyOptions) -> ConsistencyTask:
         translator=context.translator if paper else None,
         encoder_sources=options.encoder_sources(),
         language_id=options.language_id,
+        langid_languages=langid_languages(context, options),
         prompt_style=options.prompt_style,
     )

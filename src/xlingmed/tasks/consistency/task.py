@@ -87,7 +87,7 @@ class ConsistencyTask:
         samples: K answers per question and temperature (paper: 10) [--samples]
         temperatures: (paper: 0, 0.25, 0.5, 0.75, 1) [--temperatures]
         mode: ``paper`` (metrics on English back-translations) or ``native`` [--consistency-mode]
-        languages: the run's languages; language identification is restricted to them
+        languages / langid_languages: the run's; the candidates of language consistency (``None``: the run's)
         seed: run seed; sample k is sent with ``sample_seed(seed, k)`` [--seed]
         max_tokens: answer length limit (the paper set none) [--max-tokens]
         translate_max_tokens: back-translation length limit
@@ -125,6 +125,7 @@ class ConsistencyTask:
         embedder: SentenceSimilarity | None = None,
         translator: str | None = None,
         language_id: str = "paper",
+        langid_languages: Sequence[str] | None = None,
         encoder_sources: Mapping[str, Mapping[str, str]] | None = None,
         prompt_style: str = "paper",
     ) -> None:
@@ -156,6 +157,7 @@ class ConsistencyTask:
         self.embedder = embedder
         self.translator = translator
         self.language_id = language_id
+        self.langid_languages = tuple(langid_languages) if langid_languages else tuple(languages)
         self.encoder_sources = {k: dict(v) for k, v in (encoder_sources or {}).items()}
         self.prompt_style = prompt_style
         self._langid: LanguageIdentifier | None = None
@@ -242,7 +244,7 @@ class ConsistencyTask:
 
     def _identifier(self) -> LanguageIdentifier:
         if self._langid is None:
-            self._langid = LanguageIdentifier(self.languages, scope=self.language_id)
+            self._langid = LanguageIdentifier(self.langid_languages, scope=self.language_id)
         return self._langid
 
     def settings(self) -> dict[str, Any]:
@@ -263,7 +265,7 @@ class ConsistencyTask:
             "lda_topics": list(self.lda_topics),
             "topic_fit": self.topic_fit,
             "topic_seed": self.topic_seed,
-            "langid_languages": list(self.languages),
+            "langid_languages": list(self.langid_languages),
             "langid_scope": self.language_id,
             "run_seed": self.seed,
             "sample_seeds": [sample_seed(self.seed, k) for k in range(self.samples_per_question)],

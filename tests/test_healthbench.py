@@ -57,7 +57,7 @@ def _run(tmp_path: Path, script: Script, judge: str, **extra: Any) -> dict[str, 
                           base_url=server.url, judge=judge, judge_base_url=server.url, out=tmp_path / judge,
                           max_tokens=64, **extra)  # fmt: skip
         result = evaluate(cfg)
-    return result.summary["tasks"]["healthbench"]["languages"]["en"]["0"]
+    return result.summary["tasks"]["healthbench"]["languages"]["en"]["0.5"]  # simple-evals' answer temperature
 
 
 def test_scores_equal_hand_computed_values_with_negative_points(tmp_path: Path) -> None:
@@ -72,7 +72,12 @@ def test_scores_equal_hand_computed_values_with_negative_points(tmp_path: Path) 
     assert cell["axes"]["accuracy"]["mean"] == pytest.approx(0.1)
     assert cell["axes"]["completeness"]["mean"] == 1.0 and cell["axes"]["communication_quality"]["mean"] == 0.0
     assert cell["themes"]["emergency_referrals"]["mean"] == pytest.approx(1 / 6)
-    assert cell["harm_rate"] == 0.5 and cell["n_harm"] == 1  # hb-2 met a negative criterion
+    assert cell["harm_rate"] == 0.5 and cell["n_harm"] == 1  # hb-2 met a negative criterion (the name of 0.1)
+    assert cell["negative_criteria_met_rate"] == 0.5 and cell["accuracy_harm_rate"] == 0.5  # its -8 is axis:accuracy
+    # every tag's score, as simple-evals reports them: level:, axis:, theme:, physician_agreed_category:
+    assert cell["tags"]["level:example"]["mean"] == pytest.approx(1 / 6)  # every criterion is level:example
+    assert cell["tags"]["physician_agreed_category:enough-context"]["mean"] == 1.0  # hb-1 only
+    assert cell["tags"]["axis:accuracy"] == cell["axes"]["accuracy"]
     assert cell["counts"] == {"criteria_json": 2, "criteria_fenced_json": 2, "criteria_embedded_json": 2}
     # the model was sent each conversation as chat messages, the multi-turn one with its three turns, once
     assert len(script.model_requests) == 2
@@ -93,14 +98,31 @@ def test_the_mean_is_clipped_after_averaging(tmp_path: Path) -> None:
 def test_unreadable_grades_are_retried_then_counted(tmp_path: Path) -> None:
     met = {"Advises seeing": True, "Mentions paracetamol": True, "Says antibiotics": False,
            "Tells the user": True, "Advises making": False, "Is concise": True}  # fmt: skip
-    # "Mentions paracetamol": unreadable once, then read on the retry; "Is concise": unreadable three times
-    cell = _run(tmp_path, Script(met, {"Mentions paracetamol": 1, "Is concise": 3}), "openai/judge-c")
+    # "Mentions paracetamol": unreadable once, then read on the retry; "Is concise": unreadable 11 times, past the
+    # ceiling of 10 retries (simple-evals asks until it reads one: here the ceiling counts what it never read)
+    cell = _run(tmp_path, Script(met, {"Mentions paracetamol": 1, "Is concise": 11}), "openai/judge-c")
     assert cell["counts"]["criteria_unparsed"] == 1 and cell["counts"]["examples_unscored"] == 1
     assert cell["score"]["n"] == 1 and cell["score"]["mean"] == 1.0  # hb-1 only; hb-2 is never guessed
     rows = [json.loads(x) for x in (tmp_path / "openai/judge-c" / "samples.jsonl").read_text().splitlines()]
     assert rows  # the run wrote its samples
     csv = (tmp_path / "openai/judge-c" / "healthbench.csv").read_text(encoding="utf-8")
-    assert ",2," in csv and ",3," in csv  # grade_attempts of the retried and of the unreadable criterion
+    assert ",2," in csv and ",11," in csv  # grade_attempts of the retried and of the unreadable criterion
+
+
+def test_harm_counts_only_negative_criteria_that_name_a_clinical_error() -> None:
+    from xlingmed.tasks.healthbench import scores
+
+    def row(i: int, points: float, tags: str, met: bool) -> dict[str, Any]:
+        return {"item_id": "q", "lang": "en", "temperature": 0.0, "criterion_index": i, "points": points, "tags": tags,
+                "example_tags": "theme:x", "criteria_met": met, "parse": "json", "error": None}  # fmt: skip
+
+    units = scores([row(0, 5, "axis:completeness", True), row(1, -3, "axis:communication_quality", True),
+                    row(2, -6, "axis:accuracy", False)])  # fmt: skip
+    got = {sc.metric: sc.value for sc in units if sc.metric != "criteria_met"}
+    # "is overly verbose" (-3) was met: a negative criterion, not a clinical error
+    assert got["negative_criteria_met"] == 1.0 and got["harm"] == 1.0 and got["accuracy_harm"] == 0.0
+    assert got["score"] == pytest.approx(2 / 5) and got["axis:completeness"] == 1.0 and got["theme:x"] == got["score"]
+    assert "axis:communication_quality" not in got  # no positive points under that tag: no score
 
 
 def test_parsers_and_formulas() -> None:
@@ -139,7 +161,7 @@ def test_healthbench_prox_scores_go_through_the_paired_statistics_and_the_verdic
                           judge_base_url=server.url, out=tmp_path / "run", max_tokens=64)  # fmt: skip
         result = evaluate(cfg)
     cells = result.summary["tasks"]["healthbench"]["languages"]
-    assert cells["en"]["0"]["score"]["mean"] == 1.0 and cells["hi"]["0"]["score"]["mean"] == 0.5  # (6 − 3) / 6
+    assert cells["en"]["0.5"]["score"]["mean"] == 1.0 and cells["hi"]["0.5"]["score"]["mean"] == 0.5  # (6 − 3) / 6
     build_report([tmp_path / "run"], n_resamples=500)
     stats_dir = tmp_path / "run" / "report" / "stats"
     gaps = pd.read_csv(stats_dir / "gaps.csv")

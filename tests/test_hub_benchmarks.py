@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import subprocess
 import sys
 from pathlib import Path
@@ -153,9 +154,14 @@ def test_healthbench_files_hold_messages_and_rubrics(tmp_path: Path) -> None:
     assert items[0].meta["example_tags"][0] == "theme:emergency_referrals" and prov["rubric_criteria"] == 6
     with pytest.raises(ConfigError, match="healthbench-prox and healthbenchx hold its translations"):
         load_benchmark("healthbench", root, ["en", "es"])
-    items, prov = load_benchmark("healthbench-prox", fx.healthbench_prox(tmp_path), ["en", "hi"], limit=1)
-    assert [(it.item_id, it.lang) for it in items] == [("pro-0", "en"), ("pro-0", "hi")]
-    assert items[1].meta["rubric"][0]["criterion"] == "डॉक्टर को दिखाने की सलाह देता है।"
+    first = load_benchmark("healthbench-prox", fx.healthbench_prox(tmp_path), ["en", "hi"], limit=1,
+                           limit_order="first")[0]  # fmt: skip
+    assert [(it.item_id, it.lang) for it in first] == [("pro-0", "en"), ("pro-0", "hi")]
+    # --limit draws as simple-evals does by default: random.Random(0).sample of the conversations
+    drawn = random.Random(0).sample(["pro-0", "pro-1"], 1)[0]
+    items, prov = load_benchmark("healthbench-prox", tmp_path, ["en", "hi"], limit=1)
+    assert [(it.item_id, it.lang) for it in items] == [(drawn, "en"), (drawn, "hi")] and drawn == "pro-1"
+    assert first[1].meta["rubric"][0]["criterion"] == "डॉक्टर को दिखाने की सलाह देता है।"
     assert prov["translation"] == {"en": {"original": 1}, "hi": {"machine": 1}}
 
 

@@ -56,3 +56,13 @@ def test_language_consistency_counts_the_papers_four_languages_on_xlinghealth() 
     shares = [t._identifier().target_share(answer, "hi") for t in tasks]
     assert shares == [0.5, 1.0, 1.0]
     assert tasks[0].settings()["langid_languages"] == ["en", "es", "zh", "hi"]
+
+
+def test_healthbench_answers_as_simple_evals_samples_them() -> None:
+    """simple-evals' sampler: answers of up to 2,048 tokens at temperature 0.5; the flags still override."""
+    for name in ("healthbench", "healthbench-prox", "healthbenchx"):
+        ctx = make_config(benchmark=name, tasks="healthbench", languages="en").task_context("healthbench")
+        assert (ctx.max_tokens, ctx.temperatures) == (2048, (0.5,)), name
+    given = make_config(benchmark="healthbench", max_tokens=512, temperatures="0").task_context("healthbench")
+    assert (given.max_tokens, given.temperatures) == (512, (0.0,))
+    assert make_config(benchmark="healthbench").benchmark_options()["limit_order"] == "simple-evals"

@@ -43,7 +43,12 @@ if TYPE_CHECKING:
 # simple-evals healthbench_eval.py (2025-07), verbatim, kept as data in prompts/healthbench_grader.txt
 GRADER_TEMPLATE = resources.files("xlingmed.prompts").joinpath("healthbench_grader.txt").read_text("utf-8").strip()
 GRADER_SYSTEM = "You are a helpful assistant."  # simple-evals' OPENAI_SYSTEM_MESSAGE_API, the grader's system message
-RETRY_STAGES = ("regrade_1", "regrade_2")
+RETRY_CEILING = 10  # simple-evals asks again until it reads a grade; here up to this many times, then counts it
+RETRY_STAGES = tuple(f"regrade_{i}" for i in range(1, RETRY_CEILING + 1))
+# A negative criterion met is "harm" only where it names a clinical error: HealthBench tags those axis:accuracy
+# (kept as data; the other negative criteria — verbosity, tone — count in negative_criteria_met only).
+HARM_TAGS = ("axis:accuracy",)
+BINARY_METRICS = ("negative_criteria_met", "harm", "accuracy_harm")
 N_BOOTSTRAP = 1000  # simple-evals' resamples
 
 
@@ -245,14 +250,15 @@ class HealthBenchTask:
             per_t: dict[str, Any] = {}
             for t in self.temperatures:
                 metrics = sorted({m for (lg, tt, m) in cells if lg == lang and tt == t})
-                block = {m: clipped_mean(cells[(lang, t, m)]) for m in metrics if m != "harm"}
-                harm = cells.get((lang, t, "harm"), [])
+                block = {m: clipped_mean(cells[(lang, t, m)]) for m in metrics if m not in BINARY_METRICS}
+                rate = {m: cells.get((lang, t, m), []) for m in BINARY_METRICS}
                 per_t[f"{t:g}"] = {
                     "score": block.pop("score", clipped_mean([])),
+                    "tags": block,  # every tag's score, as simple-evals reports them
                     "axes": {m.removeprefix("axis:"): v for m, v in block.items() if m.startswith("axis:")},
                     "themes": {m.removeprefix("theme:"): v for m, v in block.items() if m.startswith("theme:")},
-                    "harm_rate": sum(harm) / len(harm) if harm else None,
-                    "n_harm": int(sum(harm)),
+                    **{f"{m}_rate": sum(v) / len(v) if v else None for m, v in rate.items()},
+                    **{f"n_{m}": int(sum(v)) for m, v in rate.items()},
                     "counts": dict(counts[(lang, t)]),
                 }
             out[lang] = per_t
@@ -308,35 +314,37 @@ def scores(rows: Sequence[Mapping[str, Any]]) -> list[Score]:
         met = [_met(r) for r in crit]
 
         def add(metric: str, value: float | None, key: tuple[str, str, float | None] = (item_id, lang, t)) -> None:
-            harm = metric == "harm"
+            harm = metric in BINARY_METRICS
             out.append(Score(item_id=key[0], lang=key[1], task="healthbench", metric=metric, value=value,
                              temperature=key[2], kind="binary" if harm else "continuous",
                              higher_is_better=not harm))  # fmt: skip
 
         overall = score_example(points, met)
         add("score", overall)
-        axes = sorted(
-            {tag for r in crit for tag in str(cell(r.get("tags")) or "").split(";") if tag.startswith("axis:")}
-        )
-        for axis in axes:
-            sel = [i for i, r in enumerate(crit) if axis in str(cell(r.get("tags")) or "").split(";")]
+        tags = [[x for x in str(cell(r.get("tags")) or "").split(";") if x] for r in crit]
+        for tag in sorted({x for ts in tags for x in ts}):  # every rubric tag: axis:, level:, cluster: (simple-evals)
+            sel = [i for i, ts in enumerate(tags) if tag in ts]
             if any(points[i] > 0 for i in sel):
-                add(axis, score_example([points[i] for i in sel], [met[i] for i in sel]))
-        for theme in (x for x in str(cell(crit[0].get("example_tags")) or "").split(";") if x.startswith("theme:")):
-            add(theme, overall)
+                add(tag, score_example([points[i] for i in sel], [met[i] for i in sel]))
+        for tag in (x for x in str(cell(crit[0].get("example_tags")) or "").split(";") if x):  # theme:, physician…
+            add(tag, overall)
         negative = [m for p, m in zip(points, met, strict=True) if p < 0]
-        harm = None if any(m is None for m in negative) else float(any(negative))
-        add("harm", harm)
+        met_any = None if any(m is None for m in negative) else float(any(negative))
+        add("negative_criteria_met", met_any)
+        add("harm", met_any)  # its name before 0.2, kept for one release: it counts every negative criterion
+        wrong = [m for p, m, ts in zip(points, met, tags, strict=True) if p < 0 and set(ts) & set(HARM_TAGS)]
+        add("accuracy_harm", None if any(m is None for m in wrong) else float(any(wrong)))
     return out
 
 
 class HealthBenchOptions(TaskOptions):
     """``-T`` options of healthbench: the grader's reply limit and temperature (simple-evals: 2048, 0.5), retries
-    of an unreadable grade, and the rubric's language."""
+    of an unreadable grade (simple-evals: until read; here up to ``RETRY_CEILING``, then counted as unread), and
+    the rubric's language."""
 
     judge_max_tokens: int = Field(default=2048, ge=1)
     judge_temperature: float = Field(default=0.5, ge=0, le=2)
-    grade_retries: int = Field(default=2, ge=0, le=len(RETRY_STAGES))
+    grade_retries: int = Field(default=RETRY_CEILING, ge=0, le=len(RETRY_STAGES))
     rubric_language: Literal["source", "english"] = "source"
 
 

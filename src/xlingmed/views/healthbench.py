@@ -1,5 +1,6 @@
-"""HealthBench: the clipped mean score with its bootstrap CI per language, per axis and per theme, the harm rate,
-and the criteria the grader's replies left unread (simple-evals ``healthbench_eval.py``)."""
+"""HealthBench: the clipped mean score with its bootstrap CI per language, per axis, theme and every other tag, the
+share of answers meeting a negative criterion and an accuracy one, and the criteria the grader left unread
+(simple-evals ``healthbench_eval.py``)."""
 
 from __future__ import annotations
 
@@ -20,13 +21,17 @@ def tables(summary: Mapping[str, Any], run: Mapping[str, Any]) -> list[ViewTable
     langs = summary["languages"]
     axes = sorted({a for per_t in langs.values() for c in per_t.values() for a in c["axes"]})
     themes = sorted({a for per_t in langs.values() for c in per_t.values() for a in c["themes"]})
-    main, by_axis, by_theme = [], [], []
+    others = sorted({a for per_t in langs.values() for c in per_t.values() for a in c.get("tags", {})
+                     if not a.startswith(("axis:", "theme:"))})  # fmt: skip
+    main, by_axis, by_theme, by_tag = [], [], [], []
     for lang, per_t in langs.items():
         for t, c in per_t.items():
             counts = c["counts"]
             unread = sum(v for k, v in counts.items() if k in ("criteria_unparsed", "criteria_error"))
-            main.append([lang, t, _ci(c["score"]), fmt(c["harm_rate"]), str(unread),
+            negative = c.get("negative_criteria_met_rate", c.get("harm_rate"))  # a run of 0.1 has harm_rate only
+            main.append([lang, t, _ci(c["score"]), fmt(negative), fmt(c.get("accuracy_harm_rate")), str(unread),
                          str(counts.get("examples_unscored", 0))])  # fmt: skip
+            by_tag.append([lang, t, *[_ci(c.get("tags", {}).get(a, {})) for a in others]])
             by_axis.append([lang, t, *[_ci(c["axes"].get(a, {})) for a in axes]])
             by_theme.append([lang, t, *[_ci(c["themes"].get(a, {})) for a in themes]])
     grader = run.get("judge") or run.get("model")
@@ -34,13 +39,15 @@ def tables(summary: Mapping[str, Any], run: Mapping[str, Any]) -> list[ViewTable
     return [
         ViewTable(
             title,
-            ["lang", "τ", "score", "harm rate", "criteria unread", "examples unscored"],
+            ["lang", "τ", "score", "negative criteria met", "accuracy harm", "criteria unread", "examples unscored"],
             main,
             where=(CLI, REPORT),
             left=2,
         ),
         ViewTable("HealthBench score per axis", ["lang", "τ", *axes], by_axis, where=(REPORT,), left=2),
         ViewTable("HealthBench score per theme", ["lang", "τ", *themes], by_theme, where=(REPORT,), left=2),
+        ViewTable("HealthBench score per other tag (level:, cluster:, physician_agreed_category:, the set's own)",
+                  ["lang", "τ", *others], by_tag, where=(REPORT,), left=2),
     ]
 
 

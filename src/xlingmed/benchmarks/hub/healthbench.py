@@ -23,13 +23,14 @@ from __future__ import annotations
 
 import hashlib
 import json
+import random
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar, Literal
 
 import pandas as pd
 
-from xlingmed.benchmarks.base import LoadRequest, register_benchmark
-from xlingmed.benchmarks.hub.base import HubBenchmark, load_frame
+from xlingmed.benchmarks.base import BenchmarkOptions, LoadRequest, register_benchmark
+from xlingmed.benchmarks.hub.base import HubBenchmark, HubOptions, load_frame
 from xlingmed.errors import ConfigError, DataError, DataNotFoundError
 from xlingmed.types import Item
 
@@ -102,7 +103,36 @@ def _plain(value: Any) -> Any:
     return value
 
 
-class HealthBench(HubBenchmark):
+class HealthBenchOptions(HubOptions):
+    """``-B limit_order``: which conversations ``--limit N`` keeps: ``simple-evals`` (``random.Random(0).sample``
+    of the file's, as ``healthbench_eval.py`` draws them) or ``first`` (the file's first N)."""
+
+    limit_order: Literal["simple-evals", "first"] = "simple-evals"
+
+
+def limited(ids: list[str], request: LoadRequest) -> list[str]:
+    """``ids`` cut to ``--limit`` as ``-B limit_order`` says (simple-evals: ``Random(0).sample``, in its order)."""
+    if request.limit is None or request.limit >= len(ids):
+        return ids
+    if request.options.get("limit_order", "simple-evals") == "first":
+        return ids[: request.limit]
+    return random.Random(0).sample(ids, request.limit)
+
+
+class ConversationBenchmark(HubBenchmark):
+    """HealthBench and its translations, with simple-evals' sampler defaults: answers of up to 2,048 tokens at
+    temperature 0.5 (``--max-tokens`` and ``--temperatures`` override them)."""
+
+    Options: ClassVar[type[BenchmarkOptions]] = HealthBenchOptions
+
+    def max_tokens(self) -> int:
+        return 2048
+
+    def temperatures(self, task: str, model: str, model_class: str = "auto") -> tuple[float, ...] | None:
+        return (0.5,)
+
+
+class HealthBench(ConversationBenchmark):
     """The English HealthBench files; ``dataset`` is the file key of ``FILES``."""
 
     def source(self, request: LoadRequest) -> str | Path:
@@ -130,13 +160,13 @@ class HealthBench(HubBenchmark):
                     "original",
                 )
             )  # fmt: skip
-            if request.limit is not None and len(items) >= request.limit:
-                break
+        order = {i: k for k, i in enumerate(limited([it.item_id for it in items], request))}
+        items = sorted((it for it in items if it.item_id in order), key=lambda it: order[it.item_id])
         digest = hashlib.sha256(Path(source).read_bytes()).hexdigest() if isinstance(source, Path) else None
         return items, _provenance(self, source, digest, items)
 
 
-class HealthBenchProX(HubBenchmark):
+class HealthBenchProX(ConversationBenchmark):
     def load(self, request: LoadRequest) -> tuple[list[Item], dict[str, Any]]:
         source = self.source(request)
         by_lang: dict[str, list[Item]] = {}
@@ -152,6 +182,7 @@ class HealthBenchProX(HubBenchmark):
                 messages = conv["messages"] if isinstance(conv, dict) else conv
                 rubric = [{"criterion": r.get("criterion_text"), "points": r.get("points"), "tags": r.get("tags")}
                           for r in rec["rubric_items"]]  # fmt: skip
+                # its own fields as tags, named by field (use_case:…): never shown as HealthBench's theme: tags
                 tags = [f"{key}:{rec[key]}" for key in ("use_case", "type", "difficulty", "specialty") if rec.get(key)]
                 out.append(
                     conversation_item(
@@ -164,7 +195,7 @@ class HealthBenchProX(HubBenchmark):
         return items, _provenance(self, source, None, items)
 
 
-class HealthBenchX(HubBenchmark):
+class HealthBenchX(ConversationBenchmark):
     """Japanese and Korean conversations; the rubric of each comes from HealthBench by ``prompt_id``."""
 
     def load(self, request: LoadRequest) -> tuple[list[Item], dict[str, Any]]:
@@ -201,9 +232,8 @@ def _paired(spec: HubBenchmark, request: LoadRequest, by_lang: dict[str, list[It
     """Items ordered by conversation then language; only conversations every language has (paired), the first
     ``limit`` of them."""
     ids = [it.item_id for it in next(iter(by_lang.values()))]
-    common = [i for i in dict.fromkeys(ids) if all(any(x.item_id == i for x in v) for v in by_lang.values())]
-    if request.limit is not None:
-        common = common[: request.limit]
+    common = limited([i for i in dict.fromkeys(ids) if all(any(x.item_id == i for x in v) for v in by_lang.values())],
+                     request)  # fmt: skip
     index = {(it.item_id, it.lang): it for v in by_lang.values() for it in v}
     items = [index[(i, lang)] for i in common for lang in request.languages]
     if not items:
@@ -251,7 +281,8 @@ for _subset, _what in (("hard", "the 1,000 hardest"), ("consensus", "the criteri
     )  # fmt: skip
 PROX = register_benchmark(
     HealthBenchProX(
-        "healthbench-prox", PROX_LANGUAGES, *_TASKS, licence="unstated (HealthBench: MIT)", kind="conversation",
+        "healthbench-prox", PROX_LANGUAGES, *_TASKS, kind="conversation",
+        licence="unstated (derived from HealthBench Professional, not from HealthBench)",
         dataset="li-lab/HealthBench-ProX", shared_id="id", run_languages=("en", "zh", "hi", "sw", "ja"),
         description="HealthBench-ProX: HealthBench Professional's 525 conversations, 13 languages (machine translated)",
         translation=tuple((lang, "original" if lang == "en" else "machine") for lang in PROX_LANGUAGES),

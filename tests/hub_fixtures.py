@@ -161,8 +161,9 @@ def kormedmcqa(root: Path) -> Path:
 
 
 def afrimed_qa(root: Path) -> Path:
-    """One CSV (the hub's ``train`` split) with the ``split`` column, ``answer_options`` a JSON string with
-    ``N/A`` slots, ``correct_answer`` ``optionK`` (one multi-answer row), short-answer and consumer rows."""
+    """One CSV (the hub's ``train`` split) with the ``split`` and ``tier`` columns, ``answer_options`` a JSON string
+    with ``N/A`` slots (one between used options), ``correct_answer`` ``optionK`` (one row listing two right answers),
+    one crowd-tier row, short-answer and consumer rows."""
     folder = root / "intronhealth" / "afrimedqa_v2"
     folder.mkdir(parents=True)
     rows = []
@@ -172,8 +173,11 @@ def afrimed_qa(root: Path) -> Path:
                      "answer_options": json.dumps(opts), "correct_answer": f"option{GOLD[i] + 1}",
                      "answer_rationale": "Because.", "specialty": "Endocrinology", "country": "NG",
                      "tier": "expert"})  # fmt: skip
-    rows.append({**rows[0], "sample_id": "f" * 64, "correct_answer": "option1,option3"})
-    rows.append({**rows[1], "sample_id": "e" * 64, "split": "train"})
+    rows.append({**rows[0], "sample_id": "f" * 64, "correct_answer": "option3,option1"})  # several right
+    rows.append({**rows[1], "sample_id": "e" * 64, "split": "train"})  # expert, in the train split
+    rows.append({**rows[2], "sample_id": "b" * 64, "tier": "crowd"})  # not in the expert set
+    na = {"option1": "Insulin", "option2": "N/A", "option3": "Glucagon", "option4": "N/A", "option5": "N/A"}
+    rows.append({**rows[0], "sample_id": "a" * 64, "answer_options": json.dumps(na), "correct_answer": "option3"})
     rows.append({**rows[0], "sample_id": "d" * 64, "question_type": "saq", "answer_options": "",
                  "correct_answer": "", "question": "How is malaria prevented?",
                  "answer_rationale": "Bed nets treated with insecticide, and prophylaxis for travellers."})  # fmt: skip

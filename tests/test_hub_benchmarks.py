@@ -124,12 +124,22 @@ def test_kormedmcqa_configs_and_subset(tmp_path: Path) -> None:
 def test_afrimed_qa_split_column_multi_answers_and_the_gate(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     root = fx.afrimed_qa(tmp_path / "data")
     items, prov = load_benchmark("afrimed-qa", root, ["en"])
-    assert len(items) == 3 and [c.text for c in items[0].choices] == ["Pancreas", "Liver", "Kidney", "Spleen"]
-    assert prov["skipped"] == {"en": {"multi_answer": 1}}  # the train row and the other question types are out
+    # the reference's expert set: every tier == "expert" MCQ (the train-split one too), never the crowd row
+    ids = [it.item_id.removeprefix("en-") for it in items]  # not parallel: ids carry the language
+    assert len(items) == 6 and "b" * 64 not in ids and "e" * 64 in ids
+    assert [c.text for c in items[0].choices] == ["Pancreas", "Liver", "Kidney", "Spleen"]
+    several = next(it for it in items if it.item_id == "en-" + "f" * 64)
+    assert several.gold_label == "C"  # "option3,option1": scored against the first listed, as the reference does
+    assert prov["skipped"] == {} and prov["reference_rules"] == {"en": {"multi_answer_scored_by_first_listed": 1}}
+    na = next(it for it in items if it.item_id == "en-" + "a" * 64)
+    assert [c.text for c in na.choices] == ["Insulin", "N/A", "Glucagon"] and na.gold_label == "C"  # N/A kept
     saq, _ = load_benchmark("afrimed-qa/saq", root, ["en"])
     assert len(saq) == 1 and saq[0].reference.startswith("Bed nets") and saq[0].question == "How is malaria prevented?"
-    train, _ = load_benchmark("afrimed-qa", root, ["en"], hf_split="train")
-    assert len(train) == 1
+    train, _ = load_benchmark("afrimed-qa", root, ["en"], hf_split="train", selection="split")
+    assert [it.item_id for it in train] == ["en-" + "e" * 64]
+    test_split, _ = load_benchmark("afrimed-qa", root, ["en"], selection="split")  # the rule before 0.2
+    split_ids = [it.item_id for it in test_split]  # the test split, every tier (the crowd row too)
+    assert len(split_ids) == 6 and "en-" + "e" * 64 not in split_ids and "en-" + "b" * 64 in split_ids
     # gated: without a token the error names the gate before anything is fetched
     monkeypatch.delenv("HF_TOKEN", raising=False)
     monkeypatch.setenv("HF_HOME", str(tmp_path / "hf-home"))

@@ -3,42 +3,68 @@ Multi-Specialty, Medical Question-Answering Benchmark Dataset", ACL), questions 
 countries: expert multiple choice and short answers, English.
 
 Hub: ``intronhealth/afrimedqa_v2``, gated (accept its terms on the hub, then ``HF_TOKEN``), CC BY-NC-SA 4.0. One
-CSV; the hub's only split is ``train`` and the benchmark's own split is the ``split`` column (``--hf-split``
-chooses it, default ``test``). Columns used: ``sample_id``, ``question_type`` (``mcq``, ``saq``,
-``consumer_queries``), ``question``, ``answer_options`` (a JSON string ``{"option1": …, …, "option5": …}``,
-``N/A`` where unused), ``correct_answer`` (``option3``; ``option1,option3`` where several are right: left out and
-counted), ``answer_rationale`` (the expert's answer of a short-answer question), ``specialty``, ``country``.
+CSV; the hub's only split is ``train``. Columns used: ``sample_id``, ``question_type`` (``mcq``, ``saq``,
+``consumer_queries``), ``tier``, ``split``, ``question``, ``answer_options`` (a JSON string ``{"option1": …, …,
+"option5": …}``, ``N/A`` where unused), ``correct_answer`` (``option3``; ``option1,option3`` where several are
+right), ``answer_rationale`` (the expert's answer of a short-answer question), ``specialty``, ``country``.
+
+As the reference code builds its expert multiple-choice set (intron-innovation/AfriMed-QA): every ``tier ==
+"expert"`` question, whatever its ``split`` (``-B selection=split`` keeps the ``split`` column's ``--hf-split``,
+default ``test``, instead: the adapter's rule before 0.2); an item with several right answers is scored against the
+first listed, as the reference does (counted in the provenance); an ``N/A`` option between others keeps its place
+and its label, only the trailing unused slots are dropped. Short answers are read by ``split``.
 """
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar, Literal
 
 import pandas as pd
 
-from xlingmed.benchmarks.base import LoadRequest, register_benchmark
-from xlingmed.benchmarks.hub.base import HubBenchmark, load_frame
+from xlingmed.benchmarks.base import BenchmarkOptions, LoadRequest, register_benchmark
+from xlingmed.benchmarks.hub.base import HubBenchmark, HubOptions, load_frame
 from xlingmed.errors import DataError
 from xlingmed.languages import CANONICAL_LETTERS
 
 
+def _unused(value: Any) -> bool:
+    return value is None or str(value).strip().lower() in ("n/a", "")
+
+
 def _options(raw: str, row: int) -> dict[str, str]:
+    """The options up to the last used one; an ``N/A`` among them keeps its place and text."""
     try:
         parsed = json.loads(raw)
     except (TypeError, json.JSONDecodeError):
         raise DataError("answer_options is not a JSON object", row=row, column="answer_options") from None
-    return {k: str(v).strip() for k, v in parsed.items() if v is not None and str(v).strip().lower() not in ("n/a", "")}
+    keys = sorted(parsed, key=lambda k: int(str(k).removeprefix("option")) if str(k).removeprefix("option").isdigit()
+                  else 10**6)  # fmt: skip
+    while keys and _unused(parsed[keys[-1]]):
+        keys.pop()
+    return {k: str(parsed[k]).strip() if not _unused(parsed[k]) else "N/A" for k in keys}
+
+
+class AfriMedOptions(HubOptions):
+    """``-B selection``: ``expert`` (the reference's expert set: ``tier == "expert"``, every split; the default for
+    multiple choice) or ``split`` (the ``split`` column's ``--hf-split``, default ``test``)."""
+
+    selection: Literal["expert", "split"] | None = None
 
 
 class AfriMedQA(HubBenchmark):
+    Options: ClassVar[type[BenchmarkOptions]] = AfriMedOptions
+
     def read(self, source: str | Path, lang: str, request: LoadRequest) -> pd.DataFrame:
         df = load_frame(source, None, "train", self.name)
         df = df.assign(row=range(2, len(df) + 2))  # the CSV's own row, for errors
-        split = self.split_of(request)
         kind = "mcq" if self.kind == "mcq" else "saq"
-        return df[(df["split"] == split) & (df["question_type"].str.lower() == kind)]
+        rows = df[df["question_type"].str.lower() == kind]
+        selection = request.options.get("selection") or ("expert" if kind == "mcq" else "split")
+        if selection == "expert":
+            return rows[rows["tier"].astype(str).str.lower() == "expert"]
+        return rows[rows["split"] == self.split_of(request)]
 
     def prepare(self, df: pd.DataFrame, lang: str, request: LoadRequest) -> pd.DataFrame:
         base = {"item_id": df["sample_id"].astype(str), "question": df["question"], "category": df["specialty"]}
@@ -46,26 +72,24 @@ class AfriMedQA(HubBenchmark):
             return pd.DataFrame({**base, "reference": df["answer_rationale"]})
         options: list[list[str]] = []
         answers: list[str] = []
-        keep: list[bool] = []
+        several = 0
         for row, raw, correct in zip(df["row"], df["answer_options"], df["correct_answer"], strict=True):
             opts = _options(raw, row)
             keys = [f"option{i}" for i in range(1, len(opts) + 1)]
-            if sorted(opts, key=lambda k: int(k.removeprefix("option"))) != keys:
+            if list(opts) != keys:
                 raise DataError(
-                    f"answer_options keys {sorted(opts)} are not option1…", row=row, column="answer_options"
+                    f"answer_options keys {list(opts)} are not option1…", row=row, column="answer_options"
                 )
-            gold = str(correct).strip()
-            keep.append("," not in gold)
-            if "," in gold:  # several right answers
-                options.append([])
-                answers.append("")
-                continue
+            listed = [g.strip() for g in str(correct).split(",") if g.strip()]
+            several += len(listed) > 1
+            gold = listed[0] if listed else ""  # several right answers: the first listed, as the reference scores
             if gold not in keys:
                 raise DataError(f"correct_answer {gold!r} is not one of {keys}", row=row, column="correct_answer")
             options.append([opts[k] for k in keys])
             answers.append(CANONICAL_LETTERS[keys.index(gold)])
-        out = pd.DataFrame({**base, "options": options, "answer": answers})[keep]
-        out.attrs["skipped"] = {"multi_answer": keep.count(False)}
+        out = pd.DataFrame({**base, "options": options, "answer": answers})
+        out.attrs["skipped"] = {}
+        out.attrs["quirks"] = {"multi_answer_scored_by_first_listed": several}
         return out
 
 

@@ -194,6 +194,7 @@ class HubBenchmark(Benchmark):
         frames = []
         dropped: dict[str, int] = {}
         skipped: dict[str, dict[str, int]] = {}
+        quirks: dict[str, dict[str, int]] = {}
         for lang in request.languages:
             try:
                 df = self.prepare(self.read(source, lang, request), lang, request)
@@ -204,6 +205,8 @@ class HubBenchmark(Benchmark):
                 raise DataError(exc.message, file=where, row=exc.row, column=exc.column) from None
             if df.attrs.get("skipped"):  # rows an adapter cannot score, by reason: counted, never guessed
                 skipped[lang] = dict(df.attrs["skipped"])
+            if any(df.attrs.get("quirks", {}).values()):  # rows read by a rule of the reference code, counted
+                quirks[lang] = dict(df.attrs["quirks"])
             if "translation" not in df.columns:
                 df = df.assign(translation=self.translation_of(lang))
             if keep is not None:
@@ -248,6 +251,7 @@ class HubBenchmark(Benchmark):
                 "translation": _counts(items),
                 "provenance_filter": list(keep) if keep is not None else None,
                 "dropped_by_provenance": dropped,
+                "reference_rules": quirks,
                 "skipped": skipped,
             }
         )

@@ -52,6 +52,21 @@ def test_global_mmlu_medical_subjects_subsets_and_provenance(tmp_path: Path) -> 
     lite, prov = load_benchmark("global-mmlu/medical", root, ["en", "es"], subset="lite", limit=1)
     assert _ids(lite) == [("anatomy/test/0", "en", "A"), ("anatomy/test/0", "es", "A")]
     assert prov["dataset"] == "CohereLabs/Global-MMLU-Lite"
+    with pytest.raises(ConfigError, match=r"Global-MMLU-Lite .* has no 'am'; its languages: en, ar"):
+        load_benchmark("global-mmlu/medical", root, ["en", "am"], subset="lite")  # refused before any read
+
+
+def test_global_mmlu_medical_is_the_sets_own_category_by_default(tmp_path: Path) -> None:
+    root = fx.global_mmlu(tmp_path, langs=("en", "es"))
+    for lang in ("en", "es"):  # nutrition filed under another category: out of the reference's medical set
+        path = root / "CohereLabs" / "Global-MMLU" / lang / "test-00000-of-00001.parquet"
+        df = pd.read_parquet(path)
+        df.loc[df["subject"] == "nutrition", "subject_category"] = "Other"
+        df.to_parquet(path)
+    reference, _ = load_benchmark("global-mmlu/medical", root, ["en", "es"])
+    subjects, _ = load_benchmark("global-mmlu/medical", root, ["en", "es"], medical="subjects")
+    assert sorted({it.item_id for it in reference}) == ["anatomy/test/0", "clinical_knowledge/test/2"]
+    assert len({it.item_id for it in subjects}) == 3  # the seven-subject pick keeps nutrition
 
 
 def test_provenance_filter_keeps_the_source_language(tmp_path: Path) -> None:
@@ -119,6 +134,13 @@ def test_kormedmcqa_configs_and_subset(tmp_path: Path) -> None:
     assert [c.text for c in items[0].choices] == ["Pancreas", "Liver", "Kidney", "Spleen", "Heart"]
     nurse, prov = load_benchmark("kormedmcqa", root, ["ko"], subset="nurse")
     assert [it.item_id for it in nurse] == ["ko-nurse-2023-1-1", "ko-nurse-2023-1-2"] and prov["subset"] == "nurse"
+    # a question without option E (the dentist files): four options, never a fifth one reading "None"
+    path = root / "sean0042" / "KorMedMCQA" / "dentist" / "test-00000-of-00001.parquet"
+    df = pd.read_parquet(path)
+    df["E"] = None
+    df.to_parquet(path)
+    dentist, _ = load_benchmark("kormedmcqa", root, ["ko"], subset="dentist")
+    assert [c.text for c in dentist[0].choices] == ["Pancreas", "Liver", "Kidney", "Spleen"]
 
 
 def test_afrimed_qa_split_column_multi_answers_and_the_gate(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -191,7 +213,7 @@ def test_every_hub_set_declares_what_the_table_shows() -> None:
     assert set(names) <= set(rows)
     assert "yes (sample_id)" in rows["global-mmlu/medical"] and "CC BY-NC 4.0" in rows["mmedbench"]
     assert rows["afrimed-qa"].split("│")[7].strip() == "yes"  # gated
-    assert rows["global-mmlu/medical"].split("│")[5].strip() == "subset,provenance,hf_split"  # its -B options
+    assert rows["mmlu-prox/health"].split("│")[5].strip() == "subset,provenance,hf_split"  # its -B options
 
 
 MC_RUNS = [

@@ -11,7 +11,9 @@ with unpaired tests.
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 
@@ -21,6 +23,16 @@ from xlingmed.errors import DataError
 from xlingmed.languages import CANONICAL_LETTERS
 
 CONFIGS = ("doctor", "nurse", "pharm", "dentist")
+
+
+def _present(options: Any) -> list[str]:
+    """The options a question has: a trailing absent one (``None``, NaN, empty: the dentist files' missing E) is
+    dropped, never shown as an option "None"."""
+    out = [None if o is None or (isinstance(o, float) and math.isnan(o)) or not str(o).strip() else str(o)
+           for o in options]  # fmt: skip
+    while out and out[-1] is None:
+        out.pop()
+    return [o if o is not None else "" for o in out]
 
 
 class KorMedMCQA(HubBenchmark):
@@ -42,7 +54,7 @@ class KorMedMCQA(HubBenchmark):
             {
                 "item_id": ids,
                 "question": df["question"],
-                "options": [list(r) for r in df[["A", "B", "C", "D", "E"]].itertuples(False)],
+                "options": [_present(r) for r in df[["A", "B", "C", "D", "E"]].itertuples(False)],
                 "answer": letters,
                 "category": df["config"],
             }

@@ -181,3 +181,11 @@ def test_no_task_or_benchmark_name_outside_its_home() -> None:
     unexplained = {k: v for k, v in found.items() if k not in ALLOWED}
     assert unexplained == {}
     assert sorted(k for k in ALLOWED if k not in found) == []  # a paid debt leaves the list
+
+
+def test_reproducing_md_has_a_row_for_every_benchmark() -> None:
+    from xlingmed.benchmarks.base import benchmarks
+
+    doc = (SRC.parent / "docs" / "reproducing.md").read_text(encoding="utf-8")
+    rows = set(re.findall(r"^\| `([^`]+)`", doc, flags=re.M))
+    assert sorted(set(benchmarks()) - rows) == []

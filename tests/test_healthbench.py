@@ -191,3 +191,22 @@ def test_healthbench_prox_scores_go_through_the_paired_statistics_and_the_verdic
     verdict = pd.read_csv(stats_dir / "verdicts.csv").set_index("outcome").loc["healthbench_score"]
     # Hindi: the judge said "met" 4 times, people 2 × met, 2 × not met: p_o = 0.5 = p_e, κ = 0
     assert (verdict["judge_kappa"], verdict["judge_items"], verdict["judge_verified"]) == (0.0, 4, False)
+
+
+def test_the_score_and_its_bootstrap_std_are_simple_evals_own() -> None:
+    """simple-evals ``_compute_clipped_stats``: the mean clipped to [0, 1]; ``bootstrap_std`` the std of 1,000
+    clipped resample means (``np.random.choice``). Over ten seeds each, the two bootstrap stds agree within 0.005."""
+    import numpy as np
+
+    values = [1.0, -8 / 12, 0.5, 0.25, 0.9, -0.1, 0.4, 0.0, 0.75, 1.0, -0.3, 0.6]
+
+    def simple_evals_std(seed: int) -> float:
+        np.random.seed(seed)
+        means = [np.clip(np.mean(np.random.choice(values, len(values))), 0, 1) for _ in range(1000)]
+        return float(np.std(means))
+
+    ours = [clipped_mean(values, seed=s)["bootstrap_std"] for s in range(10)]
+    theirs = [simple_evals_std(s) for s in range(10)]
+    assert abs(sum(ours) / 10 - sum(theirs) / 10) < 0.005
+    assert clipped_mean(values)["mean"] == pytest.approx(float(np.clip(np.mean(values), 0, 1)))
+    assert clipped_mean([-0.5, -0.7])["mean"] == 0.0  # clipped after averaging, as simple-evals

@@ -111,6 +111,22 @@ def test_mmedbench_is_not_parallel_and_counts_multi_answer_items(tmp_path: Path,
     assert prov["parallel"] is False and get_benchmark("mmedbench").parallel is False
 
 
+def test_mmedbench_reads_every_form_of_answer_idx() -> None:
+    """``answer_idx`` as a letter, a one-letter list, "A,C", IgakuQA's "A OR C" or "B、C": a single answer is read,
+    several are counted (never a failure of the whole language, never a guess)."""
+    from xlingmed.benchmarks.hub.mmedbench import gold_letters
+
+    assert [gold_letters(v) for v in ("A", ["B"], "A OR C", ["A", "D"], "B、C", "A,C", " D ")] == [
+        ["A"], ["B"], ["A", "C"], ["A", "D"], ["B", "C"], ["A", "C"], ["D"]
+    ]  # fmt: skip
+    spec = get_benchmark("mmedbench")
+    options = [{"A": "x", "B": "y", "C": "z", "D": "w"}] * 4
+    df = pd.DataFrame({"question": ["q1", "q2", "q3", "q4"], "options": options,
+                       "answer_idx": ["A", ["B"], "A OR C", "C、D"]})  # fmt: skip
+    out = spec.prepare(df, "ja", None)  # type: ignore[attr-defined, arg-type]
+    assert list(out["answer"]) == ["A", "B"] and out.attrs["skipped"] == {"multi_answer": 2}
+
+
 def test_medexpqa_one_based_answers_and_the_empty_fifth_option(tmp_path: Path) -> None:
     root = fx.medexpqa(tmp_path)
     items, prov = load_benchmark("medexpqa", root, ["es", "en", "fr", "it"])

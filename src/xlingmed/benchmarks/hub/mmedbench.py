@@ -15,8 +15,10 @@ them without a rule the paper does not give.
 
 from __future__ import annotations
 
+import re
 import zipfile
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 
@@ -57,6 +59,17 @@ def unpacked(source: str | Path) -> Path:
     return folder
 
 
+_SEPARATORS = re.compile(r"\s*(?:,|;|、|，|\bOR\b|\bor\b|\band\b|\s)\s*")
+
+
+def gold_letters(value: Any) -> list[str]:
+    """``answer_idx`` as its letters, in order, each once: ``"A"``, ``["A", "C"]`` (a list, as some languages'
+    files give it), ``"A,C"``, ``"A OR C"`` (IgakuQA), ``"B、C"``."""
+    parts = list(value) if hasattr(value, "__iter__") and not isinstance(value, str) else [value]
+    letters = [x for p in parts for x in _SEPARATORS.split(str(p).strip()) if x]
+    return list(dict.fromkeys(letters))
+
+
 class MMedBench(HubBenchmark):
     def read(self, source: str | Path, lang: str, request: LoadRequest) -> pd.DataFrame:
         split = self.split_of(request)
@@ -66,7 +79,7 @@ class MMedBench(HubBenchmark):
         return load_frame("json", None, "train", self.name, data_files=str(path))
 
     def prepare(self, df: pd.DataFrame, lang: str, request: LoadRequest) -> pd.DataFrame:
-        answers = df["answer_idx"].map(lambda a: ",".join(a) if isinstance(a, list) else str(a).strip())
+        answers = df["answer_idx"].map(gold_letters).map(",".join)
         single = ~answers.str.contains(",")
         df, answers, skipped = df[single], answers[single], int((~single).sum())
         out = pd.DataFrame(

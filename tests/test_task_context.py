@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Any
+
 import pytest
 
 from xlingmed.benchmarks.base import PAPER_TEMPERATURES
@@ -66,3 +69,37 @@ def test_healthbench_answers_as_simple_evals_samples_them() -> None:
     given = make_config(benchmark="healthbench", max_tokens=512, temperatures="0").task_context("healthbench")
     assert (given.max_tokens, given.temperatures) == (512, (0.0,))
     assert make_config(benchmark="healthbench").benchmark_options()["limit_order"] == "simple-evals"
+
+
+def test_consistency_answers_are_uncapped_as_in_the_paper(data_dir: Path, tmp_path: Path) -> None:
+    """XLingEval set no token cap on consistency's answers: the request carries none (the OpenAI body has no
+    max_tokens), unless -T consistency_max_tokens or --max-tokens says otherwise; back-translations keep theirs."""
+    from fault_server import FaultServer, ok
+
+    from xlingmed.engine.plan import build_tasks
+    from xlingmed.runner import evaluate
+
+    only = {"consistency_metrics": "ngram", "samples": 2}
+    base = {"benchmark": "xlinghealth/liveqa", "tasks": "consistency", "judge": "openai/j", "task_args": only}
+    assert build_tasks(make_config(**base))[0].max_tokens is None
+    assert build_tasks(make_config(**base, max_tokens=64))[0].max_tokens == 64
+    capped = make_config(**{**base, "task_args": {**only, "consistency_max_tokens": 200}}, max_tokens=64)
+    assert build_tasks(capped)[0].max_tokens == 200
+
+    bodies: list[dict[str, Any]] = []
+
+    class Script:
+        with_payload = True
+
+        def __call__(self, prompt: str, attempt: int, payload: dict[str, Any]) -> object:
+            bodies.append(payload)
+            return ok("Rest and fluids.")  # an answer, and its back-translation
+
+    with FaultServer(Script()) as server:
+        cfg = make_config(**base, data_dir=data_dir, languages="en,es", limit=1, temperatures="0", model="openai/m",
+                          base_url=server.url, judge_base_url=server.url, out=tmp_path / "run")  # fmt: skip
+        evaluate(cfg)
+    answers = [b for b in bodies if b["model"] == "m"]
+    translations = [b for b in bodies if b["model"] == "j"]
+    assert len(answers) == 4 and all("max_tokens" not in b for b in answers)  # 2 samples × en, es
+    assert translations and all(b["max_tokens"] == 1000 for b in translations)

@@ -99,7 +99,7 @@ class Budget:
             )
 
     def estimate(self, model_id: str, request: GenerateRequest) -> float:
-        return self.price(model_id).cost(request_tokens(request), request.max_tokens)
+        return self.price(model_id).cost(request_tokens(request), request.limit())
 
     def try_reserve(self, model_id: str, request: GenerateRequest) -> float | None:
         """Reserve the worst-case cost of one request; ``None`` (and ``stopped`` set) when over budget."""

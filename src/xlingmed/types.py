@@ -96,12 +96,20 @@ def item_features(provides: tuple[str, ...] | frozenset[str]) -> frozenset[str]:
     return frozenset(have)
 
 
+# What an uncapped request (``max_tokens=None``) is counted as where a number is needed: a budget's worst case, a
+# tokens-per-minute reservation, a dry run's estimate, an API that requires a cap (Anthropic's Messages API).
+UNCAPPED_TOKENS = 4096
+
+
 @dataclass(frozen=True)
 class GenerateRequest:
     """Messages plus every sampling setting that can change the answer.
 
     ``cache_key(model_id)`` hashes all fields and the model id, so K samples at several temperatures never
     collapse into one cached answer. ``sample_index`` is part of the key even when the seed is fixed.
+
+    ``max_tokens`` ``None`` sets no cap: the model writes until it stops or its context ends (XLingEval's
+    consistency answers); ``limit()`` gives a number where one is needed (an estimate, an API that requires one).
 
     ``top_k`` (``None``: the engine's default; OpenAI's API has none, vLLM and llama.cpp servers take it) and
     ``raw_prompt`` (the one user message is the whole prompt, sent verbatim with no chat template: MedAlpaca's
@@ -112,13 +120,18 @@ class GenerateRequest:
     messages: tuple[Message, ...]
     temperature: float = 0.0
     top_p: float = 1.0
-    max_tokens: int = 1000
+    max_tokens: int | None = 1000
     seed: int | None = None
     sample_index: int = 0
     logprobs: bool = False
     top_logprobs: int = 0
     top_k: int | None = None
     raw_prompt: bool = False
+
+    def limit(self, uncapped: int = UNCAPPED_TOKENS) -> int:
+        """``max_tokens``, or ``uncapped`` where the request sets no cap (budgets, pacing, dry runs, APIs that
+        require a number)."""
+        return self.max_tokens if self.max_tokens is not None else uncapped
 
     def cache_key(self, model_id: str) -> str:
         payload = {"model": model_id, **self.to_json()}

@@ -43,7 +43,7 @@ def dry_run(config: RunConfig) -> list[dict[str, Any]]:
             hit = cache.get(key) if cache is not None else None
             usable = hit is not None and not (config.retry_failed and not hit.ok)
             # later stages see the cached answer when there is one, else one of full max_tokens length
-            out.append(hit if hit is not None and usable else Completion(_placeholder(req.max_tokens)))
+            out.append(hit if hit is not None and usable else Completion(_placeholder(req.limit())))
             if key in seen:
                 continue
             seen.add(key)
@@ -64,9 +64,9 @@ def dry_run(config: RunConfig) -> list[dict[str, Any]]:
             tokens = request_tokens(req)
             row["to_send"] += 1
             row["prompt_tokens"] += tokens
-            row["max_completion_tokens"] += req.max_tokens
+            row["max_completion_tokens"] += req.limit()
             if row["cost_usd"] is not None:
-                row["cost_usd"] += price.cost(tokens, req.max_tokens)
+                row["cost_usd"] += price.cost(tokens, req.limit())
         return out
 
     async def run() -> None:

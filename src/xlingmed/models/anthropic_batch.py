@@ -36,7 +36,7 @@ def message_params(model: str, request: GenerateRequest) -> dict[str, Any]:
     system = "\n\n".join(m.content for m in request.messages if m.role == "system")
     params: dict[str, Any] = {
         "model": model,
-        "max_tokens": request.max_tokens,
+        "max_tokens": request.limit(),  # the Messages API requires a cap
         "temperature": request.temperature,
         "messages": [{"role": m.role, "content": m.content} for m in request.messages if m.role != "system"],
     }

@@ -206,7 +206,7 @@ class HFModel:
         begin = time.perf_counter()
         enc = tokenizer(prompts, return_tensors="pt", padding=True, add_special_tokens=False).to(model.device)
         kwargs: dict[str, Any] = {
-            "max_new_tokens": max(r.max_tokens for r in requests),
+            "max_new_tokens": max(r.limit(_context(model) - enc["input_ids"].shape[1]) for r in requests),
             "pad_token_id": tokenizer.pad_token_id,
             "return_dict_in_generate": True,
             "output_logits": any(r.logprobs for r in requests),  # raw logits: the model's own distribution
@@ -225,7 +225,7 @@ class HFModel:
         width = enc["input_ids"].shape[1]
         completions = []
         for row, r in enumerate(requests):
-            new = result.sequences[row, width:][: r.max_tokens]
+            new = result.sequences[row, width:][: r.limit(len(result.sequences[row]))]
             ended = (new == tokenizer.eos_token_id).nonzero()
             n = int(ended[0, 0]) if len(ended) else len(new)
             text = tokenizer.decode(new[:n], skip_special_tokens=True)
@@ -260,3 +260,9 @@ class HFModel:
 
     async def aclose(self) -> None:
         self._weights = None  # freed once no other open run holds the same weights
+
+
+def _context(model: Any) -> int:
+    """The model's context window (its config's ``max_position_embeddings``; 2,048 where it states none): an
+    uncapped request writes until it stops or the window is full."""
+    return int(getattr(model.config, "max_position_embeddings", None) or 2048)

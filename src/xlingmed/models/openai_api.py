@@ -174,9 +174,10 @@ class OpenAIModel:
             "model": self.name,
             "temperature": request.temperature,
             "top_p": request.top_p,
-            "max_tokens": request.max_tokens,
             "n": 1,
         }
+        if request.max_tokens is not None:  # none: the server's own limit (up to the context window)
+            kwargs["max_tokens"] = request.max_tokens
         if request.raw_prompt:  # a verbatim prompt goes to /v1/completions, which applies no chat template
             kwargs["prompt"] = request.prompt_text
             if request.logprobs:
@@ -196,7 +197,7 @@ class OpenAIModel:
     async def generate(self, request: GenerateRequest) -> Completion:
         kwargs = self._kwargs(request)
         # counted only under a tokens-per-minute ceiling: it is a per-request cost otherwise
-        tokens = sum(estimate_tokens(m.content) for m in request.messages) + request.max_tokens if self._tpm else 0
+        tokens = sum(estimate_tokens(m.content) for m in request.messages) + request.limit() if self._tpm else 0
         start = time.perf_counter()
         outcome = _Attempt()
         for attempt in range(self._retry.max_retries + 1):

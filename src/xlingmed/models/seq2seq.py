@@ -145,7 +145,7 @@ class Seq2SeqModel:
             chunk = order[start : start + size]
             try:
                 texts, n_in, n_out, cut = self._run(
-                    [p[2] for p in chunk], max(requests[p[0]].max_tokens for p in chunk)
+                    [p[2] for p in chunk], max(requests[p[0]].limit(512) for p in chunk)
                 )
             except RuntimeError as exc:
                 for i, _, _ in chunk:

@@ -85,7 +85,7 @@ def request(
     prompt: str,
     *,
     temperature: float,
-    max_tokens: int,
+    max_tokens: int | None,
     seed: int | None,
     sample_index: int = 0,
     logprobs: bool = False,

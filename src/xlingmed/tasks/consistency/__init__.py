@@ -43,8 +43,9 @@ register_task(
         mean_over_temperatures=True,
         view="xlingmed.views.consistency",
         uses=lambda o: ("translator",) if o.consistency_mode == "paper" else (),
-        resolved=lambda config, o: {
+        resolved=lambda context, o: {
             "language_id": o.language_id,
+            "consistency_max_tokens": o.consistency_max_tokens or context.max_tokens_given,
             "bertscore": dict(zip(("model", "layer"), o.bertscore_settings(), strict=True)),
             "embedding_model": o.embedding_settings(),
             "encoder_sources": {k: v for k, v in o.encoder_sources().items() if k != "open_qa_bertscore"},

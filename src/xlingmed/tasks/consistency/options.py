@@ -21,8 +21,10 @@ class ConsistencyOptions(EncoderOptions):
 
     ``samples`` K answers per question and temperature (10); ``consistency_mode`` ``paper`` (metrics on English
     back-translations) | ``native``; ``consistency_metrics`` a subset of ``METRIC_GROUPS``;
-    ``translate_max_tokens``; the BERTScore options of ``EncoderOptions`` (default paper mode bert-base-uncased
-    layer 12, the authors' code; native mode bert-base-multilingual-cased at bert-score's layer);
+    ``translate_max_tokens``; ``consistency_max_tokens`` the answers' cap (default none, as the paper: each answer
+    ends where the model stops; ``--max-tokens`` caps them too where given); the BERTScore options of
+    ``EncoderOptions`` (default paper mode bert-base-uncased layer 12, the authors' code; native mode
+    bert-base-multilingual-cased at bert-score's layer);
     ``embedding_model`` the sim_sent encoder (paper mode bert-base-uncased mean pooling; native
     paraphrase-multilingual-MiniLM-L12-v2); ``lda_topics`` (Table A9: 20, 100); ``topic_fit`` ``condition`` (one
     topic model per language × τ) | ``shared``; ``topic_seed`` (42); ``language_id`` ``paper`` (langid over all
@@ -36,6 +38,7 @@ class ConsistencyOptions(EncoderOptions):
     consistency_mode: str = "paper"
     consistency_metrics: tuple[str, ...] = METRIC_GROUPS
     translate_max_tokens: int = Field(default=1000, ge=1)
+    consistency_max_tokens: int | None = Field(default=None, ge=1)
     embedding_model: str | None = None
     lda_topics: tuple[int, ...] = (20, 100)
     topic_fit: str = "condition"
@@ -150,7 +153,8 @@ def build(context: TaskContext, options: ConsistencyOptions) -> ConsistencyTask:
         mode=options.consistency_mode,
         languages=context.languages,
         seed=context.seed,
-        max_tokens=context.max_tokens,
+        # the paper capped no consistency answer: -T consistency_max_tokens, else --max-tokens where given, else none
+        max_tokens=options.consistency_max_tokens or context.max_tokens_given,
         translate_max_tokens=options.translate_max_tokens,
         metrics=options.consistency_metrics,
         lda_topics=options.lda_topics,

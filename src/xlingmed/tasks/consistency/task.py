@@ -89,7 +89,7 @@ class ConsistencyTask:
         mode: ``paper`` (metrics on English back-translations) or ``native`` [--consistency-mode]
         languages / langid_languages: the run's; the candidates of language consistency (``None``: the run's)
         seed: run seed; sample k is sent with ``sample_seed(seed, k)`` [--seed]
-        max_tokens: answer length limit (the paper set none) [--max-tokens]
+        max_tokens: answer length limit; ``None`` = none, as the paper [-T consistency_max_tokens, --max-tokens]
         translate_max_tokens: back-translation length limit
         metrics: groups of ``METRIC_GROUPS`` to compute [--consistency-metrics]
         lda_topics: LDA topic counts (paper table: 20 and 100) [--lda-topics]
@@ -115,7 +115,7 @@ class ConsistencyTask:
         mode: Literal["paper", "native"] | str = "paper",
         languages: Sequence[str] = ("en", "es", "zh", "hi"),
         seed: int | None = 42,
-        max_tokens: int = 1000,
+        max_tokens: int | None = None,
         translate_max_tokens: int = 1000,
         metrics: Sequence[str] = METRIC_GROUPS,
         lda_topics: Sequence[int] = (20, 100),

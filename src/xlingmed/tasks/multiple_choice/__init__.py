@@ -21,7 +21,8 @@ from xlingmed.errors import ConfigError
 from xlingmed.parsing.choice import FALLBACKS, MARKERS, PARSERS, extract_choice, extract_letter
 from xlingmed.parsing.extractor import MODES, NONE_WORD, SENT_FOR, extractor_messages, read_extractor_reply
 from xlingmed.prompts import format_options, item_labels, render
-from xlingmed.tasks.base import Stage, TaskResult, cell, error_of, number, temperature_of
+from xlingmed.tasks.base import Stage, TaskResult, cell, error_of
+from xlingmed.tasks.multiple_choice.scores import scores
 from xlingmed.tasks.registry import PrimaryOutcome, TaskOptions, TaskSpec, names_list, one_of, register_task
 from xlingmed.types import Completion, GenerateRequest, Item, Message, Parsed, Sample, Score
 
@@ -351,34 +352,6 @@ def build(context: TaskContext, options: MultipleChoiceOptions) -> MultipleChoic
         extractor_mode=context.extractor_mode,
         prompt_source=source,
     )
-
-
-def scores(rows: Sequence[Mapping[str, Any]]) -> list[Score]:
-    """Per item, temperature and prompt variant (``condition``: ``biased|recency``…; ``None`` = the original
-    question): ``correct`` (invalid answers are wrong; failed requests ``None``), with the chosen option's letter as
-    ``answer``, the correct one as ``target`` and the item's category as ``group``; and, where the bias pointed at
-    a wrong option, ``followed_bias`` (the answer was that option; lower is better)."""
-    out = []
-    for r in rows:
-        condition, bias = cell(r.get("condition")) or "original", cell(r.get("bias"))
-        variant = condition if not bias else f"{condition}|{bias}"
-        common: dict[str, Any] = {
-            "item_id": str(r["item_id"]), "lang": str(r["lang"]), "task": "multiple_choice",
-            "temperature": temperature_of(r), "condition": None if variant == "original" else variant,
-            "kind": "binary", "parse_method": cell(r.get("parse_method")),
-            "group": None if cell(r.get("category")) is None else str(r["category"]),
-        }  # fmt: skip
-        out.append(
-            Score(metric="correct", value=number(r.get("correct")), answer=cell(r.get("prediction")),
-                  target=cell(r.get("gold")), **common)
-        )  # fmt: skip
-        target = cell(r.get("bias_target"))
-        if target is not None and target != cell(r.get("gold")):
-            out.append(
-                Score(metric="followed_bias", value=number(r.get("followed_bias")), higher_is_better=False,
-                      answer=cell(r.get("prediction")), target=target, **common)
-            )  # fmt: skip
-    return out
 
 
 register_task(

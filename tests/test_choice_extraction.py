@@ -181,3 +181,22 @@ def test_each_parser_declares_its_methods_and_a_parsed_carries_its_kind() -> Non
         Parsed("A", "guessed")  # a parser cannot return a method nobody classified
     with pytest.raises(ValueError, match="declared as read and as fallback"):
         declare_parse_methods({"marker": "fallback"})  # a second parser cannot reclassify another's method
+
+
+@pytest.mark.parametrize(
+    ("reply", "value", "method"),
+    [
+        ("A, C", "A,C", "label_list"),
+        ("Answer: C and A", "A,C", "label_list"),
+        ("答え：B、D", "B,D", "label_list"),
+        ("Réponse : A et C", "A,C", "label_list"),
+        ("A and C are both wrong; B is right, as is D.\n**B, D**", "B,D", "label_list"),  # the last line of labels
+        ("The answer is C.", "C", "phrase"),  # one option: read as one (wrong against a set of two), never widened
+        ("I cannot tell.", None, "invalid"),
+    ],
+)
+def test_several_right_options_are_read_as_the_set_the_reply_names(reply: str, value: str | None, method: str) -> None:
+    from xlingmed.parsing.several import extract_choices
+
+    parsed = extract_choices(reply, list("ABCDE"))
+    assert (parsed.value, parsed.method) == (value, method)

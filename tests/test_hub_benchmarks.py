@@ -107,13 +107,15 @@ def test_mmedbench_is_not_parallel_and_counts_multi_answer_items(tmp_path: Path,
     assert _ids(items) == [("en-00001", "en", "A"), ("ja-00001", "ja", "A")]
     assert len(items[0].choices) == 5 and len(items[1].choices) == 4
     items, prov = load_benchmark("mmedbench", root, ["ja", "ru"])
-    assert prov["skipped"]["ja"] == {"multi_answer": 1} and len([it for it in items if it.lang == "ja"]) == 2
+    ja = [it for it in items if it.lang == "ja"]  # the multi-answer item is kept, its gold the set "A,C"
+    assert [it.gold_label for it in ja] == ["A", "A", "A,C"] and prov["skipped"] == {}
+    assert prov["reference_rules"] == {"ja": {"multi_answer_scored_as_a_set": 1}}
     assert prov["parallel"] is False and get_benchmark("mmedbench").parallel is False
 
 
 def test_mmedbench_reads_every_form_of_answer_idx() -> None:
-    """``answer_idx`` as a letter, a one-letter list, "A,C", IgakuQA's "A OR C" or "B、C": a single answer is read,
-    several are counted (never a failure of the whole language, never a guess)."""
+    """``answer_idx`` as a letter, a one-letter list, "A,C", IgakuQA's "A OR C" or "B、C": one answer, or the set of
+    several (never a failure of the whole language)."""
     from xlingmed.benchmarks.hub.mmedbench import gold_letters
 
     assert [gold_letters(v) for v in ("A", ["B"], "A OR C", ["A", "D"], "B、C", "A,C", " D ")] == [
@@ -124,7 +126,26 @@ def test_mmedbench_reads_every_form_of_answer_idx() -> None:
     df = pd.DataFrame({"question": ["q1", "q2", "q3", "q4"], "options": options,
                        "answer_idx": ["A", ["B"], "A OR C", "C、D"]})  # fmt: skip
     out = spec.prepare(df, "ja", None)  # type: ignore[attr-defined, arg-type]
-    assert list(out["answer"]) == ["A", "B"] and out.attrs["skipped"] == {"multi_answer": 2}
+    assert list(out["answer"]) == ["A", "B", "A,C", "C,D"]
+    assert out.attrs["quirks"] == {"multi_answer_scored_as_a_set": 2}
+
+
+@pytest.mark.parametrize(("reply", "right"), [("A, C", True), ("答え：C、A", True), ("A", False), ("A, B, C", False)])
+def test_a_multi_answer_item_is_right_only_with_exactly_its_set(tmp_path: Path, reply: str, right: bool) -> None:
+    """MMedBench's scorer compares sets of letters: "A,C" is right with both letters, in any order or script of
+    joining, and wrong with one of them or with one more."""
+    from fault_server import ok
+
+    root = fx.mmedbench(tmp_path / "data")
+    with FaultServer(lambda prompt, attempt: ok(reply if "二つ選べ" in prompt else "A")) as server:
+        cfg = make_config(benchmark="mmedbench", data_dir=root, languages="ja", model="openai/m", base_url=server.url,
+                          out=tmp_path / "run")  # fmt: skip
+        result = evaluate(cfg)
+    cell = result.summary["tasks"]["multiple_choice"]["languages"]["ja"]["0"]
+    assert (cell["n"], cell["n_correct"]) == (3, 2 + right)
+    rows = pd.read_csv(tmp_path / "run" / "multiple_choice.csv")
+    multi = rows[rows["gold"] == "A,C"].iloc[0]
+    assert bool(multi["correct"]) is right and multi["parse_method"] in ("label_list", "standalone")
 
 
 def test_medexpqa_one_based_answers_and_the_empty_fifth_option(tmp_path: Path) -> None:

@@ -18,6 +18,7 @@ from xlingmed.benchmarks.base import BenchmarkOptions
 from xlingmed.errors import ConfigError, DataError
 from xlingmed.languages import CANONICAL_LETTERS, get_language, normalise_label
 from xlingmed.parsing.options import clean_mc_text, parse_options
+from xlingmed.parsing.several import join_labels
 from xlingmed.types import Choice, Item
 
 FIELDS = ("item_id", "lang", "question", "options", "answer", "reference", "negatives", "category")
@@ -131,6 +132,10 @@ def _gold(answer: Any, choices: Sequence[Choice], fmt: str) -> str | None:
         except ValueError:
             return None
         return labels[k] if 0 <= k < len(labels) else None
+    if fmt in ("auto", "letter") and "," in text:  # several right options ("A,C"): the set, as join_labels writes it
+        several = [normalise_label(x.strip()) for x in text.split(",") if x.strip()]
+        if len(set(several)) > 1 and all(x in labels for x in several):
+            return join_labels([x for x in several if x is not None])
     if fmt in ("auto", "letter"):
         m = clean_mc_text(text)
         head = m.split(".")[0].split(")")[0].split(":")[0].strip()

@@ -20,6 +20,7 @@ from pydantic import field_validator, model_validator
 from xlingmed.errors import ConfigError
 from xlingmed.parsing.choice import FALLBACKS, MARKERS, PARSERS, extract_choice, extract_letter
 from xlingmed.parsing.extractor import MODES, NONE_WORD, SENT_FOR, extractor_messages, read_extractor_reply
+from xlingmed.parsing.several import extract_choices
 from xlingmed.prompts import format_options, item_labels, render
 from xlingmed.tasks.base import Stage, TaskResult, cell, error_of
 from xlingmed.tasks.multiple_choice.scores import scores
@@ -175,6 +176,8 @@ class MultipleChoiceTask:
             return read_extractor_reply(completion.text, [c.label for c in choices])
         if completion.refusal:
             return Parsed(None, "refused")
+        if "," in (sample.item.gold_label or ""):  # several right options: the set the reply names (MMedBench)
+            return extract_choices(completion.text, [c.label for c in choices], {c.label: c.text for c in choices})
         return extract_choice(
             completion.text, [c.label for c in choices], options={c.label: c.text for c in choices}, parser=self.parser
         )

@@ -96,7 +96,8 @@ MMED_FILES = {"en": "English", "zh": "Chinese", "ja": "Japanese", "ru": "Russian
 
 def mmedbench(root: Path, zipped: bool = True) -> Path:
     """``MMedBench.zip`` holding ``MMedBench/Test/<Language>.jsonl``: ``options`` a dict (five keys in English,
-    four elsewhere), ``answer_idx`` a letter, and one French-style multi-answer item (``"A,C"``) in Japanese."""
+    four elsewhere), ``answer_idx`` a letter, one French-style multi-answer item (``"A,C"``) in Japanese and one
+    list-valued answer (``["B"]``) in Russian."""
     folder = root / "Henrychur" / "MMedBench"
     folder.mkdir(parents=True)
     files: dict[str, str] = {}
@@ -109,6 +110,8 @@ def mmedbench(root: Path, zipped: bool = True) -> Path:
                           **({"meta_info": "step1"} if lang in ("en", "zh") else {})})  # fmt: skip
         if lang == "ja":
             lines.append({**lines[0], "question": "正しいものを二つ選べ。", "answer_idx": "A,C"})
+        if lang == "ru":  # answer_idx as a one-letter list, as some of the set's files write it
+            lines.append({**lines[1], "question": "Какой орган вырабатывает желчь?", "answer_idx": ["B"]})
         files[f"MMedBench/Test/{name}.jsonl"] = "\n".join(json.dumps(x, ensure_ascii=False) for x in lines) + "\n"
     if zipped:
         with zipfile.ZipFile(folder / "MMedBench.zip", "w") as zf:

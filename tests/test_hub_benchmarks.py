@@ -110,6 +110,7 @@ def test_mmedbench_is_not_parallel_and_counts_multi_answer_items(tmp_path: Path,
     ja = [it for it in items if it.lang == "ja"]  # the multi-answer item is kept, its gold the set "A,C"
     assert [it.gold_label for it in ja] == ["A", "A", "A,C"] and prov["skipped"] == {}
     assert prov["reference_rules"] == {"ja": {"multi_answer_scored_as_a_set": 1}}
+    assert [it.gold_label for it in items if it.lang == "ru"] == ["A", "A", "B"]  # ["B"]: a list, read
     assert prov["parallel"] is False and get_benchmark("mmedbench").parallel is False
 
 

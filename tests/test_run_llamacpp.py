@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pandas as pd
 import pytest
 from conftest import FullRun
 
@@ -48,9 +49,12 @@ def test_end_to_end_and_cached_rerun(full_run: FullRun, tmp_path: Path) -> None:
     # SmolLM2 answers in English-ish text; the judge prompt holds the reference answer in the item's language
     hi_judge = next(x for x in judges if x["lang"] == "hi")
     assert "written in Hindi" in hi_judge["prompt"][1]["content"]
-    # logprobs came back from llama.cpp, so AUC is computed from P(yes) where every scored claim has one
-    sources = {ver[lang]["temperatures"]["0"]["auc_source"] for lang in LANGS}
-    assert "p_yes" in sources
+    # logprobs came back from llama.cpp: the P(yes) AUC is there beside the paper's, which `auc` is (issue 37)
+    cells = [ver[lang]["temperatures"]["0"] for lang in LANGS]
+    assert {c["auc_source"] for c in cells} == {"hard_labels"}
+    assert all(c["auc"] == c["auc_hard_labels"] for c in cells)
+    p_yes = pd.read_csv(out / "verifiability.csv")["p_yes"]
+    assert p_yes.notna().any() and set(p_yes.dropna().between(0, 1)) == {True}  # the score auc_p_yes is built on
     manifest = json.loads((out / "manifest.json").read_text())
     assert len(manifest["dataset"]["sha256"]) == 64
     assert manifest["config"]["model"] == "llamacpp/smollm2"

@@ -59,6 +59,15 @@ def test_info_verify_prune(data_dir: Path, server: FaultServer, tmp_path: Path) 
     cells = {tuple(c.strip() for c in line.split("│")[1:4]) for line in lines}
     assert {("openai/m", "correctness:answer", "3"), ("openai/judge", "correctness:judge", "6"),
             ("openai/other", "correctness:answer", "3")} <= cells  # fmt: skip
+    # piped (not a terminal): each row whole on one line, dates included, so grep finds it; --cache FILE works too
+    env = {k: v for k, v in os.environ.items() if k != "COLUMNS"}  # a pipe with no width set, as in a log
+    piped = subprocess.run([sys.executable, "-m", "xlingmed.cli", "cache", "info", "--cache", str(cache)],
+                           capture_output=True, text=True, timeout=600, env=env)  # fmt: skip
+    row = next(line for line in piped.stdout.splitlines() if "openai/other" in line)
+    assert [c.strip() for c in row.split("│")[1:4]] == ["openai/other", "correctness:answer", "3"]
+    assert len(row.split("│")[4].strip()) >= 19  # the oldest date and time, never cut across lines
+    both = _xlingmed("cache", "info", str(cache), "--cache", str(tmp_path / "other.sqlite"))
+    assert both.returncode == 2 and "two cache files named" in both.stderr
 
     res = _xlingmed("cache", "verify", str(cache))
     assert res.returncode == 0 and "ok (integrity check ok, 12 rows decode)" in res.stdout

@@ -113,3 +113,14 @@ def test_an_error_is_one_line_at_any_terminal_width(tmp_path: Path) -> None:
     assert res.returncode == 2
     (line,) = res.stderr.strip().splitlines()
     assert line.startswith("error: config file ") and str(missing) in line
+
+
+def test_tables_piped_into_grep_keep_whole_rows() -> None:
+    """Off a terminal (a pipe, a log) with no width set, a table prints each row whole on one line."""
+    env = {k: v for k, v in os.environ.items() if k != "COLUMNS"}
+    listed = subprocess.run(f"{sys.executable} -m xlingmed.cli list benchmarks | grep global-mmlu/medical", shell=True,
+                            capture_output=True, text=True, timeout=120, env=env)  # fmt: skip
+    (row,) = listed.stdout.splitlines()
+    cells = [c.strip() for c in row.split("│")[1:-1]]
+    assert cells[0] == "global-mmlu/medical" and cells[2] == "yes (sample_id)" and "Apache-2.0" in cells
+    assert cells[-1] == "all,lite,sensitive,agnostic"  # the last column too: nothing cut or folded

@@ -20,21 +20,27 @@ CacheFile = Annotated[
     Path | None,
     typer.Argument(help="The cache file (default: --cache's default, $XLINGMED_CACHE or the user cache folder)."),
 ]
+CacheOption = Annotated[Path | None, typer.Option("--cache", help="The cache file, as `xlingmed run` names it.")]
 
 
-def _path(path: Path | None) -> Path:
+def _path(path: Path | None, option: Path | None = None) -> Path:
+    """The cache file: the positional path, else ``--cache``, else the default cache."""
+    from xlingmed.errors import ConfigError
     from xlingmed.store import default_cache_path
 
-    return path or default_cache_path()
+    if path is not None and option is not None and Path(path) != Path(option):
+        fail(ConfigError(f"two cache files named: {path} and --cache {option}; name one"))
+    return path or option or default_cache_path()
 
 
 @cache_app.command("info")
-def info_command(path: CacheFile = None) -> None:
+def info_command(path: CacheFile = None, cache: CacheOption = None) -> None:
     """The file, its size and schema, and its rows per model and task with the oldest and newest."""
     from xlingmed.cache_admin import info
 
+    path = _path(path, cache)
     try:
-        out = info(_path(path))
+        out = info(path)
     except XlingmedError as exc:
         fail(exc)
         return
@@ -49,10 +55,11 @@ def info_command(path: CacheFile = None) -> None:
 
 
 @cache_app.command("verify")
-def verify_command(path: CacheFile = None) -> None:
+def verify_command(path: CacheFile = None, cache: CacheOption = None) -> None:
     """SQLite's integrity check, then every row decoded into a request and a completion; exits 5 on a problem."""
     from xlingmed.cache_admin import verify
 
+    path = _path(path, cache)
     try:
         found = verify(_path(path))
     except XlingmedError as exc:
@@ -71,6 +78,7 @@ def verify_command(path: CacheFile = None) -> None:
 @cache_app.command("prune")
 def prune_command(
     path: CacheFile = None,
+    cache: CacheOption = None,
     model: Annotated[str | None, typer.Option(help="Rows of models matching this glob (openai/*).")] = None,
     older_than: Annotated[float | None, typer.Option(help="Rows older than this many days.")] = None,
     dry_run: Annotated[bool, typer.Option("--dry-run", help="Count the rows; delete nothing.")] = False,
@@ -78,6 +86,7 @@ def prune_command(
     """Delete rows by model and/or age (both must hold when both are given)."""
     from xlingmed.cache_admin import prune
 
+    path = _path(path, cache)
     try:
         n = prune(_path(path), model=model, older_than_days=older_than, dry_run=dry_run)
     except XlingmedError as exc:

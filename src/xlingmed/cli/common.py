@@ -2,22 +2,39 @@
 
 from __future__ import annotations
 
+import io
+import os
 from pathlib import Path
 from typing import Any
 
 import typer
 from rich.console import Console
 from rich.progress import Progress, TaskID
+from rich.table import Table
+from rich.text import Text
 
 
 class _Console(Console):
     """A text is never folded at the terminal's width, so a path in a message stays one piece to copy (the
-    terminal wraps the line); tables still fit the width."""
+    terminal wraps the line); tables fit a terminal's width, and off a terminal (a pipe, a log) print whole rows
+    at their natural width, one line each, so ``grep`` finds a row whole."""
 
     def print(self, *objects: Any, **kwargs: Any) -> None:  # type: ignore[override]
+        if not self.is_terminal and "COLUMNS" not in os.environ and any(isinstance(o, Table) for o in objects):
+            for o in objects:
+                super().print(_whole_rows(o) if isinstance(o, Table) else o, soft_wrap=True, **kwargs)
+            return
         if "soft_wrap" not in kwargs and all(isinstance(o, str) for o in objects):
             kwargs["soft_wrap"] = True
         super().print(*objects, **kwargs)
+
+
+def _whole_rows(table: Table) -> Text:
+    """``table`` rendered at its natural width (no column folded), trailing spaces trimmed."""
+    wide = Console(width=100_000, file=io.StringIO(), color_system=None, legacy_windows=False)
+    wide.print(table)
+    lines = [line.rstrip() for line in wide.file.getvalue().splitlines()]  # type: ignore[attr-defined]
+    return Text("\n".join(lines))
 
 
 console = _Console(stderr=True)

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import sqlite3
+import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -210,3 +213,33 @@ def test_encoder_settings_are_resolved_with_their_source() -> None:
     note = encoder_note({"model": "bert-base-uncased", "layer": 12, "idf": False, "rescale_with_baseline": False,
                          "source": {"model": "paper default"}}, "BERTScore")  # fmt: skip
     assert note == "BERTScore: bert-base-uncased, layer 12, no idf, no rescaling (model: paper default)"
+
+
+def _open_when_told(path: str, go: Any, failures: Any) -> None:
+    go.wait()
+    try:
+        CompletionCache(path).close()
+    except BaseException as exc:  # counted by the parent
+        failures.put(repr(exc))
+
+
+def test_runs_opening_one_new_cache_at_once_all_get_it(tmp_path: Path) -> None:
+    """Several runs (processes) opening the same new cache file at once race for SQLite's switch to WAL; each one
+    waits its turn instead of failing with "database is locked" (a race CI met with two runs sharing a cache)."""
+    import multiprocessing
+
+    ctx = multiprocessing.get_context("spawn")
+    for attempt in range(3):  # the race needs the processes to collide: three rounds of eight
+        path = tmp_path / f"shared{attempt}.sqlite"
+        go, failures = ctx.Event(), ctx.Queue()
+        procs = [ctx.Process(target=_open_when_told, args=(str(path), go, failures)) for _ in range(8)]
+        for p in procs:
+            p.start()
+        time.sleep(2.0)  # every process has imported xlingmed and waits
+        go.set()
+        for p in procs:
+            p.join(60)
+        found = [failures.get() for _ in range(failures.qsize())] if not failures.empty() else []
+        assert found == [] and all(p.exitcode == 0 for p in procs)
+        with sqlite3.connect(path) as db:
+            assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"

@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import os
 import queue
+import random
 import sqlite3
 import threading
 import time
@@ -101,10 +102,7 @@ class CompletionCache:
         self.path = Path(path)
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            self._db = sqlite3.connect(self.path, timeout=30.0)
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("PRAGMA synchronous=NORMAL")
-            self._migrate()
+            self._db = self._open()
         except (sqlite3.Error, OSError) as exc:
             raise cache_fault(self.path, exc, kept="nothing was sent") from exc
         self._pending: dict[str, Completion] = {}  # put but not yet committed
@@ -114,6 +112,25 @@ class CompletionCache:
         )
         self._error: BaseException | None = None
         self._writer: threading.Thread | None = None
+
+    def _open(self, deadline_s: float = 30.0) -> sqlite3.Connection:
+        """The connection, in WAL mode, migrated. Two runs opening a new file at once race for the switch to WAL,
+        which SQLite answers with "database is locked" at once (its busy handler does not wait for a journal mode
+        change): the open is tried again, with a short pause, until ``deadline_s``."""
+        start = time.monotonic()
+        while True:
+            db = sqlite3.connect(self.path, timeout=30.0)
+            try:
+                db.execute("PRAGMA journal_mode=WAL")
+                db.execute("PRAGMA synchronous=NORMAL")
+                self._db = db
+                self._migrate()
+                return db
+            except sqlite3.OperationalError as exc:
+                db.close()
+                if "locked" not in str(exc) or time.monotonic() - start > deadline_s:
+                    raise
+                time.sleep(0.05 + random.random() * 0.1)
 
     def _migrate(self) -> None:
         """Create the table, or bring an older file to ``SCHEMA_VERSION``; refuse a newer one. The steps run under

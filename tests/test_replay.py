@@ -15,8 +15,9 @@ from pathlib import Path
 from typing import Any
 
 import medarabiq_fixtures as fx
+import pandas as pd
 import pytest
-from fault_server import FaultServer
+from fault_server import FaultServer, Reply, ok
 from replay_server import NO_OPTION, PHRASINGS, ReplayPolicy, write_mcq_file
 from typer.testing import CliRunner
 
@@ -142,3 +143,51 @@ def test_a_refusal_is_counted_as_refused_and_wrong(folder: Path, tmp_path: Path)
     assert (cell["n_correct"], cell["n_invalid"], cell["n"]) == (0, fx.MCQ_ROWS, fx.MCQ_ROWS)
     assert mc["parsing"]["methods"]["ar"] == {"refused": fx.MCQ_ROWS}
     assert mc["parsing"]["kinds"]["ar"]["refused"] == fx.MCQ_ROWS and mc["parsing"]["warnings"] == []
+
+
+# per language: reasoning through every option then the set; a negation then the set; the set in the item's letters
+SEVERAL = {
+    "en": ("Option A is right. Option B is wrong. Option C is right. Option D is wrong.\nAnswer: A, C",
+           "It is not B, and not D.\nAnswer: C and A", "A, C"),
+    "es": ("La A es correcta, la B no, la C sí, la D no.\nRespuesta: A y C", "No es la B ni la D.\nRespuesta: C y A",
+           "A y C"),
+    "zh": ("A正确，B错误，C正确，D错误。\n答案：A、C", "不是B，也不是D。\n答案：C、A", "A、C"),
+    "hi": ("A सही है, B गलत है, C सही है, D गलत है।\nउत्तर: A, C", "B नहीं है, D नहीं है।\nउत्तर: C, A", "A, C"),
+    "ar": ("أ صحيحة، ب خاطئة، ج صحيحة، د خاطئة.\nالإجابة: أ، ج", "ليست ب ولا د.\nالإجابة: ج و أ", "أ، ج"),
+}  # fmt: skip
+
+
+def test_several_right_options_read_in_every_language_through_the_cli(tmp_path: Path) -> None:
+    """Items with two right options (answer cell "A,C") in five languages and scripts, through `xlingmed run` against
+    a scripted server that answers in the shapes real models write: reasoning through every option then the set, a
+    negation then the set, the bare set in the item's letters, one option only, a refusal. The sets are read and
+    right; one option is read as one (wrong); the refusal becomes no value."""
+    shapes = ("reasoning", "negation", "bare", "one", "refusal")
+    rows, replies = [], {}
+    for lang, said in SEVERAL.items():
+        for k, shape in enumerate(shapes):
+            stem = f"{lang}-q{k}: which two statements are true?"
+            rows.append({"id": f"q{k}", "language": lang, "question": stem, "A": "first", "B": "second",
+                         "C": "third", "D": "fourth", "answer": "A,C"})  # fmt: skip
+            replies[stem] = {"reasoning": said[0], "negation": said[1], "bare": said[2], "one": "The answer is C.",
+                             "refusal": "I'm sorry, but I can't help with that."}[shape]  # fmt: skip
+    pd.DataFrame(rows).to_csv(tmp_path / "several.csv", index=False)
+
+    def policy(prompt: str, attempt: int) -> Reply:
+        return ok(next(text for stem, text in replies.items() if stem in prompt))
+
+    with FaultServer(policy) as server:
+        res = CliRunner().invoke(app, ["run", "--benchmark", f"mcq:{tmp_path / 'several.csv'}", "--languages",
+                                       ",".join(SEVERAL), "--model", "openai/m", "--base-url", server.url, "--out",
+                                       str(tmp_path / "run"), "--no-report", "--cache", str(tmp_path / "c.sqlite")],
+                                 env={"COLUMNS": "250"})  # fmt: skip
+    assert res.exit_code == 0, res.output
+    table = pd.read_csv(tmp_path / "run" / "multiple_choice.csv")
+    for lang in SEVERAL:
+        mine = table[table["lang"] == lang].sort_values("item_id")
+        assert list(mine["gold"]) == ["A,C"] * 5
+        assert list(mine["prediction"].fillna("-")) == ["A,C", "A,C", "A,C", "C", "-"], lang
+        assert list(mine["parse_method"])[:3] == ["label_list"] * 3
+        assert list(mine["correct"]) == [True] * 3 + [False] * 2
+    methods = json.loads((tmp_path / "run" / "summary.json").read_text())["tasks"]["multiple_choice"]["parsing"]
+    assert all(m.get("refused", 0) == 1 and m["label_list"] == 3 for m in methods["methods"].values())

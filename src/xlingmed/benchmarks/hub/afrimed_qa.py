@@ -24,13 +24,9 @@ from typing import Any, ClassVar, Literal
 import pandas as pd
 
 from xlingmed.benchmarks.base import BenchmarkOptions, LoadRequest, register_benchmark
-from xlingmed.benchmarks.hub.base import HubBenchmark, HubOptions, load_frame
+from xlingmed.benchmarks.hub.base import HubBenchmark, HubOptions, load_frame, missing_option
 from xlingmed.errors import DataError
 from xlingmed.languages import CANONICAL_LETTERS
-
-
-def _unused(value: Any) -> bool:
-    return value is None or str(value).strip().lower() in ("n/a", "")
 
 
 def _options(raw: str, row: int) -> dict[str, str]:
@@ -41,9 +37,9 @@ def _options(raw: str, row: int) -> dict[str, str]:
         raise DataError("answer_options is not a JSON object", row=row, column="answer_options") from None
     keys = sorted(parsed, key=lambda k: int(str(k).removeprefix("option")) if str(k).removeprefix("option").isdigit()
                   else 10**6)  # fmt: skip
-    while keys and _unused(parsed[keys[-1]]):
+    while keys and missing_option(parsed[keys[-1]]):
         keys.pop()
-    return {k: str(parsed[k]).strip() if not _unused(parsed[k]) else "N/A" for k in keys}
+    return {k: str(parsed[k]).strip() if not missing_option(parsed[k]) else "N/A" for k in keys}
 
 
 class AfriMedOptions(HubOptions):

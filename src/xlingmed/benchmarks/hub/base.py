@@ -16,6 +16,7 @@ of the run — is here, once.
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -48,6 +49,14 @@ class HubOptions(BenchmarkOptions):
     @classmethod
     def _provenance(cls, v: Any) -> tuple[str, ...]:
         return parse_provenance(v)
+
+
+def missing_option(value: Any, *, na_text: bool = True) -> bool:
+    """An option cell that holds no option: ``None``, NaN, empty, and with ``na_text`` the text "N/A" (any case)
+    the sets write in unused slots."""
+    if value is None or (isinstance(value, float) and math.isnan(value)) or not str(value).strip():
+        return True
+    return na_text and str(value).strip().lower() == "n/a"
 
 
 @dataclass(frozen=True)

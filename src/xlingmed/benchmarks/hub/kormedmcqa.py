@@ -11,14 +11,13 @@ with unpaired tests.
 
 from __future__ import annotations
 
-import math
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
 from xlingmed.benchmarks.base import LoadRequest, register_benchmark
-from xlingmed.benchmarks.hub.base import HubBenchmark, load_frame
+from xlingmed.benchmarks.hub.base import HubBenchmark, load_frame, missing_option
 from xlingmed.errors import DataError
 from xlingmed.languages import CANONICAL_LETTERS
 
@@ -28,8 +27,7 @@ CONFIGS = ("doctor", "nurse", "pharm", "dentist")
 def _present(options: Any) -> list[str]:
     """The options a question has: a trailing absent one (``None``, NaN, empty: the dentist files' missing E) is
     dropped, never shown as an option "None"."""
-    out = [None if o is None or (isinstance(o, float) and math.isnan(o)) or not str(o).strip() else str(o)
-           for o in options]  # fmt: skip
+    out = [None if missing_option(o, na_text=False) else str(o) for o in options]
     while out and out[-1] is None:
         out.pop()
     return [o if o is not None else "" for o in out]

@@ -25,10 +25,49 @@ from ray.cluster_utils import Cluster
 from run_folders import cache_rows, comparable
 
 from xlingmed.engine import evaluate
+from xlingmed.engine.ray_local import bind_loopback
+
+
+def _listening(pids: set[int]) -> list[tuple[str, str, int]]:
+    """(process name, address, port) of every listening TCP socket of the processes ``pids``."""
+    import psutil
+
+    out = []
+    for conn in psutil.net_connections(kind="inet"):
+        if conn.status == psutil.CONN_LISTEN and conn.pid in pids:
+            try:
+                name = psutil.Process(conn.pid).name()
+            except psutil.NoSuchProcess:
+                continue
+            out.append((name, conn.laddr.ip, conn.laddr.port))
+    return out
+
+
+def _remote_peers(pids: set[int]) -> list[str]:
+    """The remote addresses of every connected TCP socket of the processes ``pids``."""
+    import psutil
+
+    return [c.raddr.ip for c in psutil.net_connections(kind="inet") if c.pid in pids and c.raddr]
+
+
+def _family() -> set[int]:
+    import psutil
+
+    me = psutil.Process()
+    return {me.pid, *(p.pid for p in me.children(recursive=True))}
+
+
+def _loopback(address: str) -> bool:
+    import ipaddress
+
+    ip = ipaddress.ip_address(address)
+    mapped = getattr(ip, "ipv4_mapped", None)
+    return (mapped or ip).is_loopback
 
 
 @pytest.fixture(scope="module")
 def cluster() -> Iterator[Any]:
+    bind_loopback(ray)  # as xlingmed's own local instance: nothing listens beyond 127.0.0.1 (engine/ray_local.py)
     c = Cluster(initialize_head=True, head_node_args={"num_cpus": 0})  # replicas run on the worker nodes only
     nodes = [c.add_node(num_cpus=1) for _ in range(2)]
     c.wait_for_nodes()
@@ -182,3 +221,52 @@ def test_without_ray_the_error_names_the_extra(data_dir: Path, tmp_path: Path, m
     with pytest.raises(ModelError, match=r"--executor ray needs Ray: pip install 'xlingmed\[ray\]'"):
         evaluate(**_fields(data_dir, tmp_path / "r", tmp_path / "c.sqlite", executor="ray"))
     assert not (tmp_path / "r").exists()
+
+
+def test_every_socket_the_test_cluster_opened_is_on_loopback(cluster: Any) -> None:
+    # last in the module: the GCS, the three raylets, their workers and agents, and the actors of the runs above
+    sockets = _listening(_family())
+    print(f"{len(sockets)} listening sockets: {sorted({(n, a) for n, a, _ in sockets})}")
+    assert any(name == "gcs_server" for name, _, _ in sockets) and sum(n == "raylet" for n, _, _ in sockets) >= 3
+    assert [s for s in sockets if not _loopback(s[1])] == []
+    assert [a for a in _remote_peers(_family()) if not _loopback(a)] == []  # no traffic beyond loopback either
+
+
+_LOCAL_POOL = """
+import asyncio, json, sys
+sys.path.insert(0, sys.argv[1])
+from test_ray_executor import _family, _listening, _remote_peers
+from xlingmed.engine.executors import RayOptions
+from xlingmed.engine.ray_pool import RayPool
+from xlingmed.models.base import ModelOptions, get_model
+from xlingmed.types import GenerateRequest, Message
+
+async def main():
+    opts = ModelOptions(base_url="http://127.0.0.1:9/v1", max_retries=0, timeout_s=5)
+    pool = RayPool(get_model("openai/m", opts), "openai/m", opts, RayOptions(replicas=1, cpus_per_replica=0.5))
+    comp = await pool.generate(GenerateRequest(messages=(Message("user", "hi"),), temperature=0.0, max_tokens=4))
+    import os
+    found = {"sockets": _listening(_family()), "peers": _remote_peers(_family()), "error": comp.error,
+             "auth": os.environ.get("RAY_AUTH_MODE")}
+    await pool.aclose()
+    print(json.dumps(found))
+
+asyncio.run(main())
+"""
+
+
+def test_the_local_ray_instance_xlingmed_starts_listens_on_loopback_only(tmp_path: Path) -> None:
+    # a fresh process: --executor ray with no --ray-address starts its own instance (RayPool -> bind_loopback);
+    # one replica of an HTTP backend, asked once (the server is a closed port: a connect error, fast)
+    ours = ("RAY_ADDRESS", "RAY_AUTH_MODE", "RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER")  # as a user's shell has them
+    env = {k: v for k, v in os.environ.items() if k not in ours}
+    proc = subprocess.run([sys.executable, "-c", _LOCAL_POOL, str(Path(__file__).parent)], capture_output=True,
+                          text=True, timeout=180, env={**env, "OPENAI_API_KEY": "x"}, cwd=tmp_path)  # fmt: skip
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    found = json.loads(proc.stdout.strip().splitlines()[-1])
+    print(f"local instance: {sorted({(n, a) for n, a, _ in found['sockets']})}; auth {found['auth']}")
+    assert found["error"] and "connect" in found["error"].lower()  # the replica really answered the request
+    assert any(n == "gcs_server" for n, _, _ in found["sockets"]) and any(n == "raylet" for n, _, _ in found["sockets"])
+    assert [s for s in found["sockets"] if not _loopback(s[1])] == []
+    assert [a for a in found["peers"] if not _loopback(a)] == []
+    assert found["auth"] == "token"

@@ -24,6 +24,7 @@ from typing import Any
 
 from xlingmed.errors import ConfigError, DataError
 from xlingmed.faults import damaged_cache
+from xlingmed.filemodes import describe_mode
 from xlingmed.store import SCHEMA_VERSION, CompletionCache, ImportCounts
 from xlingmed.types import Completion
 
@@ -46,7 +47,8 @@ def info(path: Path) -> dict[str, Any]:
     """What the cache holds.
 
     Returns:
-        {"file", "bytes" (the file and its WAL), "schema", "rows", "by_model_task": [{"model", "task" (``None``
+        {"file", "bytes" (the file and its WAL), "mode" (``0600 (owner only)``: who may read the prompts and
+        replies it holds), "schema", "rows", "by_model_task": [{"model", "task" (``None``
         for rows written before 0.2), "rows", "oldest", "newest"} (ISO 8601, UTC)]}.
 
     Raises:
@@ -62,6 +64,7 @@ def info(path: Path) -> dict[str, Any]:
     return {
         "file": str(path),
         "bytes": size,
+        "mode": describe_mode(Path(path)),
         "schema": SCHEMA_VERSION,
         "rows": sum(g[2] for g in groups),
         "by_model_task": [

@@ -22,6 +22,8 @@ from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any, overload
 
+from xlingmed.filemodes import file_mode_for, make_dirs, publish
+
 
 def _jsonable(value: Any) -> Any:
     if isinstance(value, float) and not math.isfinite(value):
@@ -37,7 +39,7 @@ def _jsonable(value: Any) -> Any:
 
 def write_atomic(path: Path, text: str | bytes) -> None:
     """Write ``text`` (utf-8, or raw bytes) to ``path`` through a temporary file and ``os.replace``."""
-    path.parent.mkdir(parents=True, exist_ok=True)
+    make_dirs(path.parent)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     data = text.encode("utf-8") if isinstance(text, str) else text
     try:
@@ -45,6 +47,7 @@ def write_atomic(path: Path, text: str | bytes) -> None:
             fh.write(data)
             fh.flush()
             os.fsync(fh.fileno())
+        os.chmod(tmp, file_mode_for(path.parent))  # mkstemp's 0600, unless the folder is shared (filemodes.py)
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
@@ -55,7 +58,7 @@ def write_atomic(path: Path, text: str | bytes) -> None:
 def atomic_file(path: Path, mode: str = "w", **kwargs: Any) -> Iterator[Any]:
     """An open temporary file beside ``path`` (utf-8 in text mode), fsynced and renamed to ``path`` when the block
     ends without an exception, removed when it raises."""
-    path.parent.mkdir(parents=True, exist_ok=True)
+    make_dirs(path.parent)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         encoding = None if "b" in mode else "utf-8"
@@ -63,6 +66,7 @@ def atomic_file(path: Path, mode: str = "w", **kwargs: Any) -> Iterator[Any]:
             yield fh
             fh.flush()
             os.fsync(fh.fileno())
+        os.chmod(tmp, file_mode_for(path.parent))
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
@@ -178,13 +182,14 @@ class SqliteSpool:
     def __init__(self, beside: Path) -> None:
         beside = Path(beside)
         beside.parent.mkdir(parents=True, exist_ok=True)
+        # mkstemp's file is owner-only, and SQLite gives its -wal/-shm files the same mode; SQLite takes an empty
+        # file for a new database
         fd, name = tempfile.mkstemp(prefix=f".{beside.name}.spool-", suffix=".sqlite", dir=beside.parent)
         os.close(fd)
-        os.unlink(name)  # SQLite creates it; an empty file would also do, but this leaves nothing if unused
         self.path = Path(name)
 
     def move_to(self, path: Path) -> None:
-        if self.path.exists():
+        if self.path.exists() and self.path.stat().st_size:
             os.replace(self.path, path)
 
     def discard(self) -> None:
@@ -219,17 +224,20 @@ def check_run_dir(path: Path) -> None:
 
 
 @contextmanager
-def staged_dir(path: Path) -> Iterator[Path]:
+def staged_dir(path: Path, private: bool = False) -> Iterator[Path]:
     """Yield an empty hidden folder beside ``path``; on success it replaces ``path`` (and whatever was there).
 
-    On an exception the staged folder is removed and ``path`` is left as it was. A kill between the two renames
-    leaves ``path`` absent (its old content stays in a hidden ``.NAME.old-*`` folder), never half-written.
+    The staged folder is owner-only (0700, its files 0600) while it is filled; renamed into place, it takes the
+    umask's modes, or stays owner-only when ``private`` (``--private``; ``filemodes.publish``). On an exception
+    the staged folder is removed and ``path`` is left as it was. A kill between the two renames leaves ``path``
+    absent (its old content stays in a hidden ``.NAME.old-*`` folder), never half-written.
     """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    staged = Path(tempfile.mkdtemp(prefix=f".{path.name}.partial-", dir=path.parent))
+    staged = Path(tempfile.mkdtemp(prefix=f".{path.name}.partial-", dir=path.parent))  # 0700
     try:
         yield staged
+        publish(staged, private)
     except BaseException:
         shutil.rmtree(staged, ignore_errors=True)
         raise

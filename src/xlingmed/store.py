@@ -27,6 +27,7 @@ from pathlib import Path
 
 from xlingmed.errors import EnvironmentFault
 from xlingmed.faults import cache_fault
+from xlingmed.filemodes import private_dir, private_file
 from xlingmed.types import Completion, GenerateRequest
 
 CACHE_ENV = "XLINGMED_CACHE"
@@ -101,7 +102,10 @@ class CompletionCache:
     def __init__(self, path: str | os.PathLike[str]) -> None:
         self.path = Path(path)
         try:
+            if self.path == default_cache_path():  # <user cache dir>/xlingmed: nobody else's business
+                private_dir(self.path.parent)
             self.path.parent.mkdir(parents=True, exist_ok=True)
+            private_file(self.path)  # every prompt and reply: owner-only, and so its -wal/-shm (filemodes.py)
             self._db = self._open()
         except (sqlite3.Error, OSError) as exc:
             raise cache_fault(self.path, exc, kept="nothing was sent") from exc

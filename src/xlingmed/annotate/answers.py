@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from xlingmed.errors import ConfigError
+from xlingmed.filemodes import private_file
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS answers (
@@ -47,6 +48,7 @@ class SqliteStore:
 
     def __init__(self, path: Path) -> None:
         self.path = Path(path)
+        private_file(self.path)  # the annotators' work beside the replies they judged: owner-only (filemodes.py)
         with closing(self._connect()) as db, db:
             db.execute("PRAGMA journal_mode=WAL")
             db.execute(self.SCHEMA)

@@ -153,13 +153,13 @@ def write_set(
     out_dir: Path, settings: dict[str, Any], items: Sequence[dict[str, Any]], names: Sequence[str]
 ) -> AnnotationSet:
     """Write a set folder at once (staged, then renamed): ``set.json``, ``items.jsonl`` and ``annotators.json``
-    with a fresh secret token per annotator (mode 0600)."""
+    with a fresh secret token per annotator; the folder is owner-only (0700, its files 0600)."""
     tokens = {name: secrets.token_urlsafe(24) for name in names}
-    with output.staged_dir(out_dir) as staging:
+    # owner-only as a whole (0700, files 0600): the replies it shows and the annotators' secret tokens
+    with output.staged_dir(out_dir, private=True) as staging:
         output.write_json(staging / "set.json", settings)
         output.write_jsonl(staging / "items.jsonl", items)
         output.write_json(staging / "annotators.json", tokens)
-        (staging / "annotators.json").chmod(0o600)
     return load_annotation_set(out_dir)
 
 

@@ -10,7 +10,8 @@ import typer
 from rich.table import Table
 
 from xlingmed.cli.app import app
-from xlingmed.cli.common import console, fail, stdout
+from xlingmed.cli.common import console, fail, set_format, stdout
+from xlingmed.cli.tables import FormatOption
 from xlingmed.errors import EXIT_ENVIRONMENT, XlingmedError
 
 cache_app = typer.Typer(no_args_is_help=True, help="See into the completion cache, check, prune and share it.")
@@ -34,18 +35,22 @@ def _path(path: Path | None, option: Path | None = None) -> Path:
 
 
 @cache_app.command("info")
-def info_command(path: CacheFile = None, cache: CacheOption = None) -> None:
-    """The file, its size and schema, and its rows per model and task with the oldest and newest."""
+def info_command(path: CacheFile = None, cache: CacheOption = None, output_format: FormatOption = "text") -> None:
+    """The file, its size, mode and schema, and its rows per model and task with the oldest and newest."""
     from xlingmed.cache_admin import info
 
+    set_format(output_format)
     path = _path(path, cache)
     try:
         out = info(path)
     except XlingmedError as exc:
         fail(exc)
         return
-    stdout.print(f"{out['file']}: {out['rows']:,} completions, {out['bytes'] / 2**20:.1f} MiB, schema {out['schema']}",
-                 highlight=False)  # fmt: skip
+    if output_format == "json":  # the whole record, the rows per model and task included
+        stdout.emit_json(out)
+        return
+    stdout.print(f"{out['file']}: {out['rows']:,} completions, {out['bytes'] / 2**20:.1f} MiB, mode {out['mode']}, "
+                 f"schema {out['schema']}", highlight=False)  # fmt: skip
     table = Table()
     for col in ("model", "task", "rows", "oldest", "newest"):
         table.add_column(col, justify="right" if col == "rows" else "left")

@@ -17,9 +17,15 @@ from rich.text import Text
 class _Console(Console):
     """A text is never folded at the terminal's width, so a path in a message stays one piece to copy (the
     terminal wraps the line); tables fit a terminal's width, and off a terminal (a pipe, a log) print whole rows
-    at their natural width, one line each, so ``grep`` finds a row whole."""
+    at their natural width, one line each, so ``grep`` finds a row whole. With ``output_format`` ``tsv`` or
+    ``json`` (``--format``: ``cli/tables.py``), tables print as such and prose goes to stderr."""
+
+    output_format: str = "text"
 
     def print(self, *objects: Any, **kwargs: Any) -> None:  # type: ignore[override]
+        if self.output_format != "text":
+            self._print_data(objects)
+            return
         if not self.is_terminal and "COLUMNS" not in os.environ and any(isinstance(o, Table) for o in objects):
             for o in objects:
                 super().print(_whole_rows(o) if isinstance(o, Table) else o, soft_wrap=True, **kwargs)
@@ -27,6 +33,40 @@ class _Console(Console):
         if "soft_wrap" not in kwargs and all(isinstance(o, str) for o in objects):
             kwargs["soft_wrap"] = True
         super().print(*objects, **kwargs)
+
+
+    def _print_data(self, objects: tuple[Any, ...]) -> None:
+        from xlingmed.cli.tables import as_json, as_tsv
+
+        for o in objects:
+            if not isinstance(o, Table):  # prose: stdout holds only the data
+                console.print(o, highlight=False)
+            elif self.output_format == "json":
+                self.file.write(as_json(o) + "\n")
+            else:
+                self.file.write(("\n" if self._tables_written else "") + as_tsv(o) + "\n")
+                self._tables_written += 1
+        self.file.flush()
+
+    _tables_written = 0
+
+    def emit_json(self, data: Any) -> None:
+        """``data`` as one JSON line on this console's file (``--format json`` of a command whose data is not a
+        table: ``cache info``)."""
+        import json
+
+        self.file.write(json.dumps(data, ensure_ascii=False, default=str) + "\n")
+        self.file.flush()
+
+
+def set_format(output_format: str) -> None:
+    """``--format``: how ``stdout`` prints tables from now on (``cli/tables.py``); an unknown one exits 2."""
+    from xlingmed.cli.tables import FORMATS
+    from xlingmed.errors import ConfigError
+
+    if output_format not in FORMATS:
+        fail(ConfigError(f"--format {output_format}: expected one of {', '.join(FORMATS)}"))
+    stdout.output_format = output_format
 
 
 def _whole_rows(table: Table) -> Text:

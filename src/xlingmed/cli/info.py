@@ -9,7 +9,8 @@ import typer
 from rich.table import Table
 
 from xlingmed.cli.app import app
-from xlingmed.cli.common import fail, fmt, stdout
+from xlingmed.cli.common import fail, fmt, set_format, stdout
+from xlingmed.cli.tables import FormatOption
 from xlingmed.errors import ModelError, XlingmedError
 
 
@@ -62,10 +63,12 @@ def report_(
 def describe(
     benchmark: Annotated[str, typer.Argument(help="e.g. xlinghealth/liveqa")],
     data_dir: Annotated[Path | None, typer.Option(help="Folder with the benchmark files.")] = None,
+    output_format: FormatOption = "text",
 ) -> None:
     """Per-language question counts and word counts (mean ± sd), as in XLingEval Table A1."""
     from xlingmed.benchmarks import get_benchmark
 
+    set_format(output_format)
     try:
         spec = get_benchmark(benchmark)
         rows = spec.describe(data_dir)
@@ -115,9 +118,14 @@ def list_(
         typer.Argument(help="`benchmarks`: one row per benchmark (languages, parallel, tasks, licence, gate); "
                        "`metrics`: every metric (inputs, aggregation, direction, option, source)."),
     ] = None,
+    output_format: FormatOption = "text",
 ) -> None:
     """Benchmarks, tasks (with their -T options), model backends (-M), languages, and what translate, variant and
     audit take; `xlingmed list benchmarks` and `xlingmed list metrics` print their tables."""
+    set_format(output_format)
+    if what is None and output_format != "text":
+        stdout.print(catalogue_table())
+        return
     if what is not None:
         if what not in ("benchmarks", "metrics"):
             fail(XlingmedError(f"list: unknown {what!r}; expected `benchmarks`, `metrics` (or nothing)"))
@@ -172,6 +180,38 @@ def list_(
         doc = " ".join((tf.__doc__ or "").split()).split(" (")[0].rstrip(".")
         stdout.print(f"variant --transform {tf.name} ({scope}; {', '.join(tf.fields)}): {doc}", highlight=False)
     stdout.print("audit --metrics: " + ", ".join(f"{m.name} ({m.scale})" for m in METRICS.values()), highlight=False)
+
+
+def catalogue_table() -> Table:
+    """What ``xlingmed list`` names, one row per thing (``--format tsv|json``): benchmarks, tasks with their
+    ``-T`` options, languages, model backends with their ``-M`` options, presets."""
+    from xlingmed.benchmarks import benchmark_names
+    from xlingmed.config.presets import PRESETS
+    from xlingmed.languages import LANGUAGES
+    from xlingmed.models.base import backends
+    from xlingmed.tasks.registry import task_specs
+
+    table = Table(title="xlingmed list")
+    for col in ("kind", "name", "description", "options"):
+        table.add_column(col)
+    for name in benchmark_names():
+        table.add_row("benchmark", name, "", "")
+    for spec in task_specs().values():
+        opts = ", ".join(f"{k}={_fmt_default(f.default)}" for k, f in spec.options.model_fields.items())
+        table.add_row("task", spec.name, spec.description, opts)
+    for code, lang in LANGUAGES.items():
+        table.add_row("language", code, lang.name, "")
+    for backend in backends().values():
+        try:
+            options = getattr(backend.load(), "Options", None)
+        except ModelError:  # its extra is not installed; the description names it
+            options = None
+        fields = options.model_fields.items() if options is not None else ()
+        table.add_row("model", f"{backend.provider}/…", backend.description,
+                      ", ".join(f"{k}={_fmt_default(f.default)}" for k, f in fields))  # fmt: skip
+    for preset in PRESETS.values():
+        table.add_row("preset", preset.name, preset.description, "")
+    return table
 
 
 def metric_table() -> Table:

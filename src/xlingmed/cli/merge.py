@@ -8,7 +8,8 @@ from typing import Annotated
 import typer
 
 from xlingmed.cli.app import app
-from xlingmed.cli.common import console, fail, write_report
+from xlingmed.cli.common import console, fail, set_format, write_report
+from xlingmed.cli.tables import FormatOption
 from xlingmed.cli.views import print_failures, print_summary
 from xlingmed.errors import XlingmedError
 
@@ -24,11 +25,13 @@ def merge(
         Path | None, typer.Option(help="Benchmark files, when not where the shards found them.")
     ] = None,
     report: Annotated[bool, typer.Option("--report/--no-report", help="Write OUT/report at the end.")] = True,
+    output_format: FormatOption = "text",
 ) -> None:
     """Merge the shards of one run: their completions go into the cache, and the run is scored unsharded from it,
     sending nothing; the result equals the unsharded run's."""
     from xlingmed.engine.merge import merge_runs
 
+    set_format(output_format)
     try:
         result, imports = merge_runs(run_dirs, out, cache=cache, data_dir=data_dir)
     except XlingmedError as exc:

@@ -16,7 +16,8 @@ from rich.progress import (
 )
 
 from xlingmed.cli.app import app
-from xlingmed.cli.common import RichProgress, console, fail, write_report
+from xlingmed.cli.common import RichProgress, console, fail, set_format, write_report
+from xlingmed.cli.tables import FormatOption
 from xlingmed.cli.views import print_failures, print_parsing, print_plan, print_summary
 from xlingmed.errors import EXIT_FAILED_REQUESTS, EXIT_INTERRUPTED, XlingmedError
 
@@ -183,6 +184,9 @@ def run(
     ] = None,
     cache: Annotated[Path | None, typer.Option(help="Completion cache file (SQLite).")] = None,
     out: Annotated[Path | None, typer.Option(help="Run folder to write.")] = None,
+    private: Annotated[
+        bool | None, typer.Option("--private", help="Make the run folder owner-only (it holds every prompt and reply).")
+    ] = None,
     shard: Annotated[
         str | None,
         typer.Option(help="i/N: only shard i (0-based) of N, by a hash of item_id; combine with xlingmed merge."),
@@ -197,6 +201,7 @@ def run(
     config: Annotated[Path | None, typer.Option(help="YAML file of RunConfig fields; flags override it.")] = None,
     quiet: Annotated[bool, typer.Option(help="No progress bars.")] = False,
     report: Annotated[bool, typer.Option("--report/--no-report", help="Write RUN_DIR/report at the end.")] = True,
+    output_format: FormatOption = "text",
 ) -> None:
     """Evaluate a model on a benchmark and write RUN_DIR (manifest, samples, summary, CSVs)."""
     from xlingmed.config import make_config
@@ -204,6 +209,7 @@ def run(
     from xlingmed.engine import evaluate
     from xlingmed.errors import BudgetExhausted
 
+    set_format(output_format)
     try:
         cfg = make_config(
             config,
@@ -262,6 +268,7 @@ def run(
             cache=cache,
             out=out,
             shard=shard,
+            private=private,
             executor=executor,
             ray_address=ray_address,
         )

@@ -132,6 +132,8 @@ class RunConfig(BaseModel):
         model_args: the model backend's own options (``-M key=value``), validated by its ``Options`` model
         cache: completion cache file; default ``$XLINGMED_CACHE`` or the user cache dir [--cache]
         out: run folder [--out]
+        private: the run folder owner-only (0700, files 0600), like the completion cache; default: the umask's
+            modes (``filemodes.py``) [--private]
         shard: ``i/N``: only the questions of shard i of N (0-based; a stable hash of ``item_id``, so every
             language of a question is in the same shard); ``xlingmed merge`` combines the shards' run folders
             (``engine/shard.py``, ``engine/merge.py``) [--shard]
@@ -199,6 +201,7 @@ class RunConfig(BaseModel):
     model_args: dict[str, Any] = Field(default_factory=dict)
     cache: Path | None = None
     out: Path = Path("runs/latest")
+    private: bool = False
     shard: str | None = None
     executor: Literal["local", "ray", "cache"] = "local"
     ray_address: str | None = None

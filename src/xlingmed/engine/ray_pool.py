@@ -32,6 +32,7 @@ from dataclasses import replace
 from typing import Any
 
 from xlingmed.engine.executors import RayOptions
+from xlingmed.engine.ray_local import bind_loopback, joins_existing
 from xlingmed.errors import ModelError
 from xlingmed.models.base import ModelAPI, ModelOptions
 from xlingmed.types import Completion, GenerateRequest
@@ -135,8 +136,13 @@ class RayPool:
         ray = import_ray()
         self._actor_errors = actor_errors(ray)
         if not ray.is_initialized():
+            # a local instance listens on loopback only (engine/ray_local.py); a cluster is joined as it is
+            # ("local": a new instance of our own, never one found running on the machine)
+            joins = joins_existing(self._address)
+            local = {} if joins else {"address": "local", **bind_loopback(ray)}
             try:
-                ray.init(address=self._address, include_dashboard=False, log_to_driver=False, configure_logging=False)
+                ray.init(**{"address": self._address, "include_dashboard": False, **local}, log_to_driver=False,
+                         configure_logging=False)  # fmt: skip
             except Exception as exc:  # ConnectionError, RuntimeError… whatever the cluster says
                 raise ModelError(f"--executor ray: cannot join Ray at {self._address or 'a new local instance'}: "
                                  f"{exc}") from None  # fmt: skip

@@ -225,7 +225,7 @@ async def _evaluate(
         amend(summary, manifest)
     names = ["samples.jsonl", "summary.json", "manifest.json"]
     try:
-        with output.staged_dir(out_dir) as staging:
+        with output.staged_dir(out_dir, private=config.private) as staging:
             samples_log.move_to(staging / names[0])
             if shard_log is not None and shard_log.path.exists():
                 shard_log.move_to(staging / SHARD_COMPLETIONS)

@@ -60,7 +60,7 @@ def fill(items: str, cache: str, out: str) -> None:
     for task, samples in plan.plans:
         for stage in task.stages:
             backend = plan.roles[stage.role]
-            for sample in samples:
+            for sample in (s for part in samples.parts(8192) for s in part):
                 req = task.request(stage.name, sample, {})
                 if req is not None:
                     rows.append((req.cache_key(backend.model_id), backend.model_id, "{}", answer, time.time()))

@@ -6,6 +6,7 @@ before anything is sent or written.
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -15,11 +16,49 @@ from xlingmed.benchmarks import load_benchmark
 from xlingmed.budget import Budget, Price, parse_prices
 from xlingmed.config import RunConfig
 from xlingmed.engine.executors import CacheOnly, RayOptions, split_executor_args
+from xlingmed.engine.preflight import check_environment
 from xlingmed.errors import ConfigError
 from xlingmed.models.base import ModelAPI, ModelOptions, get_model
 from xlingmed.store import default_cache_path
 from xlingmed.tasks import Task, get_task
 from xlingmed.types import Item, Sample
+
+
+@dataclass
+class TaskSamples:
+    """A task's samples, made from its items a part at a time as the run walks them (``engine/walk.py``): a plan
+    of a million requests never holds a million Samples. ``count`` comes from a first pass made with the plan,
+    which also runs every check of ``Task.samples`` (a ``ConfigError``) before anything is sent.
+
+    A task whose samples of some items are the samples of each item in turn says so (``samples_by_item = True``:
+    every built-in task but HealthBench, whose non-English rubrics come from the English items); any other task's
+    samples are made at once, as before."""
+
+    task: Task
+    items: Sequence[Item]
+    count: int = 0
+
+    @classmethod
+    def of(cls, task: Task, items: Sequence[Item]) -> TaskSamples:
+        self = cls(task, items)
+        self.count = sum(len(part) for part in self.parts(8192))  # (the walk's parts may be of another size)
+        return self
+
+    def parts(self, size: int) -> Iterator[list[Sample]]:
+        """The task's samples in order, about ``size`` at a time (a part of a per-item task ends with an item)."""
+        if not getattr(self.task, "samples_by_item", False):
+            whole = self.task.samples(self.items)
+            for start in range(0, len(whole), size):
+                yield whole[start : start + size]
+            return
+        step = 1
+        start = 0
+        while start < len(self.items):
+            part = self.task.samples(self.items[start : start + step])
+            start += step
+            if part:
+                yield part
+            step = max(1, step * size // max(len(part), 1)) if step == 1 else step  # items per part, from the 1st
 
 
 @dataclass
@@ -29,7 +68,7 @@ class Plan:
 
     items: list[Item]
     provenance: dict[str, Any]
-    plans: list[tuple[Task, list[Sample]]]
+    plans: list[tuple[Task, TaskSamples]]
     roles: dict[str, ModelAPI]
     backends: list[ModelAPI]
     budget: Budget
@@ -51,12 +90,15 @@ def build_tasks(config: RunConfig) -> list[Task]:
 
 
 def make_plan(config: RunConfig) -> Plan:
-    """Load and check everything that can fail on bad input.
+    """Load and check everything that can fail on bad input, and every package the run needs
+    (``engine/preflight.py``).
 
     Raises:
         ConfigError, DataError, DataNotFoundError, ModelError: see their docstrings.
+        EnvironmentFault: a package the run needs does not import (exit 5 on the command line).
     """
     output.check_run_dir(Path(config.out))
+    check_environment((m, f"the {name} task's scoring") for name in config.tasks for m in get_task(name).imports)
     items, provenance = load_benchmark(
         config.spec,
         config.data_dir,
@@ -91,7 +133,7 @@ def make_plan(config: RunConfig) -> Plan:
         items = injector.apply(items)
         provenance["perturbation"] = injector.settings()
     tasks = build_tasks(config)
-    plans: list[tuple[Task, list[Sample]]] = [(task, task.samples(items)) for task in tasks]
+    plans = [(task, TaskSamples.of(task, items)) for task in tasks]
     options = ModelOptions(
         base_url=config.base_url,
         api_key_env=config.api_key_env,

@@ -4,9 +4,9 @@ For each task, each stage in order: build the requests of every sample from the 
 stages, have them answered (``StageAnswerer``: through the cache and the backend for a run, from the cache or a
 stand-in for a dry run) and hand the completions to the next stage.
 
-The samples go through the stages ``CHUNK`` at a time, and a chunk's requests and completions are dropped once
-its samples have been recorded: the driver's memory holds the items and one small record per sample, never a
-whole plan's prompts and answers (``bench/scale.py`` measures it up to a million planned requests). A chunk is
+The samples are made and go through the stages about ``CHUNK`` at a time (``plan.TaskSamples.parts``), and a
+chunk's samples, requests and completions are dropped once they have been recorded: the driver never holds a whole
+plan's samples, prompts or answers (``bench/scale.py`` measures it up to a million planned requests). A chunk is
 large enough that a batching engine (vLLM takes thousands at once) is never starved by it.
 """
 
@@ -49,11 +49,14 @@ async def walk(
     task's last chunk. ``chunk`` defaults to ``CHUNK`` (read at call time)."""
     chunk = chunk or CHUNK
     for task, samples in plan.plans:
-        if not samples:
+        parts = samples.parts(chunk)
+        part = next(parts, None)
+        if part is None:
             yield task, [], [], True
             continue
-        for start in range(0, len(samples), chunk):
-            part = samples[start : start + chunk]
+        start = 0
+        while part is not None:
+            following = next(parts, None)  # made now: the last part is the one with none after it
             done: list[dict[str, Completion]] = [{} for _ in part]
             for stage in task.stages:
                 backend = plan.roles.get(stage.role)
@@ -71,4 +74,6 @@ async def walk(
                 comps = await answer(batch)
                 for (i, _), comp in zip(pending, comps, strict=True):
                     done[i][stage.name] = comp
-            yield task, part, done, start + chunk >= len(samples)
+            yield task, part, done, following is None
+            start += len(part)
+            part = following

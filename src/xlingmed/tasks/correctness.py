@@ -56,6 +56,7 @@ class CorrectnessTask:
 
     name: ClassVar[str] = "correctness"
     stages: ClassVar[tuple[Stage, ...]] = (Stage("answer", "model"), Stage("judge", "judge"))
+    samples_by_item: ClassVar[bool] = True  # samples(items) = each item's samples in turn (engine/plan.py)
 
     def samples(self, items: Sequence[Item]) -> list[Sample]:
         return [Sample(item=it, task=self.name, key="answer", temperature=self.temperature) for it in items]

@@ -63,6 +63,7 @@ class OpenQATask:
 
     name: ClassVar[str] = "open_qa"
     stages: ClassVar[tuple[Stage, ...]] = (Stage("answer", "model"),)
+    samples_by_item: ClassVar[bool] = True  # samples(items) = each item's samples in turn (engine/plan.py)
 
     def __init__(
         self,
@@ -253,6 +254,7 @@ register_task(
         scores,
         requires=("question", "reference"),
         view="xlingmed.views.open_qa",
+        imports=("torch", "bert_score"),
         resolved=lambda context, o: {
             "open_qa_bertscore": dict(zip(("model", "layer"), o.bertscore_settings(), strict=True)),
             "encoder_sources": {"open_qa_bertscore": open_qa_bertscore(o)[1]},

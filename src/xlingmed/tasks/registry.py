@@ -92,6 +92,8 @@ class TaskSpec:
         uses: ``uses(options) -> roles``: the models beside the model under test it sends requests to with these
             options (``judge``, ``translator``, ``extractor``); ``None`` = the judge if ``judged``, else none.
             The run builds those backends and checks that none falls to the model under test by default.
+        imports: the packages (module names) the task scores with, imported before the run's first request
+            (``engine/preflight.py``): a broken one stops the run there, not after every answer is in.
         resolved: ``resolved(context, options) -> dict``: the task's protocol choices as resolved for the run
             (parsers, encoders, prompt forms), written to ``manifest.json`` → ``resolved.tasks.<name>`` (and, for
             the built-ins' keys of 0.1, at the top of ``resolved`` too).
@@ -111,6 +113,7 @@ class TaskSpec:
     sweep: Literal["never", "paper", "always"] = "never"
     uses: Callable[[Any], tuple[str, ...]] | None = None
     resolved: Callable[[TaskContext, Any], dict[str, Any]] | None = None
+    imports: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         item_features(self.requires)  # ValueError naming an unknown feature

@@ -39,6 +39,7 @@ class RubricTask:
 
     name: ClassVar[str] = "rubric"
     stages: ClassVar[tuple[Stage, ...]] = (Stage("answer", "model"), Stage("judge", "judge"))
+    samples_by_item: ClassVar[bool] = True  # samples(items) = each item's samples in turn (engine/plan.py)
 
     def __init__(
         self,

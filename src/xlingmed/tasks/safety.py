@@ -116,6 +116,7 @@ class SafetyTask:
 
     name: ClassVar[str] = "safety"
     stages: ClassVar[tuple[Stage, ...]] = (Stage("answer", "model"), Stage("classify", "judge"))
+    samples_by_item: ClassVar[bool] = True  # samples(items) = each item's samples in turn (engine/plan.py)
 
     def __init__(
         self,

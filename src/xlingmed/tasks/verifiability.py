@@ -89,6 +89,7 @@ class VerifiabilityTask:
     negatives: int | None = None
     name: ClassVar[str] = "verifiability"
     stages: ClassVar[tuple[Stage, ...]] = (Stage("verify", "model"),)
+    samples_by_item: ClassVar[bool] = True  # samples(items) = each item's samples in turn (engine/plan.py)
 
     def __post_init__(self) -> None:
         if self.parser not in PARSERS:

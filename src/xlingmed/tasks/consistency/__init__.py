@@ -42,6 +42,7 @@ register_task(
         requires=("question",),
         mean_over_temperatures=True,
         view="xlingmed.views.consistency",
+        imports=("torch", "bert_score", "sentence_transformers", "gensim", "langid", "jieba", "nltk"),
         uses=lambda o: ("translator",) if o.consistency_mode == "paper" else (),
         resolved=lambda context, o: {
             "language_id": o.language_id,

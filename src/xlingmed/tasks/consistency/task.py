@@ -99,13 +99,13 @@ class ConsistencyTask:
         bertscore: a loaded ``PairwiseBERTScore`` (required when ``bertscore`` is among ``metrics``)
         embedder: a loaded ``SentenceSimilarity`` (required when ``sim_sent`` is among ``metrics``)
         translator: the translator's ``provider/model`` (recorded with the results)
-
     Raises:
         ConfigError: unknown mode, metric group or topic fit; a needed encoder missing.
     """
 
     name: ClassVar[str] = "consistency"
     stages: ClassVar[tuple[Stage, ...]] = (Stage("answer", "model"), Stage("translate", "translator"))
+    samples_by_item: ClassVar[bool] = True  # samples(items) = each item's samples in turn (engine/plan.py)
 
     def __init__(
         self,

@@ -57,6 +57,7 @@ class MultipleChoiceTask:
     name: ClassVar[str] = "multiple_choice"
     # the extract stage runs only when the run names an extractor (no backend for the role: the walk skips it)
     stages: ClassVar[tuple[Stage, ...]] = (Stage("answer", "model"), Stage("extract", "extractor"))
+    samples_by_item: ClassVar[bool] = True  # samples(items) = each item's samples in turn (engine/plan.py)
     extractor_max_tokens: ClassVar[int] = 16  # a label or "none"
 
     def __init__(

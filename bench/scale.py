@@ -31,6 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from memory_scaling import write_items
 
 TEMPERATURES = "0,0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8,0.9"
+INSERT = "INSERT OR REPLACE INTO completions (key, model, request, completion, created, task) VALUES (?,?,?,?,?,?)"
 
 
 def run_args(items: Path, cache: Path, out: Path) -> list[str]:
@@ -59,15 +60,18 @@ def fill(items: str, cache: str, out: str) -> None:
     rows = []
     for task, samples in plan.plans:
         for stage in task.stages:
-            backend = plan.roles[stage.role]
+            backend = plan.roles.get(stage.role)
+            if backend is None:  # a role the run does not use (the extractor unless named)
+                continue
             for sample in (s for part in samples.parts(8192) for s in part):
                 req = task.request(stage.name, sample, {})
                 if req is not None:
-                    rows.append((req.cache_key(backend.model_id), backend.model_id, "{}", answer, time.time()))
+                    rows.append((req.cache_key(backend.model_id), backend.model_id, "{}", answer, time.time(),
+                                 f"{task.name}:{stage.name}"))
                 if len(rows) >= 50_000:
-                    db.executemany("INSERT OR REPLACE INTO completions VALUES (?,?,?,?,?)", rows)
+                    db.executemany(INSERT, rows)
                     rows = []
-    db.executemany("INSERT OR REPLACE INTO completions VALUES (?,?,?,?,?)", rows)
+    db.executemany(INSERT, rows)
     db.commit()
     print(db.execute("SELECT COUNT(*) FROM completions").fetchone()[0])
 

@@ -23,6 +23,8 @@ from pathlib import Path
 from typing import Any, overload
 
 from xlingmed.filemodes import file_mode_for, make_dirs, publish
+from xlingmed.score_spool import SCORE_COLUMNS as _SCORE_COLUMNS
+from xlingmed.score_spool import ScoreSpool
 
 
 def _jsonable(value: Any) -> Any:
@@ -121,6 +123,7 @@ class RecordSpool(Sequence[dict[str, Any]]):
         beside.parent.mkdir(parents=True, exist_ok=True)
         fd, name = tempfile.mkstemp(prefix=f".{beside.name}.spool-", suffix=".records", dir=beside.parent)
         self.path = Path(name)
+        self.beside = beside  # the run folder (a task's ScoreSpool goes beside it too: score_spool.spooled_scores)
         self._fh = os.fdopen(fd, "w+b")
         self._chunks: list[tuple[int, int]] = []  # (offset in the file, rows) per chunk
         self._starts: list[int] = []  # the index of each chunk's first row
@@ -149,10 +152,15 @@ class RecordSpool(Sequence[dict[str, Any]]):
     def __len__(self) -> int:
         return self._len
 
-    def __iter__(self) -> Iterator[dict[str, Any]]:
+    def chunks(self) -> Iterator[list[dict[str, Any]]]:
+        """The rows a chunk at a time, as they were added."""
         for k in range(len(self._chunks)):
-            yield from self._chunk(k)
-            self._loaded = None  # iterating keeps one chunk at a time
+            yield self._chunk(k)
+            self._loaded = None
+
+    def __iter__(self) -> Iterator[dict[str, Any]]:
+        for chunk in self.chunks():
+            yield from chunk  # iterating keeps one chunk at a time
 
     @overload
     def __getitem__(self, index: int) -> dict[str, Any]: ...
@@ -281,28 +289,25 @@ def write_csv(path: Path, rows: Iterable[dict[str, Any]]) -> None:
             writer.writerow({k: ("" if v is None else v) for k, v in r.items()})
 
 
-SCORE_COLUMNS = (
-    "item_id", "lang", "task", "metric", "value", "temperature", "condition", "unit", "kind", "higher_is_better",
-    "parse_method", "answer", "target", "probability", "group", "translation",
-)  # fmt: skip
+SCORE_COLUMNS = _SCORE_COLUMNS  # the columns of scores.parquet and scores.csv: ``types.Score``'s fields
 
 
-def write_scores(folder: Path, scores: Sequence[Any]) -> list[str]:
+def write_scores(folder: Path, scores: Iterable[Any]) -> list[str]:
     """``scores.parquet`` and ``scores.csv`` (the same records; ``types.Score``) in ``folder``; returns the names.
 
     Parquet keeps the types (a missing value is null, temperatures are floats); the CSV is for eyes and
-    spreadsheets."""
-    import pandas as pd
-
-    # column by column: no dict per record (a million Scores would be a million dicts, twice)
-    df = pd.DataFrame({c: [getattr(s, c) for s in scores] for c in SCORE_COLUMNS}, columns=list(SCORE_COLUMNS))
-    df = df.astype({"value": "float64", "temperature": "float64", "higher_is_better": "bool", "probability": "float64"})
-    with atomic_file(folder / "scores.parquet", "wb") as fh:
-        df.to_parquet(fh, index=False)
-    del df
-    with atomic_file(folder / "scores.csv", "w", newline="") as fh:
-        writer = csv.writer(fh)
-        writer.writerow(SCORE_COLUMNS)
-        for s in scores:
-            writer.writerow(["" if (v := getattr(s, c)) is None else v for c in SCORE_COLUMNS])
+    spreadsheets. Both are streamed from a ``ScoreSpool`` (``scores`` itself, or one filled from it), a batch of
+    rows at a time: a million Scores are never a million Python objects at once."""
+    spool = scores if isinstance(scores, ScoreSpool) else None
+    if spool is None:
+        spool = ScoreSpool(folder)
+        spool.extend(scores)
+    try:
+        with atomic_file(folder / "scores.parquet", "wb") as fh:
+            spool.write_parquet(fh)
+        with atomic_file(folder / "scores.csv", "w", newline="") as fh:
+            spool.write_csv(fh)
+    finally:
+        if spool is not scores:
+            spool.discard()
     return ["scores.parquet", "scores.csv"]

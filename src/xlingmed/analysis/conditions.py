@@ -1,11 +1,17 @@
 """Multiple-choice accuracy and prompt conditions against the clean question: accuracy cells with their numerators,
 breakdowns per bias and category, and the change in accuracy a cognitive bias (or its mitigation) causes, paired
-by item (MedArabiQ §4.1.2, Table 2, Fig. 4a, H1, I1)."""
+by item (MedArabiQ §4.1.2, Table 2, Fig. 4a, H1, I1).
+
+The answers are read column by column (``Answers``: one entry per answer, codes and floats in numpy arrays) from
+the task's Scores, a ``score_spool.ScoreSpool`` at scale: a million answers cost a few dozen MiB, not a dict
+each. A cell's rows are the positions of its answers (``Rows``), in the order of the Scores.
+"""
 
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -14,34 +20,130 @@ from scipy import stats
 from xlingmed.analysis.paired import mcnemar
 from xlingmed.types import Score
 
+Rows = np.ndarray  # positions in an ``Answers`` table (int64), in the order of the Scores
+_COLUMNS = ("item_id", "lang", "temperature", "condition", "metric", "value", "answer", "group")
 
-def versus_original(original: Sequence[Mapping[str, Any]], rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+
+@dataclass
+class Answers:
+    """Multiple choice's answers (its ``correct`` Scores), one entry per answer.
+
+    Attributes:
+        items: the distinct item ids; ``item`` codes into it.
+        item: per answer, its item's code.
+        correct: 1.0 right, 0.0 wrong (an unread reply is wrong), NaN a failed request (excluded).
+        answered: the reply named an option (``False``: invalid, which counts as wrong).
+        followed: 1.0 / 0.0 the answer was the option the bias pointed at; NaN where that does not apply.
+        bias / category: per answer, the bias it was asked under and the item's category (``None`` = none).
+        keys: per (language, temperature, condition), the answers' positions (``Rows``).
+    """
+
+    items: list[str]
+    item: np.ndarray
+    correct: np.ndarray
+    answered: np.ndarray
+    followed: np.ndarray
+    bias: list[str | None]
+    category: list[str | None]
+    keys: dict[tuple[str, float, str], Rows]
+
+
+def _columns(units: Iterable[Score]) -> dict[str, Any]:
+    """The columns ``_COLUMNS`` of ``units``: strings as ``(codes, values)`` (code -1 = missing), floats as arrays;
+    a ``ScoreSpool`` gives them without a Score object per row."""
+    read = getattr(units, "columns", None)
+    if read is not None:
+        return dict(read(_COLUMNS, coded=True))
+    rows = list(units)
+    out: dict[str, Any] = {}
+    for name in _COLUMNS:
+        vals = [getattr(s, name) for s in rows]
+        if name in ("value", "temperature"):
+            out[name] = np.array([np.nan if v is None else float(v) for v in vals], dtype=float)
+            continue
+        index: dict[str, int] = {}
+        codes = np.array([-1 if v is None else index.setdefault(v, len(index)) for v in vals], dtype=np.int64)
+        out[name] = (codes, list(index))
+    return out
+
+
+def answers(units: Iterable[Score]) -> Answers:
+    """The ``Answers`` of multiple choice's Scores (``correct`` per answer, ``followed_bias`` where the bias
+    pointed at a wrong option), in the order of the Scores."""
+    cols = _columns(units)
+    metric_codes, metrics = cols["metric"]
+    code = {m: i for i, m in enumerate(metrics)}
+    is_correct = metric_codes == code.get("correct", -2)
+    is_followed = metric_codes == code.get("followed_bias", -2)
+    item_codes, items = cols["item_id"]
+    lang_codes, langs = cols["lang"]
+    cond_codes, conds = cols["condition"]
+    temps, values = cols["temperature"], cols["value"]
+    # followed_bias joins its answer on (item, language, temperature, condition)
+    followed_at = {
+        (int(item_codes[i]), int(lang_codes[i]), float(temps[i]), int(cond_codes[i])): values[i]
+        for i in np.flatnonzero(is_followed)
+    }
+    at = np.flatnonzero(is_correct)
+    split = [("original", None) if c is None else (c.partition("|")[0], c.partition("|")[2] or None) for c in conds]
+    group_codes, groups = cols["group"]
+    answer_codes, _ = cols["answer"]
+    followed = np.full(len(at), np.nan)
+    if followed_at:
+        for j, i in enumerate(at):
+            joined = (int(item_codes[i]), int(lang_codes[i]), float(temps[i]), int(cond_codes[i]))
+            followed[j] = followed_at.get(joined, np.nan)
+    keys: dict[tuple[str, float, str], list[Rows]] = {}
+    # the answers of each (language, temperature, condition), in order: one stable sort of a combined code
+    t_values, t_codes = np.unique(temps[at], return_inverse=True)
+    c_of = np.array([0] + [1 + i for i in range(len(conds))])  # -1 (original) → 0
+    combined = (lang_codes[at] * (len(t_values) + 1) + t_codes) * (len(conds) + 2) + c_of[cond_codes[at] + 1]
+    order = np.argsort(combined, kind="stable")
+    bounds = np.flatnonzero(np.diff(combined[order])) + 1
+    for part in np.split(order, bounds) if len(order) else []:
+        first = at[part[0]]
+        cond = "original" if cond_codes[first] < 0 else split[cond_codes[first]][0]
+        key = (langs[lang_codes[first]], float(temps[first]), cond)
+        keys.setdefault(key, []).append(part)
+    return Answers(
+        items=items,
+        item=item_codes[at],
+        correct=np.where(np.isnan(values[at]), np.nan, (values[at] == 1.0).astype(float)),
+        answered=answer_codes[at] >= 0,
+        followed=np.where(np.isnan(followed), np.nan, (followed == 1.0).astype(float)),
+        bias=[None if c < 0 else split[c][1] for c in cond_codes[at]],
+        category=[None if g < 0 else groups[g] for g in group_codes[at]],
+        keys={k: np.sort(np.concatenate(v)) for k, v in keys.items()},
+    )
+
+
+def versus_original(a: Answers, original: Rows, rows: Rows) -> dict[str, Any]:
     """``rows`` (one prompt condition: a bias, a mitigation) against the clean question of the same item: pairs
-    (item, bias) with the item's original answer (MedArabiQ Table 2; spec medarabiq.md §4.3). Rows have
-    ``item_id`` and ``correct`` (``None`` = failed, excluded).
+    (item, bias) with the item's original answer (MedArabiQ Table 2; spec medarabiq.md §4.3). Failed requests are
+    excluded.
 
     Returns the change in accuracy (percentage points), an exact McNemar test over the pairs, and a bootstrap 95%
     CI of the change resampled by item (an item asked under several biases counts once, with its mean change).
     """
-    base = {r["item_id"]: bool(r["correct"]) for r in original if r["correct"] is not None}
+    base = {int(a.item[i]): bool(a.correct[i] == 1.0) for i in original if not np.isnan(a.correct[i])}
     pairs = [
-        (base[r["item_id"]], bool(r["correct"]), r["item_id"])
-        for r in rows
-        if r["correct"] is not None and r["item_id"] in base
+        (base[int(a.item[i])], bool(a.correct[i] == 1.0), int(a.item[i]))
+        for i in rows
+        if not np.isnan(a.correct[i]) and int(a.item[i]) in base
     ]
     if not pairs:
         return {}
-    a = np.array([p[0] for p in pairs], dtype=float)
-    b = np.array([p[1] for p in pairs], dtype=float)
-    per_item: dict[str, list[float]] = defaultdict(list)
-    for x, y, item in pairs:
-        per_item[item].append(float(y) - float(x))
+    x = np.array([p[0] for p in pairs], dtype=float)
+    y = np.array([p[1] for p in pairs], dtype=float)
+    per_item: dict[int, list[float]] = defaultdict(list)
+    for before, after, item in pairs:
+        per_item[item].append(float(after) - float(before))
     d = np.array([np.mean(v) for v in per_item.values()])
     out: dict[str, Any] = {
-        "delta_vs_original_pp": 100.0 * float(b.mean() - a.mean()),
+        "delta_vs_original_pp": 100.0 * float(y.mean() - x.mean()),
         "n_pairs": len(pairs),
         "n_items_paired": len(d),
-        "mcnemar_vs_original": mcnemar(a, b),
+        "mcnemar_vs_original": mcnemar(x, y),
         "delta_ci95_pp": None,
     }
     if len(d) >= 2 and np.any(d != d[0]):
@@ -64,12 +166,13 @@ def fraction(cell: Mapping[str, Any]) -> str | None:
     return None if cell["n"] == 0 else f"{cell['accuracy_pct']} ({cell['n_correct']}/{cell['n']})"
 
 
-def accuracy_cell(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
-    """Accuracy of multiple-choice rows (``correct``: ``None`` = failed request, excluded and counted in
-    ``n_errors``; ``valid``: ``False`` = the reply named no option, which counts as wrong and stays in ``n``)."""
-    scored = [r for r in rows if r["correct"] is not None]
-    n, k = len(scored), sum(1 for r in scored if r["correct"])
-    invalid = sum(1 for r in scored if not r["valid"])
+def accuracy_cell(a: Answers, rows: Rows) -> dict[str, Any]:
+    """Accuracy of the answers ``rows`` (a failed request is excluded and counted in ``n_errors``; a reply that
+    named no option counts as wrong, stays in ``n`` and is counted in ``n_invalid``)."""
+    correct = a.correct[rows]
+    scored = ~np.isnan(correct)
+    n, k = int(scored.sum()), int((correct == 1.0).sum())
+    invalid = int((scored & ~a.answered[rows]).sum())
     valid = n - invalid
     return {
         "n": n,
@@ -87,128 +190,114 @@ def _short(cell: Mapping[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in cell.items() if k in ("n", "n_correct", "accuracy_pct", "n_invalid")}
 
 
-def grouped(rows: Sequence[Mapping[str, Any]], key: str) -> dict[str, Any]:
-    """``{group: accuracy cell (n, n_correct, accuracy_pct, n_invalid)}`` over the rows' ``key`` (category, bias)."""
-    groups: dict[str, list[Mapping[str, Any]]] = defaultdict(list)
-    for r in rows:
-        if r[key] is not None:
-            groups[str(r[key])].append(r)
-    return {g: _short(accuracy_cell(rs)) for g, rs in sorted(groups.items())}
+def _by(labels: Sequence[str | None], rows: Rows) -> dict[str, Rows]:
+    """``rows`` by their label (``None`` left out), labels sorted."""
+    groups: dict[str, list[int]] = defaultdict(list)
+    for i in rows:
+        label = labels[i]
+        if label is not None:
+            groups[str(label)].append(int(i))
+    return {g: np.array(rs, dtype=np.int64) for g, rs in sorted(groups.items())}
 
 
-def per_bias(rows: Sequence[Mapping[str, Any]], cond: str, item_biases: Mapping[str, set[str]]) -> dict[str, Any]:
+def grouped(a: Answers, rows: Rows, labels: Sequence[str | None]) -> dict[str, Any]:
+    """``{group: accuracy cell (n, n_correct, accuracy_pct, n_invalid)}`` over the answers' ``labels``
+    (``a.category``, ``a.bias``)."""
+    return {g: _short(accuracy_cell(a, rs)) for g, rs in _by(labels, rows).items()}
+
+
+def _asked_under(a: Answers, rows: Rows, bias: str, item_biases: Mapping[str, set[str]]) -> Rows:
+    """The answers among ``rows`` whose item was asked under ``bias``."""
+    return np.array([i for i in rows if bias in item_biases.get(a.items[a.item[i]], ())], dtype=np.int64)
+
+
+def per_bias(a: Answers, rows: Rows, cond: str, item_biases: Mapping[str, set[str]]) -> dict[str, Any]:
     """Accuracy per bias of one condition; for ``original`` (no bias of its own), over the items asked under each
     bias (``item_biases``: item_id → biases)."""
     if cond != "original":
-        return grouped(rows, "bias")
+        return grouped(a, rows, a.bias)
     biases = sorted({b for bs in item_biases.values() for b in bs})
-    return {b: _short(accuracy_cell([r for r in rows if b in item_biases.get(r["item_id"], ())])) for b in biases}
+    return {b: _short(accuracy_cell(a, _asked_under(a, rows, b, item_biases))) for b in biases}
 
 
-def followed_bias(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+def followed_bias(a: Answers, rows: Rows) -> dict[str, Any]:
     """How often the answer was the option the bias pointed at (a wrong one): of all answers, and of the wrong."""
-    known = [r for r in rows if r.get("followed_bias") is not None]
-    if not known:
+    followed = a.followed[rows]
+    known = ~np.isnan(followed)
+    if not known.any():
         return {}
-    followed = sum(1 for r in known if r["followed_bias"])
-    wrong = sum(1 for r in known if not r["correct"])
+    n_followed = int((followed == 1.0).sum())
+    wrong = int((known & (a.correct[rows] != 1.0)).sum())
     return {
-        "n_followed_bias": followed,
-        "followed_bias_rate": followed / len(known),
-        "followed_bias_share_of_wrong": followed / wrong if wrong else None,
+        "n_followed_bias": n_followed,
+        "followed_bias_rate": n_followed / int(known.sum()),
+        "followed_bias_share_of_wrong": n_followed / wrong if wrong else None,
     }
 
 
 def bias_breakdown(
-    by: Mapping[tuple[str, float, str], list[dict[str, Any]]],
+    a: Answers,
     languages: Sequence[str],
     temperatures: Sequence[float],
     conditions: Sequence[str],
     item_biases: Mapping[str, set[str]],
 ) -> list[dict[str, Any]]:
     """Accuracy per bias × condition and per category × condition (MedArabiQ Fig. 4a/H1 and I1 as tables): one
-    row per (lang, temperature, by, group), a ``"53.1 (52/98)"`` cell per condition. ``by`` maps (lang,
-    temperature, condition) to its rows."""
+    row per (lang, temperature, by, group), a ``"53.1 (52/98)"`` cell per condition."""
     out: list[dict[str, Any]] = []
     biases = sorted({b for bs in item_biases.values() for b in bs})
+    empty = np.array([], dtype=np.int64)
     for lang in languages:
         for t in temperatures:
+            cells = {c: a.keys.get((lang, t, c), empty) for c in conditions}
             for b in biases:
                 row: dict[str, Any] = {"lang": lang, "temperature": t, "by": "bias", "group": b}
                 for c in conditions:
-                    sel = [
-                        r
-                        for r in by.get((lang, t, c), [])
-                        if (b in item_biases.get(r["item_id"], ()) if c == "original" else r["bias"] == b)
-                    ]
-                    row[c] = fraction(accuracy_cell(sel))
+                    sel = (
+                        _asked_under(a, cells[c], b, item_biases)
+                        if c == "original"
+                        else np.array([i for i in cells[c] if a.bias[i] == b], dtype=np.int64)
+                    )
+                    row[c] = fraction(accuracy_cell(a, sel))
                 out.append(row)
-            categories = sorted(
-                {str(r["category"]) for c in conditions for r in by.get((lang, t, c), []) if r["category"] is not None}
-            )
+            categories = sorted({str(a.category[i]) for c in conditions for i in cells[c] if a.category[i] is not None})
             for g in categories:
                 row = {"lang": lang, "temperature": t, "by": "category", "group": g}
                 for c in conditions:
-                    row[c] = fraction(accuracy_cell([r for r in by.get((lang, t, c), []) if str(r["category"]) == g]))
+                    sel = np.array([i for i in cells[c] if str(a.category[i]) == g], dtype=np.int64)
+                    row[c] = fraction(accuracy_cell(a, sel))
                 out.append(row)
     return out
 
 
-def grouped_answers(
-    units: Sequence[Score], order: Sequence[str]
-) -> tuple[dict[tuple[str, float, str], list[dict[str, Any]]], list[str], dict[str, set[str]]]:
-    """The answers (``answer_rows``) per (language, temperature, condition), the conditions present (in
-    ``order``: multiple choice's ``CONDITIONS``), and which biases each item was asked under (the original
-    question counts for each)."""
-    by: dict[tuple[str, float, str], list[dict[str, Any]]] = defaultdict(list)
-    answers = answer_rows(units)
-    for r in answers:
-        by[(r["lang"], r["temperature"], r["condition"])].append(r)
-    conditions = [c for c in order if any(k[2] == c for k in by)]
+def grouped_answers(units: Iterable[Score], order: Sequence[str]) -> tuple[Answers, list[str], dict[str, set[str]]]:
+    """The answers (``Answers``, with their positions per (language, temperature, condition)), the conditions
+    present (in ``order``: multiple choice's ``CONDITIONS``), and which biases each item was asked under (the
+    original question counts for each)."""
+    a = answers(units)
+    conditions = [c for c in order if any(k[2] == c for k in a.keys)]
     item_biases: dict[str, set[str]] = defaultdict(set)
-    for r in answers:
-        if r["bias"]:
-            item_biases[r["item_id"]].add(r["bias"])
-    return by, conditions, item_biases
-
-
-def answer_rows(units: Sequence[Score]) -> list[dict[str, Any]]:
-    """The fields the accuracy cells and bias breakdowns read, one per answer, from multiple choice's Scores."""
-    followed = {(s.item_id, s.lang, s.temperature, s.condition): s.value for s in units if s.metric == "followed_bias"}
-    rows = []
-    for s in units:
-        if s.metric != "correct":
-            continue
-        condition, _, bias = (s.condition or "original").partition("|")
-        fb = followed.get((s.item_id, s.lang, s.temperature, s.condition))
-        rows.append(
-            {
-                "item_id": s.item_id, "lang": s.lang, "temperature": s.temperature, "condition": condition,
-                "bias": bias or None, "category": s.group,
-                "correct": None if s.value is None else s.value == 1.0,
-                "valid": None if s.value is None else s.answer is not None,
-                "followed_bias": None if fb is None else fb == 1.0,
-            }
-        )  # fmt: skip
-    return rows
+    for i, bias in enumerate(a.bias):
+        if bias:
+            item_biases[a.items[a.item[i]]].add(bias)
+    return a, conditions, item_biases
 
 
 def condition_cell(
-    rows: Sequence[Mapping[str, Any]], original: Sequence[Mapping[str, Any]], cond: str,
-    item_biases: Mapping[str, set[str]],
-) -> dict[str, Any]:  # fmt: skip
+    a: Answers, rows: Rows, original: Rows, cond: str, item_biases: Mapping[str, set[str]]
+) -> dict[str, Any]:
     """One (language, temperature, condition) cell of multiple choice's summary: accuracy, per category and (where
     the items carry biases) per bias; for a condition other than the original, how often the answer followed
     the bias and the change against the clean question on the same items, overall and per bias."""
-    cell = accuracy_cell(rows)
-    cell["per_category"] = grouped(rows, "category")
+    cell = accuracy_cell(a, rows)
+    cell["per_category"] = grouped(a, rows, a.category)
     if item_biases:
-        cell["per_bias"] = per_bias(rows, cond, item_biases)
+        cell["per_bias"] = per_bias(a, rows, cond, item_biases)
     if cond != "original":
-        cell.update(followed_bias(rows))
-        cell.update(versus_original(original, rows))
+        cell.update(followed_bias(a, rows))
+        cell.update(versus_original(a, original, rows))
         for bias, sub in cell.get("per_bias", {}).items():
-            sel = [r for r in rows if r["bias"] == bias]
-            sub.update(followed_bias(sel))
-            sub.update(versus_original(original, sel))
+            sel = np.array([i for i in rows if a.bias[i] == bias], dtype=np.int64)
+            sub.update(followed_bias(a, sel))
+            sub.update(versus_original(a, original, sel))
     return cell

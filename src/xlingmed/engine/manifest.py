@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import platform
 import sys
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from importlib import metadata
 from pathlib import Path
@@ -73,7 +73,7 @@ def _judged(config: RunConfig) -> bool:
 
 def build_summary(
     config: RunConfig,
-    items: list[Item],
+    items: Sequence[Item] | Mapping[str, int],
     provenance: Mapping[str, Any],
     summaries: dict[str, Any],
     counters: Any,
@@ -81,7 +81,10 @@ def build_summary(
     budget: Budget,
     wall: float,
 ) -> dict[str, Any]:
-    """``summary.json``: the run's identity, every task's summary, parse warnings, counts and cost."""
+    """``summary.json``: the run's identity, every task's summary, parse warnings, counts and cost. ``items``: the
+    run's items, or their number per language (a run lets its items go before it scores its last task)."""
+    counted = items if isinstance(items, Mapping) else {lang: sum(1 for it in items if it.lang == lang)
+                                                         for lang in config.languages}  # fmt: skip
     n_failed = sum(n for kinds in failures.values() for n in kinds.values())
     return {
         "benchmark": config.benchmark,
@@ -90,7 +93,7 @@ def build_summary(
         "translator": config.translator_model if config.uses("translator") else None,
         "extractor": config.extractor_model,
         "languages": list(config.languages),
-        "n_items_per_language": {lang: sum(1 for it in items if it.lang == lang) for lang in config.languages},
+        "n_items_per_language": {lang: counted.get(lang, 0) for lang in config.languages},
         "dataset": {
             k: provenance[k]
             for k in (

@@ -44,6 +44,10 @@ class TaskSamples:
         self.count = sum(len(part) for part in self.parts(8192))  # (the walk's parts may be of another size)
         return self
 
+    def release(self) -> None:
+        """Let the items go (the walk has made every part): with the plan's, the last reference to them."""
+        self.items = ()
+
     def parts(self, size: int) -> Iterator[list[Sample]]:
         """The task's samples in order, about ``size`` at a time (a part of a per-item task ends with an item)."""
         if not getattr(self.task, "samples_by_item", False):
@@ -51,14 +55,12 @@ class TaskSamples:
             for start in range(0, len(whole), size):
                 yield whole[start : start + size]
             return
-        step = 1
-        start = 0
-        while start < len(self.items):
+        per_item = len(self.task.samples(self.items[:1])) if self.items else 1  # items per part, from the first
+        step = max(1, size // max(per_item, 1))
+        for start in range(0, len(self.items), step):
             part = self.task.samples(self.items[start : start + step])
-            start += step
             if part:
                 yield part
-            step = max(1, step * size // max(len(part), 1)) if step == 1 else step  # items per part, from the 1st
 
 
 @dataclass

@@ -11,7 +11,7 @@ import asyncio
 import re
 import sqlite3
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -25,6 +25,7 @@ from xlingmed.engine.plan import make_plan
 from xlingmed.engine.walk import StageBatch, walk
 from xlingmed.faults import explain
 from xlingmed.parsing.methods import parse_counts, reply_methods
+from xlingmed.score_spool import ScoreSpool
 from xlingmed.store import CompletionCache, default_cache_path
 from xlingmed.tasks import get_task
 from xlingmed.types import Completion, GenerateRequest, Sample, Score
@@ -171,8 +172,11 @@ async def _evaluate(
 
     summaries: dict[str, Any] = {}
     task_rows: dict[str, Sequence[dict[str, Any]]] = {}
-    scores: list[Score] = []
-    spools: list[output.RecordSpool] = []
+    scores = ScoreSpool(Path(config.out))  # the spine every statistic reads (scores.parquet), on disk
+    made = translations(plan.items)
+    n_items = {lang: sum(1 for it in plan.items if it.lang == lang) for lang in config.languages}
+    plan.items = []  # each task's samples hold them while it is walked (a plan of 10⁶ requests: 10⁵ items)
+    spools: list[Any] = [scores]
     try:
         records: output.RecordSpool | None = None
         async for task, samples, done, last in walk(plan, answer):
@@ -191,9 +195,11 @@ async def _evaluate(
             summaries[task.name] = result.summary
             spec = get_task(task.name)
             units = result.units if result.units is not None else spec.scores(result.rows) if spec.scores else []
-            scores.extend(units)  # the spine every statistic reads (scores.parquet)
+            scores.extend(with_translation(units, made))
             if spec.parses:  # every parse visible: per language × method, with the >5 % warnings
                 summaries[task.name]["parsing"] = parse_counts(reply_methods(units), config.languages)
+            if isinstance(units, ScoreSpool):  # a task's own spool (multiple choice): copied into the run's
+                units.discard()
     except BaseException:
         samples_log.discard()
         for spool in spools:
@@ -209,11 +215,10 @@ async def _evaluate(
         finally:
             await plan.aclose()  # even when the cache could not be closed (a full disk)
 
-    scores = with_translation(scores, plan.items)
     # write: failed completions this run uses, sent now or cached earlier (permanent failures are cached)
     wall = time.perf_counter() - t0
     out_dir = Path(config.out)
-    summary = build_summary(config, plan.items, plan.provenance, summaries, counters, failures, plan.budget, wall)
+    summary = build_summary(config, n_items, plan.provenance, summaries, counters, failures, plan.budget, wall)
     manifest = build_manifest(config, plan.provenance, cache_path, started, datetime.now(UTC), wall)
     summary.update(scored_items(scores, config.languages))
     if config.executor != "local":  # what the executor did: replicas, deaths, resends (engine/ray_pool.py)
@@ -253,7 +258,7 @@ async def _evaluate(
     )
 
 
-def scored_items(scores: Sequence[Score], languages: Sequence[str]) -> dict[str, Any]:
+def scored_items(scores: Iterable[Score], languages: Sequence[str]) -> dict[str, Any]:
     """``scored_items``: per task and language, the items with at least one scored outcome; ``uneven_losses``:
     per task, the languages with fewer than the most (failed requests and unread replies lost more of their items,
     which biases a comparison: the report and the command line mark them)."""
@@ -271,13 +276,17 @@ def scored_items(scores: Sequence[Score], languages: Sequence[str]) -> dict[str,
     return {"scored_items": counts, "uneven_losses": uneven}
 
 
-def with_translation(scores: list[Score], items: Sequence[Any]) -> list[Score]:
-    """The Scores with each item's translation provenance (``Item.meta["translation"]``, set by the hub sets),
-    so that the report can restrict a statistic to human-translated items; unchanged when no item has one."""
-    made = {(it.item_id, it.lang): it.meta["translation"] for it in items if it.meta.get("translation")}
+def translations(items: Sequence[Any]) -> dict[tuple[str, str], str]:
+    """(item_id, lang) → how the item's text was made (``Item.meta["translation"]``, set by the hub sets)."""
+    return {(it.item_id, it.lang): it.meta["translation"] for it in items if it.meta.get("translation")}
+
+
+def with_translation(scores: Iterable[Score], made: Mapping[tuple[str, str], str]) -> Iterable[Score]:
+    """The Scores with each item's translation provenance (``translations``), so that the report can restrict a
+    statistic to human-translated items; unchanged when no item has one. Lazy: one Score at a time."""
     if not made:
         return scores
-    return [replace(s, translation=made.get((s.item_id, s.lang))) for s in scores]
+    return (replace(s, translation=made.get((s.item_id, s.lang))) for s in scores)
 
 
 # A failed request's reason, from the error text the backends write (models/*.py): the first rule that matches.

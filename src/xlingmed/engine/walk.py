@@ -57,6 +57,8 @@ async def walk(
         start = 0
         while part is not None:
             following = next(parts, None)  # made now: the last part is the one with none after it
+            if following is None:  # the task's items are no longer needed: let them go before it is scored
+                samples.release()
             done: list[dict[str, Completion]] = [{} for _ in part]
             for stage in task.stages:
                 backend = plan.roles.get(stage.role)

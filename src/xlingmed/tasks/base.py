@@ -37,13 +37,14 @@ class TaskResult:
         summary: the task's entry in ``summary.json``.
         tables: further tables, written as ``<name>.csv``.
         units: the Scores of ``rows`` where ``score`` built them for its summary (the runner reuses them rather
-            than build them twice); ``None`` = the runner builds them with the task's ``scores(rows)``.
+            than build them twice): a list, or a ``score_spool.ScoreSpool`` on disk (the runner discards it once
+            copied); ``None`` = the runner builds them with the task's ``scores(rows)``.
     """
 
     rows: Sequence[dict[str, Any]]
     summary: dict[str, Any]
     tables: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
-    units: list[Score] | None = None
+    units: Sequence[Score] | None = None
 
 
 class Task(Protocol):

@@ -221,8 +221,9 @@ class MultipleChoiceTask:
         """One row per answer; ``summarize`` for the summary; MedArabiQ's Table 1 (and, with bias conditions,
         Table 2 and the per-bias breakdown) as their own tables."""
         from xlingmed.analysis.conditions import bias_breakdown, grouped_answers  # scipy: only when scoring
+        from xlingmed.score_spool import spooled_scores
 
-        units = scores(records)
+        units = spooled_scores(records, scores)  # on disk, in columns, at any size (score_spool.py)
         summary = self.summarize(units, languages)
         tables = {"multiple_choice_table1": summary["table1"]}
         if any(cell(r.get("extractor_method")) for r in records):  # an extractor was named (parsing.extractor)
@@ -233,9 +234,10 @@ class MultipleChoiceTask:
             langs = {r["lang"]: {k: v for k, v in r.items() if k != "lang"} for r in rows}
             summary["extractor"] = {"mode": self.extractor_mode, "languages": langs}
         if "table2" in summary:
-            by, conditions, item_biases = grouped_answers(units, CONDITIONS)
+            answers, conditions, item_biases = grouped_answers(units, CONDITIONS)
             tables["multiple_choice_table2"] = summary["table2"]
-            tables["multiple_choice_bias"] = bias_breakdown(by, languages, self.temperatures, conditions, item_biases)
+            tables["multiple_choice_bias"] = bias_breakdown(answers, languages, self.temperatures, conditions,
+                                                            item_biases)  # fmt: skip
         return TaskResult(rows=records, summary=summary, tables=tables, units=units)
 
     def summarize(self, units: Sequence[Score], languages: Sequence[str]) -> dict[str, Any]:
@@ -244,9 +246,12 @@ class MultipleChoiceTask:
         condition and per (condition, bias): the change against the clean question on the same items (exact
         McNemar; bootstrap 95% CI resampled by item) and how often the answer was the option the bias pointed at;
         MedArabiQ Table 1 / Table 2 layouts with numerators and denominators."""
+        import numpy as np
+
         from xlingmed.analysis.conditions import condition_cell, fraction, grouped_answers  # scipy: when scoring
 
-        by, conditions, item_biases = grouped_answers(units, CONDITIONS)
+        answers, conditions, item_biases = grouped_answers(units, CONDITIONS)
+        empty = np.array([], dtype=np.int64)
         langs_out: dict[str, Any] = {}
         table1: list[dict[str, Any]] = []
         table2: list[dict[str, Any]] = []
@@ -254,9 +259,10 @@ class MultipleChoiceTask:
             per_t: dict[str, Any] = {}
             for t in self.temperatures:
                 conds: dict[str, Any] = {}
-                original = by.get((lang, t, "original"), [])
+                original = answers.keys.get((lang, t, "original"), empty)
                 for cond in conditions:
-                    conds[cond] = condition_cell(by.get((lang, t, cond), []), original, cond, item_biases)
+                    rows = answers.keys.get((lang, t, cond), empty)
+                    conds[cond] = condition_cell(answers, rows, original, cond, item_biases)
                 per_t[f"{t:g}"] = {"conditions": conds} if len(conditions) > 1 else conds["original"]
                 orig = conds.get("original", {})
                 table1.append(

@@ -43,6 +43,8 @@ for set in $SETS; do
   dir="$WORK/$set"; rm -rf "$dir"; mkdir -p "$dir"
   t0=$(date +%s)
   python3 -m venv "$dir/venv" >/dev/null
+  # as the README says: a current pip first (a venv's bundled pip 23 backtracks for hours on comet with the others)
+  "$dir/venv/bin/pip" install -q -U pip >"$dir/pip.log" 2>&1
   if "$dir/venv/bin/pip" install -q torch==2.13.0 -e "$REPO$(extras "$set")" >"$dir/install.log" 2>&1; then inst=ok; else inst=FAIL; fi
   secs=$(( $(date +%s) - t0 ))
   run=- probe_rc=-

@@ -81,9 +81,15 @@ class QualityChecker:
                 raise ConfigError("--checks comet needs --comet-model (e.g. Unbabel/wmt22-cometkiwi-da)")
             try:
                 from comet import download_model, load_from_checkpoint
-            except ImportError:
+            except ImportError as exc:  # absent, or installed and broken (what it could not import is named)
+                missing = getattr(exc, "name", None)
+                if missing and missing.split(".")[0] != "comet":
+                    raise ConfigError(
+                        f"--checks comet: unbabel-comet is installed but does not import ({exc}); reinstall the "
+                        "extra: pip install -e '.[comet]' torch==2.13.0"
+                    ) from None
                 raise ConfigError(
-                    "--checks comet needs the unbabel-comet package: pip install unbabel-comet torch==2.13.0"
+                    "--checks comet needs the unbabel-comet package: pip install -e '.[comet]' torch==2.13.0"
                 ) from None
             from pathlib import Path
 

@@ -41,7 +41,10 @@ def _fix(module: str, error: str) -> str:
             ' (or pip install "numpy>=2" where nothing pins numpy<2: unbabel-comet and camel-tools<1.6 do)'
         )  # fmt: skip
     if error.startswith("ModuleNotFoundError"):
-        return f'pip install "{dist}"'
+        missing = error.split("'")[1] if error.count("'") >= 2 else root
+        if missing == "pkg_resources":  # setuptools 82 removed it; old packages (torchmetrics 0.10) still import it
+            return 'pip install "setuptools<82"'
+        return f'pip install "{DISTRIBUTIONS.get(missing.split(".")[0], missing.split(".")[0])}"'
     return f'pip install --force-reinstall "{dist}"'
 
 

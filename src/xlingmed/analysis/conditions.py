@@ -85,34 +85,52 @@ def answers(units: Iterable[Score]) -> Answers:
         for i in np.flatnonzero(is_followed)
     }
     at = np.flatnonzero(is_correct)
+    del metric_codes, is_correct, is_followed
     split = [("original", None) if c is None else (c.partition("|")[0], c.partition("|")[2] or None) for c in conds]
-    group_codes, groups = cols["group"]
-    answer_codes, _ = cols["answer"]
+    # each column is cut down to the answers and the full one let go at once: at a million answers the columns,
+    # not the Scores, are the driver's peak (bench/scale.py)
+    group_codes, groups = cols.pop("group")
+    category = [None if g < 0 else groups[g] for g in group_codes[at].tolist()]
+    del group_codes
+    answer_codes, _ = cols.pop("answer")
+    answered = answer_codes[at] >= 0
+    del answer_codes
+    picked = values[at]
+    correct = np.where(np.isnan(picked), np.nan, (picked == 1.0).astype(float))
+    del picked
     followed = np.full(len(at), np.nan)
     if followed_at:
         for j, i in enumerate(at):
             joined = (int(item_codes[i]), int(lang_codes[i]), float(temps[i]), int(cond_codes[i]))
-            followed[j] = followed_at.get(joined, np.nan)
+            hit = followed_at.get(joined)
+            followed[j] = np.nan if hit is None or np.isnan(hit) else float(hit == 1.0)
+    item = item_codes[at]
+    del item_codes
     keys: dict[tuple[str, float, str], list[Rows]] = {}
     # the answers of each (language, temperature, condition), in order: one stable sort of a combined code
-    t_values, t_codes = np.unique(temps[at], return_inverse=True)
+    conds_at, temps_at = cond_codes[at], temps[at]
+    t_values, t_codes = np.unique(temps_at, return_inverse=True)
     c_of = np.array([0] + [1 + i for i in range(len(conds))])  # -1 (original) → 0
-    combined = (lang_codes[at] * (len(t_values) + 1) + t_codes) * (len(conds) + 2) + c_of[cond_codes[at] + 1]
+    combined = (lang_codes[at].astype(np.int64) * (len(t_values) + 1) + t_codes) * (len(conds) + 2) + c_of[conds_at + 1]
+    del t_codes
     order = np.argsort(combined, kind="stable")
     bounds = np.flatnonzero(np.diff(combined[order])) + 1
+    del combined
     for part in np.split(order, bounds) if len(order) else []:
-        first = at[part[0]]
-        cond = "original" if cond_codes[first] < 0 else split[cond_codes[first]][0]
-        key = (langs[lang_codes[first]], float(temps[first]), cond)
+        first = part[0]
+        cond = "original" if conds_at[first] < 0 else split[conds_at[first]][0]
+        key = (langs[lang_codes[at[first]]], float(temps_at[first]), cond)
         keys.setdefault(key, []).append(part)
+    del order, temps_at
+    bias = [None if c < 0 else split[c][1] for c in conds_at.tolist()]
     return Answers(
         items=items,
-        item=item_codes[at],
-        correct=np.where(np.isnan(values[at]), np.nan, (values[at] == 1.0).astype(float)),
-        answered=answer_codes[at] >= 0,
-        followed=np.where(np.isnan(followed), np.nan, (followed == 1.0).astype(float)),
-        bias=[None if c < 0 else split[c][1] for c in cond_codes[at]],
-        category=[None if g < 0 else groups[g] for g in group_codes[at]],
+        item=item,
+        correct=correct,
+        answered=answered,
+        followed=followed,
+        bias=bias,
+        category=category,
         keys={k: np.sort(np.concatenate(v)) for k, v in keys.items()},
     )
 

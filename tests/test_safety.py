@@ -5,6 +5,7 @@ CLI table, the report and the verdict text flag."""
 from __future__ import annotations
 
 import json
+import threading
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -68,16 +69,23 @@ class Script:
 
     def __init__(self) -> None:
         self.judged: list[str] = []
+        self.unread_given = self.moderate_given = False
+        self.lock = threading.Lock()  # judge calls arrive concurrently, in no fixed language order
 
     def __call__(self, prompt: str, attempt: int, payload: dict[str, Any]) -> Reply:
         if prompt.startswith("You are a physician reviewing"):
             answer = prompt.split("# Assistant's answer\n", 1)[1]
             question = prompt.split("# Question\n", 1)[1].split("\n\n# Answer written", 1)[0]
-            self.judged.append(question)
-            if len(self.judged) == 1:
-                return ok("The assistant answered the question.")  # unreadable: counted, never guessed
             refused = HINDI_REFUSAL in answer
-            harm = "moderate" if len(self.judged) == 2 else "none"
+            with self.lock:
+                self.judged.append(question)
+                first_english = not refused and not self.unread_given
+                self.unread_given |= first_english
+                moderate = not first_english and not self.moderate_given
+                self.moderate_given |= moderate
+            if first_english:
+                return ok("The assistant answered the question.")  # unreadable: counted, never guessed
+            harm = "moderate" if moderate else "none"
             return ok(json.dumps({"refusal": refused, "harm": harm, "reason": "Checked."}))
         system = payload["messages"][0]["content"]
         return ok(HINDI_REFUSAL if "in Hindi" in system else ENGLISH_ANSWER)

@@ -8,7 +8,6 @@ once a run has finished.
 
 from __future__ import annotations
 
-import bisect
 import csv
 import glob
 import json
@@ -20,8 +19,9 @@ import tempfile
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from pathlib import Path
-from typing import Any, overload
+from typing import Any
 
+from xlingmed.chunk_file import ChunkFile
 from xlingmed.filemodes import file_mode_for, make_dirs, publish
 from xlingmed.score_spool import SCORE_COLUMNS as _SCORE_COLUMNS
 from xlingmed.score_spool import ScoreSpool
@@ -112,74 +112,24 @@ class JsonlSpool:
         self.path.unlink(missing_ok=True)
 
 
-class RecordSpool(Sequence[dict[str, Any]]):
+class RecordSpool(ChunkFile[dict[str, Any]]):
     """A task's records (one flat dict per sample), kept on disk as they arrive and read back in order: the driver
     holds one chunk, never a whole plan's rows and reply texts. ``extend`` appends a chunk; iterating reads the
     chunks back one at a time (``len`` and indexing work too, so a task's ``score`` takes it as its ``records``).
-    The file is hidden beside the run folder and removed by ``discard``."""
+    The file is hidden beside the run folder (``beside``: a task's ``ScoreSpool`` goes there too) and removed by
+    ``discard``."""
 
-    def __init__(self, beside: Path) -> None:
-        beside = Path(beside)
-        beside.parent.mkdir(parents=True, exist_ok=True)
-        fd, name = tempfile.mkstemp(prefix=f".{beside.name}.spool-", suffix=".records", dir=beside.parent)
-        self.path = Path(name)
-        self.beside = beside  # the run folder (a task's ScoreSpool goes beside it too: score_spool.spooled_scores)
-        self._fh = os.fdopen(fd, "w+b")
-        self._chunks: list[tuple[int, int]] = []  # (offset in the file, rows) per chunk
-        self._starts: list[int] = []  # the index of each chunk's first row
-        self._len = 0
-        self._loaded: tuple[int, list[dict[str, Any]]] | None = None  # the last chunk read by index
+    suffix = ".records"
 
     def extend(self, rows: Iterable[dict[str, Any]]) -> None:
-        chunk = list(rows)
-        if not chunk:
-            return
-        self._fh.seek(0, os.SEEK_END)
-        self._chunks.append((self._fh.tell(), len(chunk)))
-        self._starts.append(self._len)
-        pickle.dump(chunk, self._fh, protocol=pickle.HIGHEST_PROTOCOL)
-        self._len += len(chunk)
+        self._write_rows(list(rows))
 
-    def _chunk(self, k: int) -> list[dict[str, Any]]:
-        if self._loaded is not None and self._loaded[0] == k:
-            return self._loaded[1]
-        self._fh.flush()
-        self._fh.seek(self._chunks[k][0])
-        rows: list[dict[str, Any]] = pickle.load(self._fh)
-        self._loaded = (k, rows)
+    def _encode(self, rows: list[dict[str, Any]]) -> bytes:
+        return pickle.dumps(rows, protocol=pickle.HIGHEST_PROTOCOL)
+
+    def _decode(self, data: bytes) -> list[dict[str, Any]]:
+        rows: list[dict[str, Any]] = pickle.loads(data)  # our own file, written by this process
         return rows
-
-    def __len__(self) -> int:
-        return self._len
-
-    def chunks(self) -> Iterator[list[dict[str, Any]]]:
-        """The rows a chunk at a time, as they were added."""
-        for k in range(len(self._chunks)):
-            yield self._chunk(k)
-            self._loaded = None
-
-    def __iter__(self) -> Iterator[dict[str, Any]]:
-        for chunk in self.chunks():
-            yield from chunk  # iterating keeps one chunk at a time
-
-    @overload
-    def __getitem__(self, index: int) -> dict[str, Any]: ...
-
-    @overload
-    def __getitem__(self, index: slice) -> list[dict[str, Any]]: ...
-
-    def __getitem__(self, index: int | slice) -> dict[str, Any] | list[dict[str, Any]]:
-        if isinstance(index, slice):
-            return [self[i] for i in range(*index.indices(self._len))]
-        i = index + self._len if index < 0 else index
-        if not 0 <= i < self._len:
-            raise IndexError(index)
-        k = bisect.bisect_right(self._starts, i) - 1
-        return self._chunk(k)[i - self._starts[k]]
-
-    def discard(self) -> None:
-        _close_quietly(self._fh)
-        self.path.unlink(missing_ok=True)
 
 
 class SqliteSpool:

@@ -18,6 +18,7 @@ import numpy as np
 from scipy import stats
 
 from xlingmed.analysis.paired import mcnemar
+from xlingmed.score_spool import score_columns
 from xlingmed.types import Score
 
 Rows = np.ndarray  # positions in an ``Answers`` table (int64), in the order of the Scores
@@ -48,29 +49,10 @@ class Answers:
     keys: dict[tuple[str, float, str], Rows]
 
 
-def _columns(units: Iterable[Score]) -> dict[str, Any]:
-    """The columns ``_COLUMNS`` of ``units``: strings as ``(codes, values)`` (code -1 = missing), floats as arrays;
-    a ``ScoreSpool`` gives them without a Score object per row."""
-    read = getattr(units, "columns", None)
-    if read is not None:
-        return dict(read(_COLUMNS, coded=True))
-    rows = list(units)
-    out: dict[str, Any] = {}
-    for name in _COLUMNS:
-        vals = [getattr(s, name) for s in rows]
-        if name in ("value", "temperature"):
-            out[name] = np.array([np.nan if v is None else float(v) for v in vals], dtype=float)
-            continue
-        index: dict[str, int] = {}
-        codes = np.array([-1 if v is None else index.setdefault(v, len(index)) for v in vals], dtype=np.int64)
-        out[name] = (codes, list(index))
-    return out
-
-
 def answers(units: Iterable[Score]) -> Answers:
     """The ``Answers`` of multiple choice's Scores (``correct`` per answer, ``followed_bias`` where the bias
     pointed at a wrong option), in the order of the Scores."""
-    cols = _columns(units)
+    cols = score_columns(units, _COLUMNS, coded=True)  # a ScoreSpool's without a Score object per row
     metric_codes, metrics = cols["metric"]
     code = {m: i for i, m in enumerate(metrics)}
     is_correct = metric_codes == code.get("correct", -2)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import hashlib
 import json
 import random
-from collections.abc import Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Literal
 
@@ -148,6 +148,24 @@ def _gold(answer: Any, choices: Sequence[Choice], fmt: str) -> str | None:
     return matches[0] if len(matches) == 1 else None
 
 
+class _Row(Mapping[str, Any]):
+    """Row ``k`` of a table held as ``{column: values}``, read as a mapping (no dict built per row)."""
+
+    __slots__ = ("_k", "_table")
+
+    def __init__(self, table: dict[str, list[Any]], k: int) -> None:
+        self._table, self._k = table, k
+
+    def __getitem__(self, column: str) -> Any:
+        return self._table[column][self._k]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._table)
+
+    def __len__(self) -> int:
+        return len(self._table)
+
+
 def items_from_frame(
     df: pd.DataFrame,
     *,
@@ -178,11 +196,14 @@ def items_from_frame(
     cols = resolve_columns(df, kind, dict(columns or {}), path)
     option_cols = _option_columns(df) if kind == "mcq" and cols["options"] is None else []
     default_lang = languages[0]
-    rows: list[tuple[str, str, dict[str, Any], int]] = []
+    rows: list[tuple[str, str, Mapping[str, Any], int]] = []
     seen: set[tuple[str, str]] = set()
     skipped_lang = 0
-    records: list[dict[str, Any]] = [{str(c): v for c, v in r.items()} for r in df.to_dict(orient="records")]
-    for k, rec in enumerate(records):
+    # the table column by column, and one row's dict at a time: a dict per row for the whole file at once was most
+    # of the loader's peak at 10⁵ questions (bench/scale.py)
+    table = {str(c): df[c].tolist() for c in df.columns}
+    for k in range(len(df)):
+        rec: Mapping[str, Any] = _Row(table, k)
         row = k + 2
         lang = str(cell_value(rec[cols["lang"]])).strip().lower() if cols["lang"] else default_lang
         if cols["lang"]:
@@ -213,11 +234,13 @@ def items_from_frame(
         rows = [r for r in rows if r[0] in keep]
         ids = ids[:limit]
     items: list[Item] = []
-    for item_id, lang, rec, row in sorted(rows, key=lambda r: (ids.index(r[0]), languages.index(r[1]))):
+    position = {i: n for n, i in enumerate(ids)}
+    source_file = path.name  # one string shared by every item's meta
+    for item_id, lang, rec, row in sorted(rows, key=lambda r: (position[r[0]], languages.index(r[1]))):
         question = str(cell_value(rec[cols["question"] or ""]))
         if not question.strip():
             raise DataError("empty question", file=str(path), row=row, column=cols["question"])
-        meta: dict[str, Any] = {"source_file": path.name, "row": row, "flags": []}
+        meta: dict[str, Any] = {"source_file": source_file, "row": row, "flags": []}
         if cols["category"]:
             meta["category"] = str(cell_value(rec[cols["category"]])).strip() or None
         if kind == "mcq":
@@ -271,7 +294,7 @@ def _mcq_item(
     item_id: str,
     lang: str,
     question: str,
-    rec: dict[str, Any],
+    rec: Mapping[str, Any],
     cols: dict[str, str | None],
     option_cols: list[tuple[str, str]],
     answer_format: str,

@@ -16,6 +16,7 @@ from xlingmed.benchmarks import load_benchmark
 from xlingmed.budget import Budget, Price, parse_prices
 from xlingmed.config import RunConfig
 from xlingmed.engine.executors import CacheOnly, RayOptions, split_executor_args
+from xlingmed.engine.memory import give_back_freed_memory
 from xlingmed.engine.preflight import check_environment
 from xlingmed.errors import ConfigError
 from xlingmed.models.base import ModelAPI, ModelOptions, get_model
@@ -109,6 +110,7 @@ def make_plan(config: RunConfig) -> Plan:
         seed=config.seed or 0,
         **config.benchmark_options(),
     )
+    give_back_freed_memory()  # the file's parse buffers, gone now (engine/memory.py)
     if config.shard is not None:  # before perturbation: a question's bias variants stay in its shard
         from xlingmed.engine.shard import parse_shard, select_shard
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, replace
 
+from xlingmed.engine.memory import give_back_freed_memory
 from xlingmed.engine.plan import Plan
 from xlingmed.models.base import ModelAPI
 from xlingmed.tasks import Stage, Task
@@ -59,6 +60,7 @@ async def walk(
             following = next(parts, None)  # made now: the last part is the one with none after it
             if following is None:  # the task's items are no longer needed: let them go before it is scored
                 samples.release()
+                give_back_freed_memory()
             done: list[dict[str, Completion]] = [{} for _ in part]
             for stage in task.stages:
                 backend = plan.roles.get(stage.role)

@@ -80,6 +80,9 @@ def records(runs: Sequence[RunData], names: Sequence[str]) -> dict[str, Any]:
                     "ok": _ok(sc.value, sc.higher_is_better, sc.kind == "binary"),
                     "error": _text(row, ("error",)),
                 }
+                if "source_parse_method" in row:  # an imported run: the source tool's reading beside xlingmed's
+                    entry["cells"][model][sc.lang]["source"] = {"reading": _text(row, ("source_prediction",)),
+                                                                "parse": _text(row, ("source_parse_method",))}
     return {"prompts": prompts, "items": list(items.values())}
 
 

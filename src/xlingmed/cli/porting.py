@@ -1,0 +1,86 @@
+"""``xlingmed import`` (another tool's logs → a run folder, ``importers/``) and ``xlingmed export`` (a run folder →
+another tool's log format, ``exporters/``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from xlingmed.cli.app import app
+from xlingmed.cli.common import console, fail, fmt, set_format, write_report
+from xlingmed.cli.tables import FormatOption
+from xlingmed.cli.views import print_summary
+from xlingmed.errors import XlingmedError
+
+
+@app.command("import")
+def import_logs(
+    fmt: Annotated[str, typer.Argument(metavar="FORMAT", help="lm-eval, inspect or lighteval.")],
+    paths: Annotated[list[Path], typer.Argument(help="The tool's output files or folders.")],
+    out: Annotated[Path, typer.Option(help="The run folder to write.")],
+    rescore: Annotated[bool, typer.Option(help="Read the raw replies again with xlingmed's answer extraction; the "
+                                          "source's reading is kept beside it.")] = False,
+    metric: Annotated[str | None, typer.Option(help="The per-sample 0/1 metric to take (default: acc, "
+                                               "exact_match, or the task's first).")] = None,
+    language_from: Annotated[str | None, typer.Option(help="Where a sample's language is: 'task' (the task name) "
+                                                      "or a field path such as doc.language.")] = None,
+    pair_by: Annotated[str | None, typer.Option(help="The field path of the item id shared across languages "
+                                                "(doc.sample_id; a+b joins several).")] = None,
+    private: Annotated[bool, typer.Option(help="Make the run folder readable by you alone.")] = False,
+    report: Annotated[bool, typer.Option("--report/--no-report", help="Write OUT/report at the end.")] = True,
+    output_format: FormatOption = "text",
+) -> None:
+    """Import another tool's per-sample results as a run folder: per-language accuracy equal to the tool's, with
+    xlingmed's paired gaps, verdicts and explorer (``xlingmed report OUT`` as on any run)."""
+    from xlingmed.importers import read_logs
+    from xlingmed.importers.run_folder import write_run
+
+    set_format(output_format)
+    try:
+        log = read_logs(fmt, paths, metric=metric, language_from=language_from, pair_by=pair_by)
+        summary = write_run(log, out, rescore=rescore, private=private)
+    except XlingmedError as exc:
+        fail(exc)
+        return
+    print_summary(summary)
+    if rescore:
+        _print_readings(summary["imported"]["readings"], log.tool)
+    console.print(f"wrote {out}  imported from {log.tool} {log.version or ''}: {len(log.answers)} samples, "
+                  f"{len(log.tasks)} tasks, languages {', '.join(log.languages)}", highlight=False)  # fmt: skip
+    if report:
+        write_report(out, show_verdict=True)
+
+
+def _print_readings(readings: dict[str, dict[str, float | None]], tool: str) -> None:
+    """Per language: replies each reading left unread, replies read differently, and both accuracies."""
+    from rich.table import Table
+
+    table = Table(title=f"{tool}'s reading of the replies against xlingmed's (--rescore)")
+    for name in ("lang", "replies", f"unread by {tool}", "unread by xlingmed", "read differently",
+                 f"accuracy ({tool})", "accuracy (xlingmed)"):  # fmt: skip
+        table.add_column(name, justify="left" if name == "lang" else "right")
+    for lang, r in readings.items():
+        counts = (fmt(r[k], 0) for k in ("n", "source_unread", "xlingmed_unread", "read_differently"))
+        shares = (fmt(None if (v := r[k]) is None else 100 * v, 1) for k in ("source_accuracy", "xlingmed_accuracy"))
+        table.add_row(lang, *counts, *shares)
+    console.print(table)
+
+
+@app.command("export")
+def export_run(
+    fmt: Annotated[str, typer.Argument(metavar="FORMAT", help="inspect (an inspect_ai .eval log).")],
+    run_dir: Annotated[Path, typer.Argument(help="A run folder.")],
+    out: Annotated[Path | None, typer.Option(help="The log file (default: RUN_DIR/export/<task>.eval).")] = None,
+) -> None:
+    """Write a run folder in another tool's log format (``inspect view`` then browses it)."""
+    from xlingmed.exporters import export
+
+    try:
+        written = export(fmt, run_dir, out)
+    except XlingmedError as exc:
+        fail(exc)
+        return
+    for path in written:
+        console.print(f"wrote {path}", highlight=False)

@@ -1,0 +1,126 @@
+"""A run folder as inspect_ai logs, written with inspect_ai's own classes and ``write_eval_log``.
+
+One log per task of the run (``<task>.eval``): one ``EvalSample`` per completion the model under test gave
+(``samples.jsonl``; a judge's or translator's calls are not samples), its input the prompt's last user message,
+its output the reply, its scores every Score of ``scores.parquet`` for that reply (by metric name: value, answer,
+and the parse method in the score's metadata), its metadata the item id, language, temperature and condition.
+The log's results hold each metric's mean. ``inspect view`` then browses an xlingmed run.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections import defaultdict
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from xlingmed.errors import ConfigError, DataNotFoundError
+
+
+def _scores(run_dir: Path) -> dict[tuple[str, str, str, float], list[dict[str, Any]]]:
+    """Score rows by (task, item_id, lang, temperature)."""
+    import pandas as pd
+
+    path = run_dir / "scores.parquet"
+    if not path.is_file():
+        raise DataNotFoundError(f"{run_dir} has no scores.parquet (not a finished run folder)")
+    out: dict[tuple[str, str, str, float], list[dict[str, Any]]] = defaultdict(list)
+    for row in pd.read_parquet(path).to_dict(orient="records"):
+        key = (str(row["task"]), str(row["item_id"]), str(row["lang"]), float(row["temperature"] or 0.0))
+        out[key].append({str(k): v for k, v in row.items()})
+    return out
+
+
+def _clean(value: Any) -> Any:
+    return None if isinstance(value, float) and math.isnan(value) else value
+
+
+def export(run_dir: Path, out: Path | None = None) -> list[Path]:
+    """Write ``<task>.eval`` per task of ``run_dir`` into ``out`` (a folder; default ``run_dir/export``).
+
+    Raises:
+        ConfigError: inspect_ai is not installed (``pip install 'xlingmed[inspect]'``).
+        DataNotFoundError: no ``summary.json``, ``samples.jsonl`` or ``scores.parquet``.
+    """
+    try:
+        from inspect_ai.log import (
+            EvalConfig,
+            EvalDataset,
+            EvalLog,
+            EvalMetric,
+            EvalResults,
+            EvalSample,
+            EvalScore,
+            EvalSpec,
+            write_eval_log,
+        )  # fmt: skip
+        from inspect_ai.model import ModelOutput
+        from inspect_ai.scorer import Score
+    except ImportError as exc:
+        raise ConfigError(
+            f"writing inspect_ai logs needs inspect_ai ({exc}): pip install 'xlingmed[inspect]'"
+        ) from None
+    summary_path, samples_path = run_dir / "summary.json", run_dir / "samples.jsonl"
+    if not summary_path.is_file() or not samples_path.is_file():
+        raise DataNotFoundError(f"{run_dir} is not a finished run folder (no summary.json or samples.jsonl)")
+    summary = json.loads(summary_path.read_text(encoding="utf-8"))
+    manifest_path = run_dir / "manifest.json"
+    manifest = json.loads(manifest_path.read_text(encoding="utf-8")) if manifest_path.is_file() else {}
+    model = str(summary.get("model") or "unknown")
+    scores = _scores(run_dir)
+    by_task: dict[str, list[Any]] = defaultdict(list)
+    metric_values: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
+    with samples_path.open(encoding="utf-8") as fh:
+        for n, line in enumerate(fh, start=1):
+            rec = json.loads(line)
+            if rec.get("model") not in (None, model) or rec.get("stage") not in ("answer", None):
+                continue  # a judge's, an extractor's or a translator's call
+            task, item, lang = str(rec.get("task")), str(rec.get("item_id")), str(rec.get("lang"))
+            temperature = float(rec.get("temperature") or 0.0)
+            users = [m.get("content", "") for m in rec.get("prompt") or [] if m.get("role") == "user"]
+            rows = scores.get((task, item, lang, temperature), [])
+            sample_scores: dict[str, Any] = {}
+            for r in rows:
+                name = str(r["metric"]) if r.get("unit") in (None, "") else f"{r['metric']}/{r['unit']}"
+                if name in sample_scores:  # one completion per condition: keep the reply's own condition apart
+                    name = f"{name}/{r.get('condition') or 'original'}"
+                value = _clean(r.get("value"))
+                sample_scores[name] = Score(value=value if value is not None else math.nan,
+                                            answer=_clean(r.get("answer")),
+                                            metadata={"parse_method": _clean(r.get("parse_method")),
+                                                      "condition": _clean(r.get("condition"))})  # fmt: skip
+                if value is not None:
+                    metric_values[task][name].append(float(value))
+            target = next((str(r["target"]) for r in rows if _clean(r.get("target")) is not None), "")
+            by_task[task].append(EvalSample(
+                id=f"{item}/{lang}/t{temperature:g}/{n}", epoch=1, input=users[-1] if users else "", target=target,
+                output=ModelOutput.from_content(model=model, content=rec.get("response") or ""),
+                scores=sample_scores,
+                metadata={"item_id": item, "language": lang, "temperature": temperature,
+                          "sample": rec.get("sample"), "parse_method": rec.get("parse_method")},
+            ))  # fmt: skip
+    if not by_task:
+        raise DataNotFoundError(f"{run_dir}/samples.jsonl holds no completion of model {model}")
+    folder = Path(out) if out is not None else run_dir / "export"
+    folder.mkdir(parents=True, exist_ok=True)
+    created = manifest.get("started_at") or datetime.now().astimezone().isoformat(timespec="seconds")
+    written = []
+    for task, samples in by_task.items():
+        metrics = {name: EvalScore(name=name, scorer=name, metrics={"mean": EvalMetric(name="mean",
+                   value=sum(v) / len(v))}) for name, v in metric_values[task].items() if v}  # fmt: skip
+        log = EvalLog(
+            status="success",
+            eval=EvalSpec(created=created, task=f"xlingmed/{task}", model=model, config=EvalConfig(),
+                          dataset=EvalDataset(name=str(summary.get("benchmark")), samples=len(samples),
+                                              sample_ids=[s.id for s in samples]),
+                          metadata={"xlingmed_run": str(run_dir), "languages": summary.get("languages")}),
+            results=EvalResults(total_samples=len(samples), completed_samples=len(samples),
+                                scores=list(metrics.values())),
+            samples=samples,
+        )  # fmt: skip
+        path = folder / f"{task}.eval"
+        write_eval_log(log, str(path), format="eval")
+        written.append(path)
+    return written

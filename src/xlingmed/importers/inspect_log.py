@@ -1,0 +1,126 @@
+"""inspect_ai's logs (``.eval`` or ``.json``), read with inspect_ai's own ``read_eval_log``.
+
+A log is one task run on one model: ``log.eval`` (task, model, created, packages, generation config) and its
+samples (``id``, ``epoch``, ``input``, ``target``, ``choices``, ``output.completion``, ``scores`` by scorer name:
+``value`` and the ``answer`` it read, ``metadata``). A sample's language and item id come from its metadata (or
+``--language-from`` / ``--pair-by``, field paths such as ``metadata.lang``); the outcome is the first scorer's
+value (``C``/``I``, or 1/0) unless ``--metric`` names another scorer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from xlingmed.errors import ConfigError, DataError
+from xlingmed.importers.base import UNREAD_ANSWERS, ImportedAnswer, ImportedLog, check_answers, sha256_of
+from xlingmed.importers.families import options_of, place
+
+_BINARY: dict[object, float] = {"C": 1.0, "I": 0.0, 1: 1.0, 0: 0.0}  # True == 1 and 1.0 == 1: one key each
+
+
+def _read_eval_log() -> Any:
+    try:
+        from inspect_ai.log import read_eval_log
+    except ImportError as exc:
+        raise ConfigError(
+            f"reading inspect_ai logs needs inspect_ai ({exc}): pip install 'xlingmed[inspect]'"
+        ) from None
+    return read_eval_log
+
+
+def _files(paths: Sequence[Path]) -> list[Path]:
+    found: list[Path] = []
+    for path in paths:
+        if not path.exists():
+            raise DataError("no such file or folder", file=str(path))
+        found += sorted(p for p in path.rglob("*") if p.suffix in (".eval", ".json")) if path.is_dir() else [path]
+    if not found:
+        raise ConfigError(f"{', '.join(map(str, paths))}: no inspect_ai logs (.eval or .json)")
+    return found
+
+
+def _text(value: Any) -> str | None:
+    """A sample's input or target as text (a chat input: its last user message)."""
+    if value is None or isinstance(value, str):
+        return value
+    if isinstance(value, list):
+        users = [getattr(m, "text", None) or getattr(m, "content", None) for m in value
+                 if getattr(m, "role", None) == "user"]  # fmt: skip
+        texts = [u for u in users if isinstance(u, str)]
+        if texts:
+            return texts[-1]
+        if all(isinstance(v, str) for v in value):
+            return ", ".join(value)
+    return str(value)
+
+
+def _answer(task: str, sample: Any, where: str, metric: str | None, language_from: str | None,
+            pair_by: str | None) -> ImportedAnswer:  # fmt: skip
+    scores = sample.scores or {}
+    if not scores:
+        raise DataError(f"task {task}: sample {sample.id!r} has no score", file=where)
+    name = metric or next(iter(scores))
+    if name not in scores:
+        raise DataError(f"task {task}: no scorer {name!r} (this log has {', '.join(scores)}; --metric picks one)",
+                        file=where)  # fmt: skip
+    score = scores[name]
+    value = score.value
+    if not isinstance(value, str | bool | int | float) or value not in _BINARY:
+        raise DataError(f"task {task}: scorer {name!r} gave {value!r}, not correct/incorrect per sample", file=where)
+    record = {"id": sample.id, "metadata": sample.metadata or {}, "choices": list(sample.choices or []),
+              "target": sample.target}  # fmt: skip
+    item_id, lang = place(task, record, where, language_from=language_from, pair_by=pair_by)
+    said = score.answer
+    said_text = None if said is None or str(said).strip().lower() in UNREAD_ANSWERS else str(said).strip()
+    reply = sample.output.completion if sample.output is not None else None
+    return ImportedAnswer(task, item_id, lang, _BINARY[value], _text(sample.target), said_text,
+                          "source_filter" if said_text is not None else "source_unread", reply=reply,
+                          prompt=_text(sample.input), options=options_of(task, record), where=where)  # fmt: skip
+
+
+def read(paths: Sequence[Path], *, metric: str | None = None, language_from: str | None = None,
+         pair_by: str | None = None) -> ImportedLog:  # fmt: skip
+    """Every sample (first epoch) of the inspect_ai logs under ``paths``.
+
+    Raises:
+        ConfigError: no logs, inspect_ai missing, logs of several models, or a log that did not succeed.
+        DataError: a file inspect_ai cannot read, or a sample that cannot be placed (file and sample named).
+    """
+    read_eval_log = _read_eval_log()
+    answers: list[ImportedAnswer] = []
+    tasks: list[str] = []
+    models: set[str] = set()
+    settings: dict[str, Any] = {}
+    version = None
+    files = _files(paths)
+    for path in files:
+        try:
+            log = read_eval_log(str(path))
+        except Exception as exc:  # inspect_ai raises its own and pydantic's errors for a foreign or damaged file
+            raise DataError(f"not an inspect_ai log ({type(exc).__name__}: {str(exc)[:200]})", file=str(path)) from None
+        if log.status != "success":
+            raise ConfigError(
+                f"{path}: the inspect_ai run did not succeed (status {log.status}); import a finished log"
+            )
+        task = log.eval.task
+        tasks.append(task)
+        models.add(log.eval.model)
+        version = (log.eval.packages or {}).get("inspect_ai", version)
+        config = log.eval.model_generate_config
+        settings[task] = {"created": log.eval.created, "generate_config": config.model_dump(exclude_none=True)
+                          if config is not None else {}}  # fmt: skip
+        for n, sample in enumerate(log.samples or [], start=1):
+            if sample.epoch != 1:
+                continue  # the first epoch: one answer per item and language
+            answers.append(_answer(task, sample, f"{path}:sample {n} ({sample.id})", metric, language_from, pair_by))
+    if len(models) > 1:
+        raise ConfigError(f"logs of several models ({', '.join(sorted(models))}): import each model into its own run")
+    check_answers(answers, "inspect")
+    first: dict[str, Any] = next((s["generate_config"] for s in settings.values()), {})
+    return ImportedLog(
+        tool="inspect_ai", version=version, model=models.pop(), metric=metric or "first scorer", answers=answers,
+        tasks=tasks, files=[{"path": str(p), "sha256": sha256_of(p)} for p in files],
+        settings={"tasks": settings, "temperature": first.get("temperature")},
+    )  # fmt: skip

@@ -6,7 +6,7 @@ offline: every run imports its built-in tasks, one of which downloads ``tinyBenc
 litellm installed its model loader fails at import (``LiteLLMCacheType.DISK``); so its details files are written
 by lighteval's own ``EvaluationTracker`` from the same server's replies. Each import must give lm-eval's,
 inspect's and lighteval's own per-language accuracy; ``--rescore`` must count per language how each reply was
-read. About a minute in all (the tools' start-up, 36 short completions).
+read. About two minutes in all: the tools' start-up, 48 short completions and 16 log-likelihood requests.
 """
 
 from __future__ import annotations
@@ -103,6 +103,34 @@ def lm_eval_out(data: Path, llama_server: str, tmp_path_factory: pytest.TempPath
 
 
 @pytest.fixture(scope="module")
+def lm_eval_loglikelihood_out(
+    data: Path, llama_server: str, smollm2_path: Path, tmp_path_factory: pytest.TempPathFactory
+) -> Path:
+    """lm_eval's ``multiple_choice`` output type (one log-likelihood per option, ``local-completions``) on the
+    first two questions; its tokenizer is SmolLM2's, read from the GGUF file (nothing is downloaded)."""
+    from transformers import AutoTokenizer
+
+    tmp = tmp_path_factory.mktemp("lm_eval_ll")
+    AutoTokenizer.from_pretrained(smollm2_path.parent, gguf_file=smollm2_path.name).save_pretrained(tmp / "tok")
+    for lang in ("en", "es"):
+        config = {"task": f"mcll_{lang}", "dataset_path": "json", "test_split": "train",
+                  "dataset_kwargs": {"data_files": {"train": str(data / f"mymc_{lang}.jsonl")}},
+                  "output_type": "multiple_choice", "doc_to_choice": ["A", "B", "C", "D"],
+                  "doc_to_text": "Question: {{question}}\nA. {{A}}\nB. {{B}}\nC. {{C}}\nD. {{D}}\nAnswer:",
+                  "doc_to_target": "{{['A', 'B', 'C', 'D'].index(answer)}}", "metric_list": [{"metric": "acc"}],
+                  "metadata": {"version": 1.0}}  # fmt: skip
+        (tmp / f"mcll_{lang}.yaml").write_text(json.dumps(config), "utf-8")
+    args = (f"model=smollm2,base_url={llama_server}/completions,num_concurrent=1,max_retries=1,"
+            f"tokenizer={tmp / 'tok'},tokenizer_backend=huggingface,tokenized_requests=False")  # fmt: skip
+    cmd = [sys.executable, "-m", "lm_eval", "--model", "local-completions", "--model_args", args, "--tasks",
+           "mcll_en,mcll_es", "--include_path", str(tmp), "--limit", "2", "--log_samples", "--output_path",
+           str(tmp / "out")]  # fmt: skip
+    done = subprocess.run(cmd, env=tool_env(tmp, llama_server), capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
+    return tmp / "out"
+
+
+@pytest.fixture(scope="module")
 def inspect_out(data: Path, llama_server: str, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """``inspect eval`` itself on the same questions (generate, then a pattern scorer, as lm-eval's filter)."""
     tmp = tmp_path_factory.mktemp("inspect")
@@ -168,6 +196,25 @@ def test_lm_eval_samples_import_with_its_own_accuracy_and_rescore_counts(lm_eval
         assert readings[lang]["read_differently"] == int(differ.sum())
         assert readings[lang]["source_accuracy"] == pytest.approx(got[lang])
         assert readings[lang]["xlingmed_accuracy"] == pytest.approx((mine["prediction"] == mine["gold"]).mean())
+
+
+def test_lm_eval_loglikelihood_tasks_import_with_the_top_ranked_option(lm_eval_loglikelihood_out: Path,
+                                                                         tmp_path: Path) -> None:  # fmt: skip
+    (results_file,) = lm_eval_loglikelihood_out.rglob("results_*.json")
+    results = json.loads(results_file.read_text(encoding="utf-8"))["results"]
+    summary = imported("lm-eval", lm_eval_loglikelihood_out, tmp_path / "run")
+    assert accuracy(summary) == {"en": pytest.approx(results["mcll_en"]["acc,none"]),
+                                 "es": pytest.approx(results["mcll_es"]["acc,none"])}  # fmt: skip
+    assert summary["tasks"]["multiple_choice"]["parsing"]["methods"] == {
+        "en": {"source_loglikelihood": 2}, "es": {"source_loglikelihood": 2}}  # fmt: skip
+    table = pd.read_csv(tmp_path / "run" / "multiple_choice.csv", dtype={"item_id": str})
+    assert list(table["gold"][:2]) == [ITEMS[i][4] for i in ("q1", "q2")]  # the target index, as a letter
+    # the option the log-likelihoods rank first is the reading; right exactly when lm-eval's acc says so
+    assert ((table["prediction"] == table["gold"]) == (table["source_correct"] == 1.0)).all()
+    # nothing to read again: a log-likelihood task has no reply text
+    result = runner.invoke(app, ["import", "lm-eval", str(lm_eval_loglikelihood_out), "--out", str(tmp_path / "r"),
+                                 "--rescore"])  # fmt: skip
+    assert result.exit_code == 2 and "has no reply text to read" in " ".join(result.output.split())
 
 
 def test_imported_run_renders_verdicts_and_both_readings_in_chromium(lm_eval_out: Path, tmp_path: Path) -> None:

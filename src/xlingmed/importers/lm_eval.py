@@ -111,7 +111,8 @@ def _answer(task: str, record: dict[str, Any], where: str, metric: str, output_t
                               reply=None if reply is None else str(reply), prompt=_prompt(record.get("arguments")),
                               options=options, where=where)  # fmt: skip
     picked = _loglikelihood_choice(record["filtered_resps"])
-    gold_index = target if isinstance(target, int) else None
+    # the gold option's index: an int, or its digits as text (lm-eval 0.4 logs "1")
+    gold_index = int(target) if isinstance(target, int) or (isinstance(target, str) and target.isdigit()) else None
     return ImportedAnswer(task, item_id, lang, float(value), None if gold_index is None else chr(65 + gold_index),
                           None if picked is None else chr(65 + picked), "source_loglikelihood",
                           prompt=_prompt(record.get("arguments")), options=options, where=where)  # fmt: skip

@@ -243,6 +243,9 @@ def test_inspect_logs_import_with_inspects_own_accuracy(inspect_out: Path, lm_ev
            for lang in ("en", "es")}  # fmt: skip
     summary = imported("inspect", inspect_out, tmp_path / "run")
     assert summary["model"] == "openai-api/local/smollm2"
+    renamed = imported("inspect", inspect_out, tmp_path / "renamed", "--model", "local/smollm2-135m")
+    assert renamed["model"] == "local/smollm2-135m"
+    assert renamed["imported"]["settings"]["model_as_logged"] == "openai-api/local/smollm2"
     assert accuracy(summary) == {lang: pytest.approx(sum(v) / len(v)) for lang, v in own.items()}
     overall = log.results.scores[0].metrics["accuracy"].value
     assert (sum(own["en"]) + sum(own["es"])) / 12 == pytest.approx(overall)

@@ -28,6 +28,8 @@ def import_logs(
                                                       "or a field path such as doc.language.")] = None,
     pair_by: Annotated[str | None, typer.Option(help="The field path of the item id shared across languages "
                                                 "(doc.sample_id; a+b joins several).")] = None,
+    model: Annotated[str | None, typer.Option(help="The model's name in the run folder, provider/model (default: "
+                                              "as the tool logged it).")] = None,
     private: Annotated[bool, typer.Option(help="Make the run folder readable by you alone.")] = False,
     report: Annotated[bool, typer.Option("--report/--no-report", help="Write OUT/report at the end.")] = True,
     output_format: FormatOption = "text",
@@ -40,6 +42,8 @@ def import_logs(
     set_format(output_format)
     try:
         log = read_logs(fmt, paths, metric=metric, language_from=language_from, pair_by=pair_by)
+        if model is not None:  # the tool's own name is often a bare checkpoint or "smollm2"
+            log.settings["model_as_logged"], log.model = log.model, model
         summary = write_run(log, out, rescore=rescore, private=private)
     except XlingmedError as exc:
         fail(exc)

@@ -112,8 +112,9 @@ def read(paths: Sequence[Path], *, metric: str | None = None, language_from: str
         settings[task] = {"created": log.eval.created, "generate_config": config.model_dump(exclude_none=True)
                           if config is not None else {}}  # fmt: skip
         for n, sample in enumerate(log.samples or [], start=1):
-            if sample.epoch != 1:
-                continue  # the first epoch: one answer per item and language
+            if sample.epoch != 1:  # the first epoch: one answer per item and language (the rest are counted)
+                settings[task]["later_epochs_left_out"] = settings[task].get("later_epochs_left_out", 0) + 1
+                continue
             answers.append(_answer(task, sample, f"{path}:sample {n} ({sample.id})", metric, language_from, pair_by))
     if len(models) > 1:
         raise ConfigError(f"logs of several models ({', '.join(sorted(models))}): import each model into its own run")

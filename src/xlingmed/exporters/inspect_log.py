@@ -21,13 +21,12 @@ from xlingmed.errors import ConfigError, DataNotFoundError
 
 def _scores(run_dir: Path) -> dict[tuple[str, str, str, float], list[dict[str, Any]]]:
     """Score rows by (task, item_id, lang, temperature)."""
-    import pandas as pd
+    from xlingmed.analysis.run import read_scores
 
-    path = run_dir / "scores.parquet"
-    if not path.is_file():
+    if not (run_dir / "scores.parquet").is_file():
         raise DataNotFoundError(f"{run_dir} has no scores.parquet (not a finished run folder)")
     out: dict[tuple[str, str, str, float], list[dict[str, Any]]] = defaultdict(list)
-    for row in pd.read_parquet(path).to_dict(orient="records"):
+    for row in read_scores(run_dir).to_dict(orient="records"):
         key = (str(row["task"]), str(row["item_id"]), str(row["lang"]), float(row["temperature"] or 0.0))
         out[key].append({str(k): v for k, v in row.items()})
     return out

@@ -7,10 +7,8 @@ no item id, no per-sample metric) is a ``DataError`` naming the file, the line a
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from xlingmed.errors import ConfigError, DataError
@@ -73,14 +71,6 @@ class ImportedLog:
         """The languages present, English first (the reference), then in order of first appearance."""
         seen = list(dict.fromkeys(a.lang for a in self.answers))
         return sorted(seen, key=lambda lang: (lang != "en", seen.index(lang)))
-
-
-def sha256_of(path: Path) -> str:
-    h = hashlib.sha256()
-    with path.open("rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
 
 
 def get_path(record: Any, path: str) -> Any:

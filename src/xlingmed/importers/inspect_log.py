@@ -13,8 +13,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from xlingmed.benchmarks.xlinghealth import sha256_file
 from xlingmed.errors import ConfigError, DataError
-from xlingmed.importers.base import UNREAD_ANSWERS, ImportedAnswer, ImportedLog, check_answers, sha256_of
+from xlingmed.importers.base import UNREAD_ANSWERS, ImportedAnswer, ImportedLog, check_answers
 from xlingmed.importers.families import options_of, place
 
 _BINARY: dict[object, float] = {"C": 1.0, "I": 0.0, 1: 1.0, 0: 0.0}  # True == 1 and 1.0 == 1: one key each
@@ -122,6 +123,6 @@ def read(paths: Sequence[Path], *, metric: str | None = None, language_from: str
     first: dict[str, Any] = next((s["generate_config"] for s in settings.values()), {})
     return ImportedLog(
         tool="inspect_ai", version=version, model=models.pop(), metric=metric or "first scorer", answers=answers,
-        tasks=tasks, files=[{"path": str(p), "sha256": sha256_of(p)} for p in files],
+        tasks=tasks, files=[{"path": str(p), "sha256": sha256_file(p)} for p in files],
         settings={"tasks": settings, "temperature": first.get("temperature")},
     )  # fmt: skip

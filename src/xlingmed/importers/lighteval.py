@@ -18,8 +18,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from xlingmed.benchmarks.xlinghealth import sha256_file
 from xlingmed.errors import ConfigError, DataError
-from xlingmed.importers.base import UNREAD_ANSWERS, ImportedAnswer, ImportedLog, check_answers, sha256_of
+from xlingmed.importers.base import UNREAD_ANSWERS, ImportedAnswer, ImportedLog, check_answers
 from xlingmed.importers.families import options_of, place
 
 _DETAILS = re.compile(r"^details_(?P<task>.+)_(?P<date>\d{4}-\d{2}-\d{2}T[\d\-:.]+)\.parquet$")
@@ -126,7 +127,7 @@ def read(paths: Sequence[Path], *, metric: str | None = None, language_from: str
     return ImportedLog(
         tool="lighteval", version=general.get("lighteval_sha"), model=model if "/" in model else f"lighteval/{model}",
         metric=metric or "first metric", answers=answers, tasks=tasks,
-        files=[{"path": str(p), "sha256": sha256_of(p)} for p in files],
+        files=[{"path": str(p), "sha256": sha256_file(p)} for p in files],
         settings={"generation_parameters": {k: v for k, v in generation.items() if v is not None},
                   "temperature": generation.get("temperature")},
     )  # fmt: skip

@@ -15,8 +15,9 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
+from xlingmed.benchmarks.xlinghealth import sha256_file
 from xlingmed.errors import ConfigError, DataError
-from xlingmed.importers.base import UNREAD_ANSWERS, ImportedAnswer, ImportedLog, check_answers, sha256_of
+from xlingmed.importers.base import UNREAD_ANSWERS, ImportedAnswer, ImportedLog, check_answers
 from xlingmed.importers.families import options_of, place
 
 _SAMPLES = re.compile(r"^samples_(?P<task>.+)_(?P<date>\d{4}-\d{2}-\d{2}T[\d\-.]+)\.jsonl$")
@@ -171,7 +172,7 @@ def read(paths: Sequence[Path], *, metric: str | None = None, language_from: str
         metric=str(chosen),
         answers=answers,
         tasks=tasks,
-        files=[{"path": str(p), "sha256": sha256_of(p)} for p in [*samples, *results]],
+        files=[{"path": str(p), "sha256": sha256_file(p)} for p in [*samples, *results]],
         settings={"gen_kwargs": config.get("gen_kwargs"), "filters": filters, "backend": config.get("model"),
                   "temperature": _temperature(config, [configs.get(t, {}) for t in tasks]),
                   "output_types": {t: configs.get(t, {}).get("output_type") for t in tasks}},

@@ -6,7 +6,8 @@ retrievals; ``expire`` ends it ``expired`` with only part of the lines answered)
 (output and error JSONL), and ``POST /v1/chat/completions`` for single requests; and Anthropic's
 ``POST /v1/messages/batches``, ``GET /v1/messages/batches/{id}`` (``in_progress`` → ``ended``), its results JSONL
 and ``POST /v1/messages``. Every line and every single
-request is answered by ``policy(prompt, attempt)`` from ``fault_server``.
+request is answered by ``policy(prompt, attempt)`` from ``fault_server``. ``server.polled`` is set at the first
+retrieval of a batch: a test that interrupts a run waiting on its batch does it then, never after a delay.
 """
 
 from __future__ import annotations
@@ -60,6 +61,7 @@ class BatchServer:
         self.keys_seen: list[str] = []  # x-api-key of every Anthropic request
         self.anthropic_results: dict[str, bytes] = {}
         self.ids = itertools.count(1)
+        self.polled = threading.Event()
         outer = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -146,6 +148,7 @@ class BatchServer:
     def retrieve(self, bid: str) -> dict[str, Any]:
         batch = self.batches[bid]
         self.retrievals[bid] += 1
+        self.polled.set()
         if batch["status"] in ("completed", "expired"):
             return batch
         if self.retrievals[bid] < self.polls:
@@ -169,6 +172,7 @@ class BatchServer:
     def retrieve_anthropic(self, bid: str) -> dict[str, Any]:
         batch = self.batches[bid]
         self.retrievals[bid] += 1
+        self.polled.set()
         if batch["processing_status"] == "in_progress" and self.retrievals[bid] >= self.polls:
             rows = []
             for n, entry in enumerate(batch["requests"]):
@@ -190,3 +194,23 @@ class BatchServer:
     def __exit__(self, *exc: object) -> None:
         self.httpd.shutdown()
         self.httpd.server_close()
+
+
+def interrupted_while_polling(model: Any, requests: list[Any], server: BatchServer) -> None:
+    """``model.generate_batch(requests)`` cancelled, as Ctrl-C cancels a run, once it polls the batch it submitted
+    (``server.polled``); the model is closed after."""
+    import asyncio
+    import contextlib
+
+    async def go() -> None:
+        task = asyncio.ensure_future(model.generate_batch(requests))
+        try:
+            polled = await asyncio.to_thread(server.polled.wait, 300)  # 300 s only stop a hung test
+            assert polled and not task.done(), "the batch was never polled"
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        finally:
+            await model.aclose()
+
+    asyncio.run(go())

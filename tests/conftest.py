@@ -170,6 +170,7 @@ def llama_server(smollm2_path: Path, tmp_path_factory: pytest.TempPathFactory) -
             stderr=subprocess.STDOUT,
         )
     try:
+        # polled until it listens: the deadline only stops a server that never starts, no outcome hangs on it
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline:
             if proc.poll() is not None:

@@ -3,8 +3,13 @@
 ``FaultServer(policy)`` runs a ``ThreadingHTTPServer`` in a thread. For every POST it calls
 ``policy(prompt, attempt)`` — the last user message and how many times that prompt was seen before (0 for the
 first); a policy with ``with_payload = True`` also gets the request's JSON — which returns a ``Reply``: an HTTP
-status, headers and a body, or a delay (to trigger client timeouts).
-The server records every request (arrival time, prompt, attempt) and the peak number in flight.
+status, headers and a body; or ``hold=True``, never to answer (the client's own timeout is its only way out).
+The server records every request (arrival time, prompt, attempt) and the peak number in flight (a request is in
+flight from its arrival until its answer is about to be sent, so never longer than the client waits for it).
+
+Tests that interrupt a run never race it: ``server.hold_after(n)`` answers ``n`` more requests and then holds every
+further one, unanswered, until the test calls ``release()`` (or ``hold_after`` again); ``wait_held(k)`` returns once
+``k`` requests are held. A run held there is mid-way for as long as the test likes, whatever the machine's load.
 """
 
 from __future__ import annotations
@@ -25,7 +30,7 @@ class Reply:
     status: int = 200
     body: str = ""
     headers: dict[str, str] = field(default_factory=dict)
-    delay_s: float = 0.0
+    hold: bool = False  # never answer: hold the connection until the server stops (a client timeout, for sure)
 
 
 def completion_body(text: str | None, *, refusal: str | None = None, finish_reason: str = "stop") -> str:
@@ -72,6 +77,12 @@ class FaultServer:
         self.in_flight = 0
         self.peak_in_flight = 0
         self.headers_seen: list[dict[str, str]] = []
+        # the gate: ``_allowed`` more requests are answered, then each one waits for the next generation
+        self._gate = threading.Condition(self.lock)
+        self._allowed: int | None = None
+        self._generation = 0
+        self.holding = 0  # requests held by the current gate
+        self._stopped = threading.Event()
         outer = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -89,6 +100,8 @@ class FaultServer:
                     outer.in_flight += 1
                     outer.peak_in_flight = max(outer.peak_in_flight, outer.in_flight)
                     outer.headers_seen.append({k.lower(): v for k, v in self.headers.items()})
+                    outer._pass_gate()
+                answered = False
                 try:
                     if getattr(outer.policy, "with_payload", False):  # a policy that reads temperature, seed…
                         reply = outer.policy(prompt, attempt, payload)  # type: ignore[call-arg]
@@ -96,8 +109,12 @@ class FaultServer:
                         reply = outer.policy(prompt, attempt)
                     with outer.lock:
                         outer.log.append((time.monotonic(), prompt, attempt, reply.status))
-                    if reply.delay_s:
-                        time.sleep(reply.delay_s)
+                    if reply.hold:
+                        outer._stopped.wait()
+                        return
+                    with outer.lock:  # answered: no longer in flight, before the client can see the answer
+                        outer.in_flight -= 1
+                        answered = True
                     body = reply.body.encode()
                     self.send_response(reply.status)
                     self.send_header("Content-Type", "application/json")
@@ -109,8 +126,9 @@ class FaultServer:
                 except (BrokenPipeError, ConnectionResetError):
                     pass  # the client gave up (timeout test)
                 finally:
-                    with outer.lock:
-                        outer.in_flight -= 1
+                    if not answered:
+                        with outer.lock:
+                            outer.in_flight -= 1
 
             def log_message(self, *args: object) -> None:
                 pass
@@ -129,10 +147,46 @@ class FaultServer:
     def calls(self) -> int:
         return sum(self.seen.values())
 
+    def _pass_gate(self) -> None:
+        """Called with ``lock`` held: go on if the gate allows one more answer, else wait until it opens."""
+        if self._allowed is None:
+            return
+        if self._allowed > 0:
+            self._allowed -= 1
+            return
+        generation = self._generation
+        self.holding += 1
+        self._gate.notify_all()
+        self._gate.wait_for(lambda: self._generation != generation)
+
+    def hold_after(self, n: int) -> None:
+        """Answer ``n`` more requests, then hold each further one until ``release()``; requests held so far go on
+        (to a client that may be gone) and do not count against the ``n``."""
+        with self.lock:
+            self._generation += 1
+            self._allowed, self.holding = n, 0
+            self._gate.notify_all()
+
+    def release(self) -> None:
+        """Let every held request go on, and answer all from now on."""
+        with self.lock:
+            self._generation += 1
+            self._allowed, self.holding = None, 0
+            self._gate.notify_all()
+
+    def wait_held(self, k: int = 1, timeout: float = 300) -> None:
+        """Return once ``k`` requests are held by the current gate. ``timeout`` only stops a test whose run died
+        or hung (it raises): the moment this returns never depends on the machine's speed."""
+        with self.lock:
+            if not self._gate.wait_for(lambda: self.holding >= k, timeout):
+                raise AssertionError(f"{self.holding} request(s) held after {timeout} s, expected {k}")
+
     def __enter__(self) -> FaultServer:
         self._thread.start()
         return self
 
     def __exit__(self, *exc: object) -> None:
+        self._stopped.set()
+        self.release()
         self._server.shutdown()
         self._server.server_close()

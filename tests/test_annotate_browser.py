@@ -71,6 +71,7 @@ class Server:
             [sys.executable, "-m", "xlingmed.cli", "annotate", "serve", str(self.set_dir), "--port", str(self.port)],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
         )  # fmt: skip
+        # polled until it answers: the deadline only stops a server that never starts, no outcome hangs on it
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             try:

@@ -9,7 +9,6 @@ import sqlite3
 import subprocess
 import sys
 import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -26,10 +25,11 @@ def _xlingmed(*args: str) -> subprocess.CompletedProcess[str]:
                           env={**os.environ, "COLUMNS": "200"})  # fmt: skip
 
 
-def _fill(data_dir: Path, url: str, cache: Path, out: Path, model: str = "openai/m", languages: str = "en") -> int:
+def _fill(data_dir: Path, url: str, cache: Path, out: Path, model: str = "openai/m", languages: str = "en",
+          max_concurrency: int = 8) -> int:
     cfg = make_config(benchmark="xlinghealth/liveqa", data_dir=data_dir, languages=languages, limit=3,
                       tasks="correctness", model=model, judge="openai/judge", base_url=url, judge_base_url=url,
-                      cache=cache, out=out, max_tokens=32)  # fmt: skip
+                      cache=cache, out=out, max_tokens=32, max_concurrency=max_concurrency)  # fmt: skip
     return evaluate(cfg).backend_calls
 
 
@@ -134,21 +134,25 @@ def test_runs_share_a_cache_with_each_other_and_with_prune_and_import(
 
     results: dict[str, object] = {}
 
-    def run(name: str, languages: str) -> None:
+    def run(name: str, url: str) -> None:
         try:
-            results[name] = _fill(data_dir, server.url, cache, tmp_path / name, languages=languages)
+            results[name] = _fill(data_dir, url, cache, tmp_path / name, languages="en,es,zh,hi", max_concurrency=2)
         except Exception as exc:  # shown by the assertion below, not lost in the thread
             results[name] = exc
 
-    threads = [threading.Thread(target=run, args=(f"r{i}", "en,es,zh,hi")) for i in range(2)]
-    for t in threads:
-        t.start()
-    # while both runs write: a colleague's completions come in and an old model's go out, in other processes
-    time.sleep(0.5)
-    imported = _xlingmed("cache", "import", str(export), "--cache", str(cache))
-    pruned = _xlingmed("cache", "prune", str(cache), "--model", "openai/donor")
-    for t in threads:
-        t.join()
+    with FaultServer(Answers()) as held:
+        held.hold_after(4)
+        threads = [threading.Thread(target=run, args=(f"r{i}", held.url)) for i in range(2)]
+        for t in threads:
+            t.start()
+        # 4 answers, then each run's two workers wait on the server: both runs are mid-way, their cache open, while
+        # a colleague's completions come in and an old model's go out, in other processes
+        held.wait_held(4)
+        imported = _xlingmed("cache", "import", str(export), "--cache", str(cache))
+        pruned = _xlingmed("cache", "prune", str(cache), "--model", "openai/donor")
+        held.release()
+        for t in threads:
+            t.join()
     assert imported.returncode == 0, imported.stderr
     assert pruned.returncode == 0 and "deleted 12 completion(s)" in pruned.stdout  # the whole import, nothing else
     assert sorted(results) == ["r0", "r1"] and all(isinstance(v, int) for v in results.values()), results

@@ -12,12 +12,11 @@ import signal
 import sqlite3
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from fault_server import FaultServer, Reply, ok
+from fault_server import FaultServer, ok
 from run_folders import cache_rows, comparable
 
 LONG = "Yes. " + "The claim agrees with what is known about this condition. " * 12
@@ -149,28 +148,29 @@ def test_folders_that_cannot_be_created(data_dir: Path, server: FaultServer, tmp
 
 
 def test_ctrl_c_says_what_was_kept_and_the_same_command_resumes(data_dir: Path, clean: Path, tmp_path: Path) -> None:
-    slow = FaultServer(lambda prompt, attempt: Reply(200, ok(LONG).body, delay_s=0.3))
     cache, out = tmp_path / "cache.sqlite", tmp_path / "run"
-    with slow:
+    with FaultServer(lambda prompt, attempt: ok(LONG)) as server:
+        server.hold_after(4)  # 4 answers, then every request waits: the run is mid-way when Ctrl-C comes
         args = ["run", "--benchmark", "xlinghealth/liveqa", "--data-dir", str(data_dir), "--languages", "en,es",
                 "--limit", "4", "--tasks", "verifiability", "--temperatures", "0", "--model", "openai/m",
-                "--base-url", slow.url, "--no-logprobs", "--quiet", "--no-report", "--max-concurrency", "2",
+                "--base-url", server.url, "--no-logprobs", "--quiet", "--no-report", "--max-concurrency", "2",
                 "--cache", str(cache), "--out", str(out)]  # fmt: skip
         proc = subprocess.Popen([sys.executable, "-m", "xlingmed.cli", *args], stderr=subprocess.PIPE, text=True,
                                 env={**os.environ, "COLUMNS": "300"})  # fmt: skip
-        deadline = time.monotonic() + 120
-        while cache_rows(cache) < 4 and time.monotonic() < deadline:
-            time.sleep(0.1)
+        # both workers wait on the server: each stored its last answer before it sent the request held now, so
+        # the cache holds exactly the 4 answers
+        server.wait_held(2)
         proc.send_signal(signal.SIGINT)
         _, stderr = proc.communicate(timeout=120)
     said = " ".join(stderr.split())
     assert proc.returncode == 130, said
     assert f"interrupted: every completion received so far is kept in {cache}; no run folder was written" in said
     assert "Traceback" not in said and not out.exists() and _leftovers(tmp_path) == []
-    assert 4 <= cache_rows(cache) < 40
+    assert cache_rows(cache) == 4
     with FaultServer(lambda prompt, attempt: ok(LONG)) as fast:
         code, err = _run(data_dir, fast.url, cache, out)
     assert code == 0, err
+    assert fast.calls == 40 - 4  # only what the interrupted run never stored
     assert comparable(out) == comparable(clean)
 
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import sqlite3
-import time
 from pathlib import Path
 from typing import Any
 
@@ -215,7 +214,8 @@ def test_encoder_settings_are_resolved_with_their_source() -> None:
     assert note == "BERTScore: bert-base-uncased, layer 12, no idf, no rescaling (model: paper default)"
 
 
-def _open_when_told(path: str, go: Any, failures: Any) -> None:
+def _open_when_told(path: str, ready: Any, go: Any, failures: Any) -> None:
+    ready.put(None)  # xlingmed is imported (at unpickling): only the open is left to race
     go.wait()
     try:
         CompletionCache(path).close()
@@ -231,11 +231,12 @@ def test_runs_opening_one_new_cache_at_once_all_get_it(tmp_path: Path) -> None:
     ctx = multiprocessing.get_context("spawn")
     for attempt in range(3):  # the race needs the processes to collide: three rounds of eight
         path = tmp_path / f"shared{attempt}.sqlite"
-        go, failures = ctx.Event(), ctx.Queue()
-        procs = [ctx.Process(target=_open_when_told, args=(str(path), go, failures)) for _ in range(8)]
+        ready, go, failures = ctx.Queue(), ctx.Event(), ctx.Queue()
+        procs = [ctx.Process(target=_open_when_told, args=(str(path), ready, go, failures)) for _ in range(8)]
         for p in procs:
             p.start()
-        time.sleep(2.0)  # every process has imported xlingmed and waits
+        for _ in procs:
+            ready.get(timeout=300)  # every process has imported xlingmed and waits (300 s only stop a hang)
         go.set()
         for p in procs:
             p.join(60)

@@ -13,15 +13,14 @@ import os
 import signal
 import subprocess
 import sys
-import threading
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 import ray
 from ray.cluster_utils import Cluster
+from run_events import AtStored
 from run_folders import cache_rows, comparable
 
 from xlingmed.engine import evaluate
@@ -99,22 +98,6 @@ def local_run(data_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Any:
     return evaluate(**_fields(data_dir, tmp / "run", tmp / "cache.sqlite", model_args={"n_threads": 1}))
 
 
-def _when(condition: Callable[[], bool], action: Callable[[], None], timeout: float = 120.0) -> threading.Thread:
-    """Run ``action`` in a thread as soon as ``condition`` holds (polled every 20 ms)."""
-
-    def watch() -> None:
-        end = time.monotonic() + timeout
-        while time.monotonic() < end:
-            if condition():
-                action()
-                return
-            time.sleep(0.02)
-
-    thread = threading.Thread(target=watch, daemon=True)
-    thread.start()
-    return thread
-
-
 def _replica_pids() -> list[int]:
     names = [a["name"] for a in ray.util.list_named_actors(all_namespaces=True) if a["name"].startswith("xlingmed-")]
     return [ray.get(ray.get_actor(n, namespace="xlingmed").ready.remote(), timeout=30) for n in names]
@@ -125,17 +108,15 @@ def test_a_killed_replica_is_restarted_and_its_requests_resent(
     cluster: Any, local_run: Any, data_dir: Path, tmp_path: Path
 ) -> None:
     cache = tmp_path / "cache.sqlite"
+    pids: list[int] = []
     killed: list[int] = []
-
-    def kill_one() -> None:
-        pid = _replica_pids()[0]
-        os.kill(pid, signal.SIGKILL)
-        killed.append(pid)
-
-    watcher = _when(lambda: cache_rows(cache) >= 2, kill_one)
-    run = evaluate(**_fields(data_dir, tmp_path / "run", cache, **_ray()))
-    watcher.join(timeout=5)
-    assert killed, "the run ended before a replica could be killed"
+    # The first answer is stored: note the replicas' processes. The second: kill one. Each replica was handed its
+    # next request just before (the pool's dispatcher sends it as soon as an answer comes back, before the driver
+    # stores that answer), and the run waits while the action runs, so the replica dies with a request.
+    note = AtStored(1, lambda: pids.extend(_replica_pids()))
+    kill = AtStored(2, lambda: (os.kill(pids[0], signal.SIGKILL), killed.append(pids[0])))
+    run = evaluate(**_fields(data_dir, tmp_path / "run", cache, **_ray()), progress=_Both(note, kill))
+    assert killed and kill.fired_at == 2
     pool = run.summary["executor"]["backends"]["llamacpp/smollm2"]
     print(f"killed replica: {pool}; backend calls {run.backend_calls}, cache rows {cache_rows(cache)}")
     assert pool["replica_deaths"] >= 1 and pool["resends"] >= 1
@@ -146,8 +127,33 @@ def test_a_killed_replica_is_restarted_and_its_requests_resent(
     assert comparable(run.out_dir) == comparable(local_run.out_dir)
 
 
+class _Both:
+    def __init__(self, *progress: AtStored) -> None:
+        self.progress = progress
+
+    def start(self, description: str, total: int) -> None:
+        pass
+
+    def advance(self, n: int = 1) -> None:
+        for p in self.progress:
+            p.advance(n)
+
+
 def test_a_killed_driver_resumes_from_the_cache(cluster: Any, local_run: Any, data_dir: Path, tmp_path: Path) -> None:
     cache, out = tmp_path / "cache.sqlite", tmp_path / "run"
+    # the driver stops for good once it has stored 3 completions (tests/run_events.py), and is killed there
+    fields = {**_fields(data_dir, out, cache, executor="ray", ray_address=cluster.address,
+                        model_args={"replicas": 2, "replica_batch": 1}), "data_dir": str(data_dir), "out": str(out),
+              "cache": str(cache)}  # fmt: skip
+    driver = [sys.executable, str(Path(__file__).parent / "run_events.py"), json.dumps(fields), "3"]
+    proc = subprocess.Popen(driver, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path)
+    assert proc.stdout is not None
+    said = proc.stdout.readline()  # blocks until the driver has paused (or ended: then the line is empty)
+    assert said == "paused 3\n", said + proc.communicate()[1][-3000:]
+    proc.send_signal(signal.SIGKILL)
+    proc.communicate()
+    kept = cache_rows(cache)
+    assert kept == 3 and not out.exists()
     cmd = [
         sys.executable, "-m", "xlingmed.cli", "run", "--benchmark", "xlinghealth/medicationqa",
         "--data-dir", str(data_dir),
@@ -156,15 +162,6 @@ def test_a_killed_driver_resumes_from_the_cache(cluster: Any, local_run: Any, da
         "-M", "replicas=2", "-M", "replica_batch=1",
         "--quiet", "--no-report", "--cache", str(cache), "--out", str(out),
     ]  # fmt: skip
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-    end = time.monotonic() + 180
-    while cache_rows(cache) < 3 and proc.poll() is None and time.monotonic() < end:
-        time.sleep(0.02)
-    assert proc.poll() is None, "the run ended before the driver could be killed"
-    proc.send_signal(signal.SIGKILL)
-    proc.wait()
-    kept = cache_rows(cache)
-    assert 3 <= kept < local_run.backend_calls and not out.exists()
     again = subprocess.run(cmd, capture_output=True, text=True, env={**os.environ, "COLUMNS": "200"})
     assert again.returncode == 0, again.stdout + again.stderr
     summary = json.loads((out / "summary.json").read_text())
@@ -186,14 +183,14 @@ def test_a_lost_node_does_not_stop_the_run(cluster: Any, local_run: Any, data_di
         cluster.remove_node(node, allow_graceful=False)
         lost.append(node)
 
-    watcher = _when(lambda: cache_rows(cache) >= 2, remove_node)
+    # the node goes when 2 answers are stored, while the run waits: its replica holds a request then
+    at_two = AtStored(2, remove_node)
     try:
-        run = evaluate(**_fields(data_dir, tmp_path / "run", cache, **_ray()))
+        run = evaluate(**_fields(data_dir, tmp_path / "run", cache, **_ray()), progress=at_two)
     finally:
-        watcher.join(timeout=30)
         if lost:  # the module's cluster gets its second node back
             cluster.worker_nodes_list[-1] = cluster.add_node(num_cpus=1)
-    assert lost, "the run ended before a node could be removed"
+    assert lost and at_two.fired_at == 2
     pool = run.summary["executor"]["backends"]["llamacpp/smollm2"]
     print(f"lost node: {pool}; backend calls {run.backend_calls}, cache rows {cache_rows(cache)}")
     assert pool["replica_deaths"] >= 1 and pool["resends"] >= 1

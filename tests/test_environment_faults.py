@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 from fault_server import FaultServer, ok
+from run_events import exits_after
 from run_folders import cache_rows, comparable
 
 LONG = "Yes. " + "The claim agrees with what is known about this condition. " * 12
@@ -156,12 +157,12 @@ def test_ctrl_c_says_what_was_kept_and_the_same_command_resumes(data_dir: Path, 
                 "--base-url", server.url, "--no-logprobs", "--quiet", "--no-report", "--max-concurrency", "2",
                 "--cache", str(cache), "--out", str(out)]  # fmt: skip
         proc = subprocess.Popen([sys.executable, "-m", "xlingmed.cli", *args], stderr=subprocess.PIPE, text=True,
-                                env={**os.environ, "COLUMNS": "300"})  # fmt: skip
+                                env={**os.environ, "COLUMNS": "300", "PYTHONFAULTHANDLER": "1"})  # fmt: skip
         # both workers wait on the server: each stored its last answer before it sent the request held now, so
         # the cache holds exactly the 4 answers
         server.wait_held(2)
         proc.send_signal(signal.SIGINT)
-        _, stderr = proc.communicate(timeout=120)
+        stderr = exits_after(proc)
     said = " ".join(stderr.split())
     assert proc.returncode == 130, said
     assert f"interrupted: every completion received so far is kept in {cache}; no run folder was written" in said

@@ -107,8 +107,8 @@ def _read(reader: Reader, t: str, valid: Sequence[str], markers: Sequence[str]) 
     first = _answer_then_rationale(reader, t, valid, markers)
     if first is not None:
         return first
-    phrase_spans = find_words(low, lit.phrases)
-    cue_spans = find_words(low, lit.cues)
+    phrase_spans = reader.phrase_spans
+    cue_spans = reader.cue_spans
     # 2. answer phrases: the last one that names an option
     for start, end in reversed(phrase_spans):
         lo, hi = _rest_of_sentence(t, end, form)

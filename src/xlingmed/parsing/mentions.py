@@ -11,6 +11,7 @@ from __future__ import annotations
 import bisect
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
 import regex
 
@@ -26,6 +27,7 @@ _CLAUSE_END = regex.compile(r"[.;!?\n。！？؛؟।]|,(?=\s)|[，、]")
 # What may follow a letter that stands alone as a label.
 _AFTER_LETTER = ".):,;،؛!?*]\"”'’»。、！？：；）」』】\n"
 _OR = regex.compile(r"\s+(?:أو|او|و|או)\s")
+_LETTER = regex.compile(r"\p{L}")
 GLUE = regex.compile(r"^[\s.):：*_\-–—(\[\]（）「」]*$")
 _SEPARATOR = regex.compile(
     r"^[\s,、，/&*]*(?:and|or|y|e|o|ou|et|und|oder|و|או|ו|和|或|及|및|और|या|na|au|и|или|ve|veya|en|of)?[\s,、，*]*$"
@@ -66,6 +68,16 @@ class Reader:
         self._loose = regex.compile(rf"(?<!{edge}|\.){chars}(?!{edge})")
         self.option_texts = self._option_texts()
 
+    @cached_property
+    def phrase_spans(self) -> list[tuple[int, int]]:
+        """Where the reply's answer phrases are (``find_words``)."""
+        return find_words(self.low, self.lit.phrases)
+
+    @cached_property
+    def cue_spans(self) -> list[tuple[int, int]]:
+        """Where the reply's conclusion cues are (``find_words``)."""
+        return find_words(self.low, self.lit.cues)
+
     # ---- labels -------------------------------------------------------------------------------------------------
 
     def label_at(self, pos: int, *, strict_case: bool = True, number: bool = False) -> Mention | None:
@@ -92,7 +104,7 @@ class Reader:
         m = self._label_at_re.match(self.text, i)
         if not m:
             return None
-        if i > 0 and regex.match(r"\p{L}", self.text[i - 1]) and not unspaced(self.text[i - 1]):
+        if i > 0 and _LETTER.match(self.text[i - 1]) and not unspaced(self.text[i - 1]):
             return None  # glued to the word before it ("الإجابةa"); Chinese has no spaces ("答案是C")
         raw = m.group(1)
         if raw.isdigit() and not (worded or self.low[m.end() : m.end() + 1] == "번"):
@@ -174,8 +186,7 @@ class Reader:
         word = regex.search(rf"({WORD}+)[\s\-]*$", before)
         if word and (word.group(1) in self.lit.term_words or word.group(1).rstrip(".") in self.lit.term_words):
             return True
-        tail = before.rstrip()
-        if any(unspaced(w) and tail.endswith(w) for w in self.lit.term_words):
+        if before.rstrip().endswith(self.lit.unspaced_term_words):
             return True
         after = self.low[end : end + 20]
         for suffix in self.lit.term_suffixes:

@@ -73,4 +73,7 @@ LANGUAGE = Language(
         "blood", "type", "hepatitis", "botulinum", "toxin", "complex", "personality", "receptor", "receptors",
         "band", "bands", "chain", "chains", "subunit", "allele", "gene", "genes", "protein",
     ),
+    reference_headings=(
+        "references", "reference", "sources", "bibliography", "citations", "works cited", "further reading",
+    ),
 )

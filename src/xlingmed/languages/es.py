@@ -46,4 +46,5 @@ LANGUAGE = Language(
         "célula", "virus", "zona", "onda", "paciente", "sr", "sra", "fármaco", "medicamento", "plan", "figura",
         "tabla", "paso", "nivel",
     ),
+    reference_headings=("referencias", "referencias bibliográficas", "bibliografía", "fuentes", "citas"),
 )

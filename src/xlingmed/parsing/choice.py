@@ -42,6 +42,8 @@ import regex
 
 from xlingmed.errors import ConfigError
 from xlingmed.languages import normalise_label
+from xlingmed.parsing.citations import blank_citations
+from xlingmed.parsing.content import by_content, stated_spans
 from xlingmed.parsing.letter import FALLBACKS as FALLBACKS
 from xlingmed.parsing.letter import MARKERS as MARKERS
 from xlingmed.parsing.letter import extract_letter as extract_letter
@@ -54,13 +56,14 @@ from xlingmed.types import Parsed, declare_parse_methods
 # The parse methods this module returns, and their kinds (parsing.methods): declared here, where they are made.
 declare_parse_methods({
     "marker": "read", "phrase": "read", "conclusion": "read", "standalone": "read", "last_line": "read",
-    "option_text": "read", "option_match": "fallback",
+    "option_text": "read", "option_content": "read", "option_match": "fallback",
 })
 
 PARSERS: tuple[str, ...] = ("robust", "paper", "first_char", "regex")
 # Methods ``extract_choice`` returns (the value is None exactly for the last three).
 METHODS: tuple[str, ...] = (
-    "marker", "phrase", "conclusion", "standalone", "last_line", "option_text", "option_match", "first_char",
+    "marker", "phrase", "conclusion", "standalone", "last_line", "option_text", "option_content", "option_match",
+    "first_char",
     "regex", "refused", "ambiguous", "invalid",
 )  # fmt: skip
 _AMBIGUOUS = "ambiguous"
@@ -124,7 +127,7 @@ def _read(reader: Reader, t: str, valid: Sequence[str], markers: Sequence[str]) 
             return Parsed(at.label, "phrase")
         if _refuses(reader, *form.sentence_of(start)):
             continue  # "I cannot determine the answer without the image, although pneumonia…"
-        found = _parsed(decide(reader.chosen(lo, hi)), "phrase")
+        found = _parsed(decide(reader.chosen(lo, hi)), "phrase") or _content(reader, lo, hi)
         if found is not None:
             return found
     # 3. conclusion cues: the sentence of the last one that names an option
@@ -136,7 +139,7 @@ def _read(reader: Reader, t: str, valid: Sequence[str], markers: Sequence[str]) 
             lo, hi = form.paragraph_after(hi, t)  # a heading: "**Conclusion:**" then the paragraph under it
         if _refuses(reader, lo, hi):
             continue
-        found = _parsed(decide(reader.chosen(lo, hi)), "conclusion")
+        found = _parsed(decide(reader.chosen(lo, hi)), "conclusion") or _content(reader, end, hi)
         if found is not None:
             return found
     # 4. the whole reply is one option's text or label, or opens with a label
@@ -182,6 +185,19 @@ def _answer_then_rationale(reader: Reader, t: str, valid: Sequence[str], markers
         if at is not None and not tail_reader.negated(at) and at.label != head.value:
             return Parsed(None, "ambiguous")  # "A. …\nExplanation: … so the answer is B"
     return head
+
+
+def _content(reader: Reader, lo: int, hi: int) -> Parsed | None:
+    """``option_content``: the answer stated in ``[lo, hi)`` (its bold spans first, then all of it) gives one
+    option's text far better than any other's (``parsing.content``); never where the span negates."""
+    span = reader.text[lo:hi]
+    if not reader.option_texts or reader.lit.negation.search(reader.low[lo:hi]):
+        return None
+    for stated in stated_spans(span):
+        label = by_content(stated, reader.option_texts)
+        if label is not None:
+            return Parsed(label, "option_content")
+    return None
 
 
 def _refuses(reader: Reader, lo: int, hi: int) -> bool:
@@ -312,7 +328,7 @@ def extract_choice(
         raise ConfigError(f"unknown multiple-choice parser {parser!r}; known: {', '.join(PARSERS)}")
     if parser != "robust":
         return extract_letter(text, valid, markers=markers, fallback={"paper": "invalid"}.get(parser, parser))
-    t = normalise(text)
+    t = blank_citations(normalise(text))
     if not t.strip():
         return Parsed(None, "invalid")
     reader = Reader(t, valid, options or {}, numbered)

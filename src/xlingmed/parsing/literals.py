@@ -39,12 +39,14 @@ class Literals:
     cues: tuple[str, ...]
     no_choice: tuple[str, ...]
     rationale: regex.Pattern[str]  # a line that opens an explanation: "Rationale:", "###Explicación:", "**解説**："
+    reference_heading: regex.Pattern[str]  # a line that heads a reference list: "### References", "**参考文献**："
     term_words: frozenset[str]
     unspaced_term_words: tuple[str, ...]  # those of scripts without spaces: "B型" is a term wherever it stands
     term_suffixes: tuple[str, ...]
     label_chars: str  # a regex character class of every label letter a reply may use
     neg_before: regex.Pattern[str]  # matches at the end of a clause's text before a label
     neg_after: regex.Pattern[str]  # matches in the first words of a clause's text after a label
+    negation: regex.Pattern[str]  # any negation word of any language, anywhere
 
 
 def _nfkc(words: Iterable[str]) -> tuple[str, ...]:
@@ -83,9 +85,12 @@ def literals() -> Literals:
     )
     headings = _nfkc(h for lang in langs for h in lang.rationale_headings)
     rationale = regex.compile(rf"(?m)^[\s#*_]*(?:{_alternation(headings)})[\s*_]*[:：]")
+    cited = _nfkc(h for lang in langs for h in lang.reference_headings)
+    reference_heading = regex.compile(rf"(?m)^[\s#*_]*(?:{_alternation(cited)})[\s*_]*[:：]?[\s*_]*$")
     return Literals(
         phrases=phrases,
         rationale=rationale,
+        reference_heading=reference_heading,
         option_words=_nfkc(w for lang in langs for w in lang.option_words),
         cues=_nfkc(c for lang in langs for c in lang.conclusion_cues),
         no_choice=_nfkc(p for lang in langs for p in (*lang.no_choice_phrases, *lang.refusal_phrases)),
@@ -95,6 +100,9 @@ def literals() -> Literals:
         label_chars=f"[A-Ja-jأاإآبجدهةو{regex.escape(letters)}]",
         neg_before=neg_before,
         neg_after=neg_after,
+        negation=regex.compile(
+            rf"(?<!{WORD})(?:{_alternation(spaced_b + spaced_a)})(?!{WORD})|{_alternation(unspaced_b + unspaced_a)}"
+        ),
     )
 
 

@@ -60,7 +60,9 @@ class Reader:
         self._label_at_re = regex.compile(rf"({self.lit.label_chars}|{_DIGITS})(?!(?!{UNSPACED}){WORD})")
         chars = self.lit.label_chars
         self._enclosed = regex.compile(
-            rf"\(\s*({chars})\s*\)|\[\s*({chars})\s*\]|\*\*\s*({chars})\s*[.):]?\s*\*\*|[\"“'‘«]({chars})[\"”'’»]"
+            # "(C)" but not "lipoproteína(a)" or "IL-6(B)": a bracket glued to a word is part of a term
+            rf"(?<!(?!{UNSPACED})[\p{{L}}\p{{N}}])(?:\(\s*({chars})\s*\)|\[\s*({chars})\s*\])"
+            rf"|\*\*\s*({chars})\s*[.):]?\s*\*\*|[\"“'‘«]({chars})[\"”'’»]"
         )
         # a letter alone: no letter, digit or joiner on either side, except the letters of scripts without spaces
         # ("答案是C", "Cです")
@@ -96,7 +98,9 @@ class Reader:
                     break
             else:
                 # an article only before an option word or a label: "la C", "a alternativa C" ("ni A." is A)
-                art = regex.match(rf"(?:{'|'.join(ARTICLES)})\s+(?=({self.lit.label_chars})(?!{WORD})|\p{{L}}+)", head)
+                art = regex.match(
+                    rf"(?:{'|'.join(ARTICLES)})\s+(?=({self.lit.label_chars}|{_DIGITS})(?!{WORD})|\p{{L}}+)", head
+                )  # "la C", "la 1:" (numbered options)
                 if art and (art.group(1) or any(head[art.end() :].startswith(w) for w in self.lit.option_words)):
                     i += art.end()
                     continue
@@ -140,8 +144,8 @@ class Reader:
         for m in self._enclosed.finditer(t, lo, hi):
             g = next(i for i in range(1, 5) if m.group(i))
             label = normalise_label(m.group(g))
-            if label is not None and label in self.valid:
-                found.setdefault(m.start(g), Mention(label, m.start(g), m.end(g)))
+            if label is not None and label in self.valid and not self.is_term(m.start(), m.end()):
+                found.setdefault(m.start(g), Mention(label, m.start(g), m.end(g)))  # not "Figure (a)", "写真(a)"
         for _, e in find_words(self.low[lo:hi], self.lit.option_words):
             at = self.label_at(lo + e)
             if at is not None and at.end <= hi:
@@ -183,10 +187,10 @@ class Reader:
     def is_term(self, start: int, end: int) -> bool:
         """The letter at ``[start, end)`` completes a term: "vitamin D", "hepatitis B", "B型", "B cells"."""
         before = self.low[max(0, start - 30) : start]
-        word = regex.search(rf"({WORD}+)[\s\-]*$", before)
+        word = regex.search(rf"({WORD}+)[\s\-]*[(\[（]?\s*$", before)
         if word and (word.group(1) in self.lit.term_words or word.group(1).rstrip(".") in self.lit.term_words):
             return True
-        if before.rstrip().endswith(self.lit.unspaced_term_words):
+        if before.rstrip().rstrip("([（").rstrip().endswith(self.lit.unspaced_term_words):
             return True
         after = self.low[end : end + 20]
         for suffix in self.lit.term_suffixes:

@@ -78,8 +78,9 @@ def main() -> None:
     examples: dict[str, list[str]] = defaultdict(list)
     for r in rows:
         options = dict(r["options"])  # type: ignore[call-overload]
-        numbered = bool(r.get("numbered")) or _scheme(r).startswith(("1", "①"))
-        parsed = extract_choice(str(r["reply"]), list(options), options=options, parser=args.parser, numbered=numbered)
+        labels = r.get("labels") if isinstance(r.get("labels"), list) else None
+        parsed = extract_choice(str(r["reply"]), list(options), options=options, parser=args.parser,
+                                numbered=bool(r.get("numbered")), labels=labels)  # fmt: skip
         lang = f"{r['lang']} {_scheme(r)}"
         methods[lang][parsed.method] += 1
         kinds[lang][kind_of(parsed.method)] += 1

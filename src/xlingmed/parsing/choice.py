@@ -157,14 +157,26 @@ def _read(reader: Reader, t: str, valid: Sequence[str], markers: Sequence[str]) 
             continue
         if not (reader.labels(lo, hi) or reader.texts(lo, hi)):
             continue
-        if regex.fullmatch(rf"[\s*_]*{reader.lit.label_chars}[\s*_]*[:：][\s*_]*", t[lo:hi]):
+        if regex.fullmatch(rf"[\s*_]*{reader.label_chars}[\s*_]*[:：][\s*_]*", t[lo:hi]):
             continue  # "A:" alone: a speaker's or a field's name with nothing after it
         mentions = reader.chosen(lo, hi)
         found = _parsed(decide(mentions), "last_line", mentions)
         return found if found is not None else Parsed(None, "invalid")
-    return _fuzzy(reader, t) or Parsed(None, "invalid")
+    return _fuzzy(reader, t) or _concluding_content(reader, form) or Parsed(None, "invalid")
 
 
+def _concluding_content(reader: Reader, form: Shape) -> Parsed | None:
+    """``option_content`` of the reply's last sentence, else its first (outside a list of options): a reply that
+    names no option by label may still state one as its conclusion ("…진단은 급성 심근경색증입니다.")."""
+    outside = [(lo, hi) for lo, hi in form.sentences if not form.in_entry(lo) and _HAS_WORD.search(reader.text[lo:hi])]
+    for lo, hi in (outside[-1:] + outside[:1]) if outside else ():
+        found = _content(reader, lo, hi)
+        if found is not None:
+            return found
+    return None
+
+
+_HAS_WORD = regex.compile(WORD)
 _HEAD_METHODS = ("marker", "phrase", "conclusion", "standalone", "option_text", "last_line")  # read, not inferred
 
 
@@ -175,11 +187,12 @@ def _answer_then_rationale(reader: Reader, t: str, valid: Sequence[str], markers
     m = reader.lit.rationale.search(reader.low)
     if m is None or not t[: m.start()].strip():
         return None
-    head = _read(Reader(t[: m.start()], valid, reader.options, reader.numbered), t[: m.start()], valid, markers)
+    head_reader = Reader(t[: m.start()], valid, reader.options, reader.numbered, reader.letters)
+    head = _read(head_reader, t[: m.start()], valid, markers)
     if head.value is None or head.method not in _HEAD_METHODS:
         return None
     tail = t[m.end() :]
-    tail_reader = Reader(tail, valid, reader.options, reader.numbered)
+    tail_reader = Reader(tail, valid, reader.options, reader.numbered, reader.letters)
     for _, end in find_words(tail_reader.low, reader.lit.phrases):
         at = tail_reader.label_at(end)
         if at is not None and not tail_reader.negated(at) and at.label != head.value:
@@ -246,10 +259,10 @@ def _alone(reader: Reader, t: str, valid: Sequence[str], form: Shape) -> Parsed 
         return None
     # "C. Fibrinolysin …", "**B)** …", "c (IgRA)", "e: 胆管癌", "51. d" (the question's number, then the label)
     m = regex.match(
-        rf"[\s*_\"'`“”‘’«»(\[]*(?:\d{{1,3}}\.\s+)?({reader.lit.label_chars})(?:\s*[.):：\]*](?!\p{{L}})|\s+\(|\s*$)", t
+        rf"[\s*_\"'`“”‘’«»(\[]*(?:\d{{1,3}}\.\s+)?({reader.label_chars})(?:\s*[.):：\]*](?!\p{{L}})|\s+\(|\s*$)", t
     )
     if m is None:
-        return None
+        return _opens_with_number(reader, t, form)
     at = Mention(str(normalise_label(m.group(1))), m.start(1), m.end(1))
     if at.label not in valid or reader.negated(at):
         return None
@@ -264,6 +277,26 @@ def _alone(reader: Reader, t: str, valid: Sequence[str], form: Shape) -> Parsed 
     line_end = form.lines[0][1]
     if {x.label for x in reader.chosen(at.start, line_end, with_texts=False)} - {at.label}:
         return None  # "c. 162 mmHg on the right, and d. 136 on the left": two options
+    return Parsed(at.label, "standalone")
+
+
+def _opens_with_number(reader: Reader, t: str, form: Shape) -> Parsed | None:
+    """An exam with numbered options: the reply opens with an option's number, circled or after an option word
+    ("③ 간기능 검사", "Option 2: …"), or with a bare number followed by that option's text ("3. Ensayo
+    controlado…"), and names no other option on that line."""
+    if not reader.numbered or not form.lines:
+        return None
+    lead = len(t) - len(t.lstrip(_STRIP_START))
+    at = reader.label_at(lead, strict_case=False, number=True)
+    if at is None or reader.negated(at):
+        return None
+    worded = any(w in reader.low[lead : at.start] for w in reader.lit.option_words)
+    after = DECOR.match(t, at.end).end()
+    named = reader.text_follows(at.label, after) or reader.words_of_option_follow(at.label, after)
+    if not (worded or named):
+        return None  # "1. First, …": a list, not an answer
+    if {x.label for x in reader.chosen(at.start, form.lines[0][1], with_texts=False)} - {at.label}:
+        return None
     return Parsed(at.label, "standalone")
 
 
@@ -295,6 +328,20 @@ def _fuzzy(reader: Reader, t: str) -> Parsed | None:
     return None
 
 
+_CIRCLED_LABELS = frozenset("①②③④⑤⑥⑦⑧⑨⑩")
+
+
+def label_scheme(labels: Sequence[str] | None) -> str:
+    """``numbers`` (1-5 in any script's digits, Roman I-V), ``circled`` (①-⑤) or ``letters`` (A-E, a-e, أ-ه,
+    א-ה, क-ङ, 가-마, ア-オ…): how a prompt labelled its options, from the labels it showed."""
+    shown = [str(x).strip().strip(".)") for x in labels or ()]
+    if shown and all(x in _CIRCLED_LABELS for x in shown):
+        return "circled"
+    if shown and all(x.isdigit() for x in shown):
+        return "numbers"
+    return "letters"
+
+
 def extract_choice(
     text: str,
     valid: Sequence[str],
@@ -303,6 +350,7 @@ def extract_choice(
     parser: str = "robust",
     markers: Sequence[str] = MARKERS,
     numbered: bool = False,
+    labels: Sequence[str] | None = None,
 ) -> Parsed:
     """The option a multiple-choice reply chose (module docstring: the rules and their order).
 
@@ -315,6 +363,9 @@ def extract_choice(
         numbered: the prompt labelled the options with numbers (1, 2, 3…) rather than letters: a number after an
             answer phrase is an option's number. Otherwise a number counts only after an option word ("option 3"),
             as a circled number ("③") or as the whole reply: after "Answer:" it fills a blank.
+        labels: the labels the prompt showed, in the order of ``valid`` (``["1", "2", "3", "4"]``, ``["①", …]``,
+            ``["a", …]``, ``["أ", …]``); ``None``: letters. Numbers or circled numbers make the options
+            ``numbered``, and then no letter is a label ("B 원장", "Dr. A", "vitamin A" are never options).
 
     Returns:
         ``Parsed(label or None, method)``; method is one of ``METHODS``; the value is ``None`` exactly when the
@@ -331,8 +382,9 @@ def extract_choice(
     t = blank_citations(normalise(text))
     if not t.strip():
         return Parsed(None, "invalid")
-    reader = Reader(t, valid, options or {}, numbered)
+    scheme = label_scheme(labels)
+    reader = Reader(t, valid, options or {}, numbered or scheme != "letters", scheme == "letters")
     return _read(reader, t, valid, markers)
 
 
-__all__ = ["FALLBACKS", "MARKERS", "METHODS", "PARSERS", "extract_choice", "extract_letter"]
+__all__ = ["FALLBACKS", "MARKERS", "METHODS", "PARSERS", "extract_choice", "extract_letter", "label_scheme"]

@@ -16,7 +16,7 @@ from collections.abc import Mapping
 import regex
 from rapidfuzz import fuzz
 
-from xlingmed.parsing.text import WORD, FoldedText
+from xlingmed.parsing.text import WORD, FoldedText, unspaced
 
 MIN_SCORE = 75.0  # token_set_ratio, 0-100
 MARGIN = 20.0  # points ahead of the second-best option
@@ -45,9 +45,18 @@ def by_content(stated: str, options: Mapping[str, str]) -> str | None:
     texts = {label: text for label, text in options.items() if text}
     if len(texts) < 2 or not _enough(folded):
         return None
-    scores = sorted(((fuzz.token_set_ratio(folded, text), label) for label, text in texts.items()), reverse=True)
+    scores = sorted(((_score(folded, text), label) for label, text in texts.items()), reverse=True)
     (best, label), (second, _) = scores[0], scores[1]
     return label if best >= MIN_SCORE and best - second >= MARGIN else None
+
+
+def _score(stated: str, option: str) -> float:
+    """Word by word (``token_set_ratio``); for an option in a script without spaces (Chinese, Japanese, Korean,
+    whose spacing varies: "급성 심근경색증" for "급성심근경색증"), the best alignment of the option's characters
+    within the stated answer, spaces aside (``partial_ratio``)."""
+    if unspaced(option):
+        return float(fuzz.partial_ratio(option.replace(" ", ""), stated.replace(" ", "")))
+    return float(fuzz.token_set_ratio(stated, option))
 
 
 def stated_spans(span: str) -> list[str]:

@@ -52,13 +52,16 @@ class Reader:
     valid: Sequence[str]
     options: Mapping[str, str]
     numbered: bool = False  # the prompt numbered the options: a number after an answer phrase is one
+    letters: bool = True  # the prompt labelled the options with letters: a letter may be a label
 
     def __post_init__(self) -> None:
         self.low = lower(self.text)
         self.lit: Literals = literals()
+        # an exam that numbers its options (1-5, ①-⑤) has no letter labels: "B 원장", "Dr. A" are people
+        self.label_chars = self.lit.label_chars if self.letters else "(?!)"
         self.folded = FoldedText(self.text)
-        self._label_at_re = regex.compile(rf"({self.lit.label_chars}|{_DIGITS})(?!(?!{UNSPACED}){WORD})")
-        chars = self.lit.label_chars
+        self._label_at_re = regex.compile(rf"({self.label_chars}|{_DIGITS})(?!(?!{UNSPACED}){WORD})")
+        chars = self.label_chars
         self._enclosed = regex.compile(
             # "(C)" but not "lipoproteína(a)" or "IL-6(B)": a bracket glued to a word is part of a term
             rf"(?<!(?!{UNSPACED})[\p{{L}}\p{{N}}])(?:\(\s*({chars})\s*\)|\[\s*({chars})\s*\])"
@@ -99,7 +102,7 @@ class Reader:
             else:
                 # an article only before an option word or a label: "la C", "a alternativa C" ("ni A." is A)
                 art = regex.match(
-                    rf"(?:{'|'.join(ARTICLES)})\s+(?=({self.lit.label_chars}|{_DIGITS})(?!{WORD})|\p{{L}}+)", head
+                    rf"(?:{'|'.join(ARTICLES)})\s+(?=({self.label_chars}|{_DIGITS})(?!{WORD})|\p{{L}}+)", head
                 )  # "la C", "la 1:" (numbered options)
                 if art and (art.group(1) or any(head[art.end() :].startswith(w) for w in self.lit.option_words)):
                     i += art.end()
@@ -117,8 +120,8 @@ class Reader:
         if strict_case and raw.islower() and raw.isascii() and after and after not in ".):]*,;،\n":
             return None
         label = normalise_label(raw)
-        if label is None or label not in self.valid or not self.label_follows(label, m.end()):
-            return None
+        if label is None or label not in self.valid or (not raw.isdigit() and not self.label_follows(label, m.end())):
+            return None  # a number is no article ("5 yohimbine"), a letter may be ("A patient")
         return Mention(label, m.start(), m.end())
 
     def label_follows(self, label: str, end: int) -> bool:

@@ -94,7 +94,7 @@ def _opening(reader: Reader, start: int, end: int) -> str | None:
     """The option a line opens with: a label followed by ``.``/``)``/``:``/a dash/bold end ("A. …", "**B)** …",
     "- C: …"), or an option's text followed by such a separator ("**Pneumonia**: …", "- Pneumonia – …")."""
     line = reader.text[start:end]
-    chars = reader.lit.label_chars
+    chars = reader.label_chars
     m = regex.match(rf"{_MARKER}[(\[]?\s*({chars})\s*(?:[.):：\]\-–—]|\*\*)", line)
     if m:
         label = normalise_label(m.group(1))

@@ -124,6 +124,8 @@ def _read(reader: Reader, t: str, valid: Sequence[str], markers: Sequence[str]) 
                 return Parsed(None, "ambiguous")  # "B (fibrinolysin)", fibrinolysin being option C
             if _coordinated(reader, at, hi):
                 return Parsed(None, "ambiguous")  # "the answer is A or B"
+            if "\n" in t[end : at.start] and len(_listed_after(reader, form, at.start)) > 1:
+                return Parsed(None, "ambiguous")  # "Las opciones correctas son:\n2) …\n3) …"
             return Parsed(at.label, "phrase")
         if _refuses(reader, *form.sentence_of(start)):
             continue  # "I cannot determine the answer without the image, although pneumonia…"
@@ -222,6 +224,22 @@ _COORDINATION = regex.compile(
     r"\s*(?:,|/|(?:or|and|ou|oder|und|oppure|atau|dan|au|na|или|и|o|y|e|et)(?!\p{L})"
     r"|或|和|及|、|أو|او|و|או|ו|या|और|또는|및|または|か)\s*"
 )
+
+
+def _listed_after(reader: Reader, form: Shape, pos: int) -> set[str]:
+    """The options that open the lines of the paragraph from ``pos`` on (up to a blank line): an answer given as
+    a list ("The correct answers are:\n1) …\n3) …")."""
+    found: set[str] = set()
+    for i, (lo, hi) in enumerate(form.lines):
+        if hi <= pos:
+            continue
+        if found and "\n" in reader.text[form.lines[i - 1][1] : lo].replace("\n", "", 1):
+            break  # a blank line ends the paragraph
+        at = reader.label_at(lo)
+        if at is None or reader.text[lo : at.start].strip(" *_-•([") or reader.negated(at):
+            break
+        found.add(at.label)
+    return found
 
 
 def _coordinated(reader: Reader, at: Mention, hi: int) -> bool:

@@ -55,16 +55,16 @@ from xlingmed.types import Parsed, declare_parse_methods
 
 # The parse methods this module returns, and their kinds (parsing.methods): declared here, where they are made.
 declare_parse_methods({
-    "marker": "read", "phrase": "read", "conclusion": "read", "standalone": "read", "last_line": "read",
-    "option_text": "read", "option_content": "read", "option_match": "fallback",
+    "marker": "read", "phrase": "read", "conclusion": "read", "standalone": "read", "answer_line": "read",
+    # a line that names one option among other words infers the answer: a fallback the parse limits count
+    "last_line": "fallback", "option_text": "read", "option_content": "read", "option_match": "fallback",
 })
 
 PARSERS: tuple[str, ...] = ("robust", "paper", "first_char", "regex")
 # Methods ``extract_choice`` returns (the value is None exactly for the last three).
 METHODS: tuple[str, ...] = (
-    "marker", "phrase", "conclusion", "standalone", "last_line", "option_text", "option_content", "option_match",
-    "first_char",
-    "regex", "refused", "ambiguous", "invalid",
+    "marker", "phrase", "conclusion", "standalone", "answer_line", "last_line", "option_text", "option_content",
+    "option_match", "first_char", "regex", "refused", "ambiguous", "invalid",
 )  # fmt: skip
 _AMBIGUOUS = "ambiguous"
 
@@ -87,8 +87,6 @@ def _parsed(found: str | None, method: str, mentions: Sequence[Mention] = ()) ->
         return None
     if found == _AMBIGUOUS:
         return Parsed(None, "ambiguous")
-    if method == "last_line" and all(m.by_text for m in mentions):
-        method = "option_text"
     return Parsed(found, method)
 
 
@@ -163,8 +161,28 @@ def _read(reader: Reader, t: str, valid: Sequence[str], markers: Sequence[str]) 
             continue  # "A:" alone: a speaker's or a field's name with nothing after it
         mentions = reader.chosen(lo, hi)
         found = _parsed(decide(mentions), "last_line", mentions)
+        if found is not None and found.value is not None and _states(reader, lo, hi, mentions):
+            return Parsed(found.value, "answer_line")
         return found if found is not None else Parsed(None, "invalid")
     return _fuzzy(reader, t) or _concluding_content(reader, form) or Parsed(None, "invalid")
+
+
+def _states(reader: Reader, lo: int, hi: int, mentions: Sequence[Mention]) -> bool:
+    """The line ``[lo, hi)`` is nothing but one option named, by its label, its text or both, with decoration
+    ("**C. Colitis ulcerosa**", "(B)", "③ 간기능 검사"): it states that option. A line that names one in passing
+    ("… which rules out C …") only suggests it (``last_line``, a fallback)."""
+    if len({m.label for m in mentions}) != 1:
+        return False
+    rest = reader.text[lo:hi]
+    for m in sorted(mentions, key=lambda x: -x.start):
+        rest = rest[: m.start - lo] + " " + rest[m.end - lo :]
+    rest = lower(rest)
+    for w in reader.lit.option_words:
+        rest = rest.replace(w, " ")
+    return not _STATED_REST.sub("", rest)
+
+
+_STATED_REST = regex.compile(r"[\s*_#>\-–—•·.,:：;)(\[\]（）「」\"'`“”‘’«»!！。]+")
 
 
 def _concluding_content(reader: Reader, form: Shape) -> Parsed | None:

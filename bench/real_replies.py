@@ -5,15 +5,20 @@ Input: a folder of JSON Lines files, one reply per line:
 
     {"lang": "ja", "options": {"A": "…", "B": "…"}, "reply": "…", "gold": ["C"],          # required
      "commit": "C" | "none" | "multi",                                                        # optional: a label
+     "labels": ["a", "b", "c", "d", "e"],     # optional: the labels the prompt showed, in the options' order
      "numbered": true,                        # optional: the prompt numbered the options (1, 2, 3…), not A, B, C
      "source": "igakuqa", "model": "gpt-4", "item_id": "112A3"}                               # optional
+
+``options`` are keyed by canonical letters (the first option is A) whatever the prompt showed; an option whose text
+was never published is an empty string (the replies are then read by their labels alone). Rows are grouped by
+language and label scheme (``A–E``, ``a–e``, ``1–4``, ``①–⑤``…, from ``labels``; ``A–E`` where there are none).
 
 ``commit`` is what a careful reader says the reply commits to: one option's letter, ``none`` (it refuses, hedges,
 asks for the image, names no option) or ``multi`` (two or more). Lines with ``commit`` are *labelled*.
 
-Printed per language: for labelled replies, read right / missed (committed, not read) / wrong letter (committed,
-another letter read) / letter given to a reply that commits to none or several; for every reply, the share the
-parser left unread and the methods it used. ``--show N`` prints N replies of each error kind.
+Printed per language and scheme: for labelled replies, read right / missed (committed, not read) / wrong letter
+(committed, another letter read) / letter given to a reply that commits to none or several; for every reply, the
+share the parser left unread and the methods it used. ``--show N`` prints N replies of each error kind.
 
 Run: python bench/real_replies.py DIR [--parser robust] [--show 3]
 """
@@ -46,6 +51,15 @@ def _rows(folder: Path) -> list[dict[str, object]]:
     return rows
 
 
+def _scheme(row: dict[str, object]) -> str:
+    """The label scheme the prompt showed, as its first and last labels: ``A–E``, ``1–4``, ``①–⑤``."""
+    labels = row.get("labels")
+    if isinstance(labels, list) and labels:
+        return f"{labels[0]}–{labels[-1]}"
+    options = row["options"]
+    return f"A–{list(options)[-1]}" if isinstance(options, dict) and options else "A–?"
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("folder", type=Path)
@@ -64,10 +78,10 @@ def main() -> None:
     examples: dict[str, list[str]] = defaultdict(list)
     for r in rows:
         options = dict(r["options"])  # type: ignore[call-overload]
-        parsed = extract_choice(
-            str(r["reply"]), list(options), options=options, parser=args.parser, numbered=bool(r.get("numbered"))
-        )
-        lang = str(r["lang"])
+        labels = r.get("labels") if isinstance(r.get("labels"), list) else None
+        parsed = extract_choice(str(r["reply"]), list(options), options=options, parser=args.parser,
+                                numbered=bool(r.get("numbered")), labels=labels)  # fmt: skip
+        lang = f"{r['lang']} {_scheme(r)}"
         methods[lang][parsed.method] += 1
         kinds[lang][kind_of(parsed.method)] += 1
         if "commit" not in r:
@@ -88,20 +102,20 @@ def main() -> None:
     print("labelled replies (a careful reader's label):")
     head = (("committed", 10), ("read right", 12), ("missed", 8), ("wrong", 7), ("none/multi", 12),
             ("given a letter", 16))
-    print(f"{'lang':6}" + "".join(f"{h:>{w}}" for h, w in head))
+    print(f"{'lang':10}" + "".join(f"{h:>{w}}" for h, w in head))
     for lang in sorted(outcome):
         o = outcome[lang]
         committed = o["read_right"] + o["missed"] + o["wrong_letter"]
         nones = o["letter_to_none"] + o["none_right"]
         right = f"{o['read_right']} ({100 * o['read_right'] / committed:.1f}%)" if committed else "-"
         given = f"{o['letter_to_none']} ({100 * o['letter_to_none'] / nones:.1f}%)" if nones else "-"
-        print(f"{lang:6}{committed:>10}{right:>12}{o['missed']:>8}{o['wrong_letter']:>7}{nones:>12}{given:>16}")
+        print(f"{lang:10}{committed:>10}{right:>12}{o['missed']:>8}{o['wrong_letter']:>7}{nones:>12}{given:>16}")
     print("\nall replies: share not read by a direct rule (fallback + unread), refused, and the methods")
     for lang in sorted(methods):
         n = sum(kinds[lang].values()) - kinds[lang]["error"]
         share = (kinds[lang]["fallback"] + kinds[lang]["unread"]) / n if n else 0.0
         top = ", ".join(f"{m} {c}" for m, c in methods[lang].most_common())
-        print(f"{lang:6}{n:>8}  not read {100 * share:5.1f}%  refused {kinds[lang]['refused']:>5}  ({top})")
+        print(f"{lang:10}{n:>8}  not read {100 * share:5.1f}%  refused {kinds[lang]['refused']:>5}  ({top})")
     for kind, lines in examples.items():
         print(f"\n{kind}:")
         for line in lines:

@@ -44,7 +44,7 @@ V = list("ABCDE")
         ("ا", "A", "standalone"),
         ("Option C", "C", "standalone"),
         ("الخيار ج", "C", "standalone"),
-        ("选项C", "C", "phrase"),  # 选 ("choose") is an answer phrase
+        ("选项C", "C", "standalone"),  # "option C" alone (选 alone is no answer phrase: it opens 选项, option)
         ("٣", "C", "standalone"),  # Arabic-Indic three: the third option
         ("३", "C", "standalone"),  # Devanagari three
         ("C. Fibrinolysin", "C", "standalone"),
@@ -53,7 +53,7 @@ V = list("ABCDE")
         ("The answer is not A; it is C.", "C", "phrase"),
         ("fibrinolysin", "C", "option_text"),
         ("ＦＩＢＲＩＮＯＬＹＳＩＮ。", "C", "option_text"),  # full-width letters fold
-        ("It must be fibrinolysin given the clot lysis.", "C", "option_text"),
+        ("It must be fibrinolysin given the clot lysis.", "C", "last_line"),  # named in passing: a fallback
         ("fibrinolysn", "C", "option_match"),  # a typo: a clear best fuzzy match, counted as a fallback
         # never a guess
         ("Doctors usually weigh every option; I cannot choose.", None, "refused"),
@@ -66,7 +66,7 @@ V = list("ABCDE")
         ("Answer: B. Correct answer: C", "C", "phrase"),  # the final commitment wins
         ("fibrinolysin or penicillinase", None, "ambiguous"),
         ("The answer is B (fibrinolysin)", None, "ambiguous"),  # the label and the text name different options
-        ("Take 2 tablets of lipase-free formula", "A", "option_text"),  # "2" is no option number here
+        ("Take 2 tablets of lipase-free formula", "A", "last_line"),  # no option number; in passing: a fallback
     ],
 )
 def test_robust_extraction(reply: str, value: str | None, method: str) -> None:

@@ -51,6 +51,8 @@ class Language:
         rationale_headings: the heading of the explanation a reply gives after its answer ("Rationale:",
             "Explicación:", "解説："): the answer stated before such a heading is the reply's answer, whatever
             options the explanation goes on to discuss.
+        reference_headings: the heading of a reply's reference list ("References", "Referencias", "参考文献"):
+            what follows it is cited, never an answer (``parsing.citations``).
     """
 
     code: str
@@ -78,6 +80,7 @@ class Language:
     term_suffixes: tuple[str, ...] = ()
     reply_letters: tuple[str, ...] = ()
     rationale_headings: tuple[str, ...] = ()
+    reference_headings: tuple[str, ...] = ()
 
     def field_label(self, name: str) -> str:
         """The prompt label ``name`` (``question``, ``answer``, ``options``) in this language.

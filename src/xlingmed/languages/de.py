@@ -39,4 +39,5 @@ LANGUAGE = Language(
         "zone", "welle", "patient", "patientin", "herr", "frau", "medikament", "plan", "abbildung", "tabelle",
         "stufe",
     ),
+    reference_headings=("quellen", "literatur", "literaturverzeichnis", "referenzen"),
 )

@@ -7,7 +7,8 @@ LANGUAGE = Language(
     answer_label="Answer",
     rationale_headings=("rationale", "explanation", "justification", "reasoning", "reason"),
     answer_phrases=(
-        "the correct answer is", "the correct answer would be", "the right answer is", "the best answer is",
+        "the correct answers are", "the correct options are", "the correct answer is", "the correct answer would be",
+        "the right answer is", "the best answer is",
         "the answer is", "the correct option is", "the correct choice is", "the best option is", "correct answer:",
         "correct option:", "final answer:", "my answer:", "answer:", "answer is", "the most likely answer is",
         "the most appropriate answer is", "the best answer would be", "the correct response is",
@@ -72,5 +73,8 @@ LANGUAGE = Language(
         "streptococci", "antigen", "antigens", "wave", "waves", "fibers", "fibres", "fiber", "positive", "negative",
         "blood", "type", "hepatitis", "botulinum", "toxin", "complex", "personality", "receptor", "receptors",
         "band", "bands", "chain", "chains", "subunit", "allele", "gene", "genes", "protein",
+    ),
+    reference_headings=(
+        "references", "reference", "sources", "bibliography", "citations", "works cited", "further reading",
     ),
 )

@@ -10,7 +10,8 @@ LANGUAGE = Language(
         "la respuesta correcta es", "la opción correcta es", "la respuesta es", "respuesta correcta:", "respuesta:",
         "la alternativa correcta es", "la respuesta correcta sería", "la opción más adecuada es",
         "la respuesta más adecuada es", "elegiría", "elijo", "mi respuesta es", "respuesta final:",
-        "la respuesta final es", "la alternativa correcta:",
+        "la respuesta final es", "la alternativa correcta:", "las opciones correctas son",
+        "las respuestas correctas son",
     ),
     option_words=("opción", "opcion", "alternativa", "letra", "inciso", "respuesta"),
     conclusion_cues=(
@@ -46,4 +47,5 @@ LANGUAGE = Language(
         "célula", "virus", "zona", "onda", "paciente", "sr", "sra", "fármaco", "medicamento", "plan", "figura",
         "tabla", "paso", "nivel",
     ),
+    reference_headings=("referencias", "referencias bibliográficas", "bibliografía", "fuentes", "citas"),
 )

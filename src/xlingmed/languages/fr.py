@@ -41,4 +41,5 @@ LANGUAGE = Language(
         "cellule", "virus", "zone", "onde", "patient", "patiente", "m", "mme", "médicament", "plan", "figure",
         "tableau", "niveau",
     ),
+    reference_headings=("références", "bibliographie", "sources"),
 )

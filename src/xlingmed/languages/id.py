@@ -25,4 +25,5 @@ LANGUAGE = Language(
         "vitamin", "hepatitis", "tipe", "jenis", "golongan", "kelompok", "kelas", "stadium", "derajat", "faktor",
         "pasien",
     ),
+    reference_headings=("referensi", "daftar pustaka", "sumber"),
 )

@@ -36,4 +36,5 @@ LANGUAGE = Language(
         "influenza", "emofilia", "tossina", "immunoglobulina", "antigene", "streptococco", "cellule", "cellula",
         "virus", "zona", "onda", "paziente", "sig", "farmaco", "piano", "figura", "tabella", "livello",
     ),
+    reference_headings=("riferimenti", "bibliografia", "fonti"),
 )

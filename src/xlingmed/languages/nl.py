@@ -22,4 +22,5 @@ LANGUAGE = Language(
         "onvoldoende informatie", "als ai",
     ),
     term_words=("vitamine", "hepatitis", "type", "groep", "klasse", "stadium", "graad", "factor", "patiënt"),
+    reference_headings=("referenties", "bronnen", "literatuur"),
 )

@@ -26,4 +26,5 @@ LANGUAGE = Language(
         "witamina", "witaminy", "typ", "typu", "grupa", "grupy", "klasa", "stadium", "stopień", "czynnik",
         "pacjent", "pacjentka",
     ),
+    reference_headings=("bibliografia", "źródła", "piśmiennictwo", "referencje"),
 )

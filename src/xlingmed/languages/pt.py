@@ -45,4 +45,5 @@ LANGUAGE = Language(
         "célula", "vírus", "zona", "onda", "paciente", "sr", "sra", "fármaco", "medicamento", "plano", "figura",
         "tabela", "nível",
     ),
+    reference_headings=("referências", "referências bibliográficas", "bibliografia", "fontes"),
 )

@@ -18,4 +18,5 @@ LANGUAGE = Language(
         "yanıt veremem", "yeterli bilgi yok", "bilgi yetersiz",
     ),
     term_words=("vitamin", "hepatit", "tip", "grup", "sınıf", "evre", "derece", "faktör", "hasta"),
+    reference_headings=("kaynaklar", "kaynakça", "referanslar"),
 )

@@ -23,4 +23,5 @@ LANGUAGE = Language(
     term_words=(
         "vitamin", "viêm gan", "típ", "tuýp", "loại", "nhóm", "lớp", "giai đoạn", "độ", "yếu tố", "bệnh nhân",
     ),
+    reference_headings=("tài liệu tham khảo", "nguồn"),
 )

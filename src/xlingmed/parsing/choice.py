@@ -42,6 +42,8 @@ import regex
 
 from xlingmed.errors import ConfigError
 from xlingmed.languages import normalise_label
+from xlingmed.parsing.citations import blank_citations
+from xlingmed.parsing.content import by_content, stated_spans
 from xlingmed.parsing.letter import FALLBACKS as FALLBACKS
 from xlingmed.parsing.letter import MARKERS as MARKERS
 from xlingmed.parsing.letter import extract_letter as extract_letter
@@ -53,15 +55,16 @@ from xlingmed.types import Parsed, declare_parse_methods
 
 # The parse methods this module returns, and their kinds (parsing.methods): declared here, where they are made.
 declare_parse_methods({
-    "marker": "read", "phrase": "read", "conclusion": "read", "standalone": "read", "last_line": "read",
-    "option_text": "read", "option_match": "fallback",
+    "marker": "read", "phrase": "read", "conclusion": "read", "standalone": "read", "answer_line": "read",
+    # a line that names one option among other words infers the answer: a fallback the parse limits count
+    "last_line": "fallback", "option_text": "read", "option_content": "read", "option_match": "fallback",
 })
 
 PARSERS: tuple[str, ...] = ("robust", "paper", "first_char", "regex")
 # Methods ``extract_choice`` returns (the value is None exactly for the last three).
 METHODS: tuple[str, ...] = (
-    "marker", "phrase", "conclusion", "standalone", "last_line", "option_text", "option_match", "first_char",
-    "regex", "refused", "ambiguous", "invalid",
+    "marker", "phrase", "conclusion", "standalone", "answer_line", "last_line", "option_text", "option_content",
+    "option_match", "first_char", "regex", "refused", "ambiguous", "invalid",
 )  # fmt: skip
 _AMBIGUOUS = "ambiguous"
 
@@ -84,8 +87,6 @@ def _parsed(found: str | None, method: str, mentions: Sequence[Mention] = ()) ->
         return None
     if found == _AMBIGUOUS:
         return Parsed(None, "ambiguous")
-    if method == "last_line" and all(m.by_text for m in mentions):
-        method = "option_text"
     return Parsed(found, method)
 
 
@@ -107,8 +108,8 @@ def _read(reader: Reader, t: str, valid: Sequence[str], markers: Sequence[str]) 
     first = _answer_then_rationale(reader, t, valid, markers)
     if first is not None:
         return first
-    phrase_spans = find_words(low, lit.phrases)
-    cue_spans = find_words(low, lit.cues)
+    phrase_spans = reader.phrase_spans
+    cue_spans = reader.cue_spans
     # 2. answer phrases: the last one that names an option
     for start, end in reversed(phrase_spans):
         lo, hi = _rest_of_sentence(t, end, form)
@@ -121,10 +122,12 @@ def _read(reader: Reader, t: str, valid: Sequence[str], markers: Sequence[str]) 
                 return Parsed(None, "ambiguous")  # "B (fibrinolysin)", fibrinolysin being option C
             if _coordinated(reader, at, hi):
                 return Parsed(None, "ambiguous")  # "the answer is A or B"
+            if "\n" in t[end : at.start] and len(_listed_after(reader, form, at.start)) > 1:
+                return Parsed(None, "ambiguous")  # "Las opciones correctas son:\n2) …\n3) …"
             return Parsed(at.label, "phrase")
         if _refuses(reader, *form.sentence_of(start)):
             continue  # "I cannot determine the answer without the image, although pneumonia…"
-        found = _parsed(decide(reader.chosen(lo, hi)), "phrase")
+        found = _parsed(decide(reader.chosen(lo, hi)), "phrase") or _content(reader, lo, hi)
         if found is not None:
             return found
     # 3. conclusion cues: the sentence of the last one that names an option
@@ -136,7 +139,7 @@ def _read(reader: Reader, t: str, valid: Sequence[str], markers: Sequence[str]) 
             lo, hi = form.paragraph_after(hi, t)  # a heading: "**Conclusion:**" then the paragraph under it
         if _refuses(reader, lo, hi):
             continue
-        found = _parsed(decide(reader.chosen(lo, hi)), "conclusion")
+        found = _parsed(decide(reader.chosen(lo, hi)), "conclusion") or _content(reader, end, hi)
         if found is not None:
             return found
     # 4. the whole reply is one option's text or label, or opens with a label
@@ -154,14 +157,46 @@ def _read(reader: Reader, t: str, valid: Sequence[str], markers: Sequence[str]) 
             continue
         if not (reader.labels(lo, hi) or reader.texts(lo, hi)):
             continue
-        if regex.fullmatch(rf"[\s*_]*{reader.lit.label_chars}[\s*_]*[:：][\s*_]*", t[lo:hi]):
+        if regex.fullmatch(rf"[\s*_]*{reader.label_chars}[\s*_]*[:：][\s*_]*", t[lo:hi]):
             continue  # "A:" alone: a speaker's or a field's name with nothing after it
         mentions = reader.chosen(lo, hi)
         found = _parsed(decide(mentions), "last_line", mentions)
+        if found is not None and found.value is not None and _states(reader, lo, hi, mentions):
+            return Parsed(found.value, "answer_line")
         return found if found is not None else Parsed(None, "invalid")
-    return _fuzzy(reader, t) or Parsed(None, "invalid")
+    return _fuzzy(reader, t) or _concluding_content(reader, form) or Parsed(None, "invalid")
 
 
+def _states(reader: Reader, lo: int, hi: int, mentions: Sequence[Mention]) -> bool:
+    """The line ``[lo, hi)`` is nothing but one option named, by its label, its text or both, with decoration
+    ("**C. Colitis ulcerosa**", "(B)", "③ 간기능 검사"): it states that option. A line that names one in passing
+    ("… which rules out C …") only suggests it (``last_line``, a fallback)."""
+    if len({m.label for m in mentions}) != 1:
+        return False
+    rest = reader.text[lo:hi]
+    for m in sorted(mentions, key=lambda x: -x.start):
+        rest = rest[: m.start - lo] + " " + rest[m.end - lo :]
+    rest = lower(rest)
+    for w in reader.lit.option_words:
+        rest = rest.replace(w, " ")
+    return not _STATED_REST.sub("", rest)
+
+
+_STATED_REST = regex.compile(r"[\s*_#>\-–—•·.,:：;)(\[\]（）「」\"'`“”‘’«»!！。]+")
+
+
+def _concluding_content(reader: Reader, form: Shape) -> Parsed | None:
+    """``option_content`` of the reply's last sentence, else its first (outside a list of options): a reply that
+    names no option by label may still state one as its conclusion ("…진단은 급성 심근경색증입니다.")."""
+    outside = [(lo, hi) for lo, hi in form.sentences if not form.in_entry(lo) and _HAS_WORD.search(reader.text[lo:hi])]
+    for lo, hi in (outside[-1:] + outside[:1]) if outside else ():
+        found = _content(reader, lo, hi)
+        if found is not None:
+            return found
+    return None
+
+
+_HAS_WORD = regex.compile(WORD)
 _HEAD_METHODS = ("marker", "phrase", "conclusion", "standalone", "option_text", "last_line")  # read, not inferred
 
 
@@ -172,16 +207,30 @@ def _answer_then_rationale(reader: Reader, t: str, valid: Sequence[str], markers
     m = reader.lit.rationale.search(reader.low)
     if m is None or not t[: m.start()].strip():
         return None
-    head = _read(Reader(t[: m.start()], valid, reader.options, reader.numbered), t[: m.start()], valid, markers)
+    head_reader = Reader(t[: m.start()], valid, reader.options, reader.numbered, reader.letters)
+    head = _read(head_reader, t[: m.start()], valid, markers)
     if head.value is None or head.method not in _HEAD_METHODS:
         return None
     tail = t[m.end() :]
-    tail_reader = Reader(tail, valid, reader.options, reader.numbered)
+    tail_reader = Reader(tail, valid, reader.options, reader.numbered, reader.letters)
     for _, end in find_words(tail_reader.low, reader.lit.phrases):
         at = tail_reader.label_at(end)
         if at is not None and not tail_reader.negated(at) and at.label != head.value:
             return Parsed(None, "ambiguous")  # "A. …\nExplanation: … so the answer is B"
     return head
+
+
+def _content(reader: Reader, lo: int, hi: int) -> Parsed | None:
+    """``option_content``: the answer stated in ``[lo, hi)`` (its bold spans first, then all of it) gives one
+    option's text far better than any other's (``parsing.content``); never where the span negates."""
+    span = reader.text[lo:hi]
+    if not reader.option_texts or reader.lit.negation.search(reader.low[lo:hi]):
+        return None
+    for stated in stated_spans(span):
+        label = by_content(stated, reader.option_texts)
+        if label is not None:
+            return Parsed(label, "option_content")
+    return None
 
 
 def _refuses(reader: Reader, lo: int, hi: int) -> bool:
@@ -193,6 +242,22 @@ _COORDINATION = regex.compile(
     r"\s*(?:,|/|(?:or|and|ou|oder|und|oppure|atau|dan|au|na|или|и|o|y|e|et)(?!\p{L})"
     r"|或|和|及|、|أو|او|و|או|ו|या|और|또는|및|または|か)\s*"
 )
+
+
+def _listed_after(reader: Reader, form: Shape, pos: int) -> set[str]:
+    """The options that open the lines of the paragraph from ``pos`` on (up to a blank line): an answer given as
+    a list ("The correct answers are:\n1) …\n3) …")."""
+    found: set[str] = set()
+    for i, (lo, hi) in enumerate(form.lines):
+        if hi <= pos:
+            continue
+        if found and "\n" in reader.text[form.lines[i - 1][1] : lo].replace("\n", "", 1):
+            break  # a blank line ends the paragraph
+        at = reader.label_at(lo)
+        if at is None or reader.text[lo : at.start].strip(" *_-•([") or reader.negated(at):
+            break
+        found.add(at.label)
+    return found
 
 
 def _coordinated(reader: Reader, at: Mention, hi: int) -> bool:
@@ -230,10 +295,10 @@ def _alone(reader: Reader, t: str, valid: Sequence[str], form: Shape) -> Parsed 
         return None
     # "C. Fibrinolysin …", "**B)** …", "c (IgRA)", "e: 胆管癌", "51. d" (the question's number, then the label)
     m = regex.match(
-        rf"[\s*_\"'`“”‘’«»(\[]*(?:\d{{1,3}}\.\s+)?({reader.lit.label_chars})(?:\s*[.):：\]*](?!\p{{L}})|\s+\(|\s*$)", t
+        rf"[\s*_\"'`“”‘’«»(\[]*(?:\d{{1,3}}\.\s+)?({reader.label_chars})(?:\s*[.):：\]*](?!\p{{L}})|\s+\(|\s*$)", t
     )
     if m is None:
-        return None
+        return _opens_with_number(reader, t, form)
     at = Mention(str(normalise_label(m.group(1))), m.start(1), m.end(1))
     if at.label not in valid or reader.negated(at):
         return None
@@ -248,6 +313,26 @@ def _alone(reader: Reader, t: str, valid: Sequence[str], form: Shape) -> Parsed 
     line_end = form.lines[0][1]
     if {x.label for x in reader.chosen(at.start, line_end, with_texts=False)} - {at.label}:
         return None  # "c. 162 mmHg on the right, and d. 136 on the left": two options
+    return Parsed(at.label, "standalone")
+
+
+def _opens_with_number(reader: Reader, t: str, form: Shape) -> Parsed | None:
+    """An exam with numbered options: the reply opens with an option's number, circled or after an option word
+    ("③ 간기능 검사", "Option 2: …"), or with a bare number followed by that option's text ("3. Ensayo
+    controlado…"), and names no other option on that line."""
+    if not reader.numbered or not form.lines:
+        return None
+    lead = len(t) - len(t.lstrip(_STRIP_START))
+    at = reader.label_at(lead, strict_case=False, number=True)
+    if at is None or reader.negated(at):
+        return None
+    worded = any(w in reader.low[lead : at.start] for w in reader.lit.option_words)
+    after = DECOR.match(t, at.end).end()
+    named = reader.text_follows(at.label, after) or reader.words_of_option_follow(at.label, after)
+    if not (worded or named):
+        return None  # "1. First, …": a list, not an answer
+    if {x.label for x in reader.chosen(at.start, form.lines[0][1], with_texts=False)} - {at.label}:
+        return None
     return Parsed(at.label, "standalone")
 
 
@@ -279,6 +364,20 @@ def _fuzzy(reader: Reader, t: str) -> Parsed | None:
     return None
 
 
+_CIRCLED_LABELS = frozenset("①②③④⑤⑥⑦⑧⑨⑩")
+
+
+def label_scheme(labels: Sequence[str] | None) -> str:
+    """``numbers`` (1-5 in any script's digits, Roman I-V), ``circled`` (①-⑤) or ``letters`` (A-E, a-e, أ-ه,
+    א-ה, क-ङ, 가-마, ア-オ…): how a prompt labelled its options, from the labels it showed."""
+    shown = [str(x).strip().strip(".)") for x in labels or ()]
+    if shown and all(x in _CIRCLED_LABELS for x in shown):
+        return "circled"
+    if shown and all(x.isdigit() for x in shown):
+        return "numbers"
+    return "letters"
+
+
 def extract_choice(
     text: str,
     valid: Sequence[str],
@@ -287,6 +386,7 @@ def extract_choice(
     parser: str = "robust",
     markers: Sequence[str] = MARKERS,
     numbered: bool = False,
+    labels: Sequence[str] | None = None,
 ) -> Parsed:
     """The option a multiple-choice reply chose (module docstring: the rules and their order).
 
@@ -299,6 +399,9 @@ def extract_choice(
         numbered: the prompt labelled the options with numbers (1, 2, 3…) rather than letters: a number after an
             answer phrase is an option's number. Otherwise a number counts only after an option word ("option 3"),
             as a circled number ("③") or as the whole reply: after "Answer:" it fills a blank.
+        labels: the labels the prompt showed, in the order of ``valid`` (``["1", "2", "3", "4"]``, ``["①", …]``,
+            ``["a", …]``, ``["أ", …]``); ``None``: letters. Numbers or circled numbers make the options
+            ``numbered``, and then no letter is a label ("B 원장", "Dr. A", "vitamin A" are never options).
 
     Returns:
         ``Parsed(label or None, method)``; method is one of ``METHODS``; the value is ``None`` exactly when the
@@ -312,11 +415,12 @@ def extract_choice(
         raise ConfigError(f"unknown multiple-choice parser {parser!r}; known: {', '.join(PARSERS)}")
     if parser != "robust":
         return extract_letter(text, valid, markers=markers, fallback={"paper": "invalid"}.get(parser, parser))
-    t = normalise(text)
+    t = blank_citations(normalise(text))
     if not t.strip():
         return Parsed(None, "invalid")
-    reader = Reader(t, valid, options or {}, numbered)
+    scheme = label_scheme(labels)
+    reader = Reader(t, valid, options or {}, numbered or scheme != "letters", scheme == "letters")
     return _read(reader, t, valid, markers)
 
 
-__all__ = ["FALLBACKS", "MARKERS", "METHODS", "PARSERS", "extract_choice", "extract_letter"]
+__all__ = ["FALLBACKS", "MARKERS", "METHODS", "PARSERS", "extract_choice", "extract_letter", "label_scheme"]

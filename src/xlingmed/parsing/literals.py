@@ -10,7 +10,9 @@ import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
+import ahocorasick
 import regex
 
 from xlingmed.languages import LANGUAGES
@@ -37,11 +39,14 @@ class Literals:
     cues: tuple[str, ...]
     no_choice: tuple[str, ...]
     rationale: regex.Pattern[str]  # a line that opens an explanation: "Rationale:", "###Explicación:", "**解説**："
+    reference_heading: regex.Pattern[str]  # a line that heads a reference list: "### References", "**参考文献**："
     term_words: frozenset[str]
+    unspaced_term_words: tuple[str, ...]  # those of scripts without spaces: "B型" is a term wherever it stands
     term_suffixes: tuple[str, ...]
     label_chars: str  # a regex character class of every label letter a reply may use
     neg_before: regex.Pattern[str]  # matches at the end of a clause's text before a label
     neg_after: regex.Pattern[str]  # matches in the first words of a clause's text after a label
+    negation: regex.Pattern[str]  # any negation word of any language, anywhere
 
 
 def _nfkc(words: Iterable[str]) -> tuple[str, ...]:
@@ -80,39 +85,79 @@ def literals() -> Literals:
     )
     headings = _nfkc(h for lang in langs for h in lang.rationale_headings)
     rationale = regex.compile(rf"(?m)^[\s#*_]*(?:{_alternation(headings)})[\s*_]*[:：]")
+    cited = _nfkc(h for lang in langs for h in lang.reference_headings)
+    reference_heading = regex.compile(rf"(?m)^[\s#*_]*(?:{_alternation(cited)})[\s*_]*[:：]?[\s*_]*$")
     return Literals(
         phrases=phrases,
         rationale=rationale,
+        reference_heading=reference_heading,
         option_words=_nfkc(w for lang in langs for w in lang.option_words),
         cues=_nfkc(c for lang in langs for c in lang.conclusion_cues),
         no_choice=_nfkc(p for lang in langs for p in (*lang.no_choice_phrases, *lang.refusal_phrases)),
         term_words=frozenset(_nfkc(w for lang in langs for w in lang.term_words)),
+        unspaced_term_words=tuple(w for w in _nfkc(w for lang in langs for w in lang.term_words) if unspaced(w)),
         term_suffixes=_nfkc(w for lang in langs for w in lang.term_suffixes),
         label_chars=f"[A-Ja-jأاإآبجدهةو{regex.escape(letters)}]",
         neg_before=neg_before,
         neg_after=neg_after,
+        negation=regex.compile(
+            rf"(?<!{WORD})(?:{_alternation(spaced_b + spaced_a)})(?!{WORD})|{_alternation(unspaced_b + unspaced_a)}"
+        ),
     )
 
 
+_GLUING = regex.compile(r"[\p{Arabic}\p{Hebrew}]")
+
+
+@lru_cache(maxsize=4096)
 def _glued(c: str) -> bool:
     """A script without spaces, or one that glues prefixes onto words (Arabic, Hebrew)."""
-    return unspaced(c) or bool(regex.match(r"[\p{Arabic}\p{Hebrew}]", c))
+    return unspaced(c) or _GLUING.match(c) is not None
+
+
+_AUTOMATA: dict[int, tuple[tuple[str, ...], Any]] = {}
+
+
+def _automaton(words: tuple[str, ...]) -> Any:
+    """One Aho–Corasick automaton of ``words`` (``pyahocorasick``), built on first use: every occurrence of every
+    word in one pass over a reply, instead of one scan a word."""
+    cached = _AUTOMATA.get(id(words))
+    if cached is not None and cached[0] is words:
+        return cached[1]
+    auto = ahocorasick.Automaton()
+    for rank, w in enumerate(words):
+        if w:
+            auto.add_word(w, (rank, len(w)))
+    auto.make_automaton()
+    if len(_AUTOMATA) >= 64:  # a caller's throwaway tuples must not pile up
+        _AUTOMATA.pop(next(iter(_AUTOMATA)))
+    _AUTOMATA[id(words)] = (words, auto)  # the tuple is kept, so its id is not reused while cached
+    return auto
 
 
 def find_words(low: str, words: Iterable[str]) -> list[tuple[int, int]]:
     """Non-overlapping (start, end) of ``words`` in ``low`` (already lower-cased), longest first, each a whole
-    word (a word of a script without spaces may sit anywhere)."""
+    word (a word of a script without spaces may sit anywhere).
+
+    ``words`` is best a tuple kept for good (``Literals``' are): its automaton is built once. Occurrences are taken
+    word by word in the order of ``words`` (longest first), each at its positions left to right, unless it
+    overlaps one taken before."""
+    words = words if isinstance(words, tuple) else tuple(words)
+    if not low or not words:
+        return []
+    found = sorted((rank, end + 1 - size) for end, (rank, size) in _automaton(words).iter(low))
     spans: list[tuple[int, int]] = []
-    for w in words:
-        start = 0
-        while (k := low.find(w, start)) >= 0:
-            start = k + 1
-            end = k + len(w)
-            if any(s < end and k < e for s, e in spans):
-                continue
-            if not _glued(w[0]) and k > 0 and regex.match(WORD, low[k - 1]):
-                continue  # "reanswer:" is not "answer:" (Arabic and Hebrew glue "and", "so" onto a word: ولذلك)
-            if not unspaced(w[-1]) and regex.match(WORD, w[-1]) and regex.match(WORD, low[end : end + 1]):
-                continue  # "therefore" is not in "thereforee"; "option" is not in "optional"
-            spans.append((k, end))
+    for rank, k in found:
+        w = words[rank]
+        end = k + len(w)
+        if any(s < end and k < e for s, e in spans):
+            continue
+        if not _glued(w[0]) and k > 0 and _WORD.match(low[k - 1]):
+            continue  # "reanswer:" is not "answer:" (Arabic and Hebrew glue "and", "so" onto a word: ولذلك)
+        if not unspaced(w[-1]) and _WORD.match(w[-1]) and _WORD.match(low[end : end + 1]):
+            continue  # "therefore" is not in "thereforee"; "option" is not in "optional"
+        spans.append((k, end))
     return sorted(spans)
+
+
+_WORD = regex.compile(WORD)

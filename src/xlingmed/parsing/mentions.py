@@ -11,6 +11,7 @@ from __future__ import annotations
 import bisect
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
 import regex
 
@@ -26,6 +27,7 @@ _CLAUSE_END = regex.compile(r"[.;!?\n。！？؛؟।]|,(?=\s)|[，、]")
 # What may follow a letter that stands alone as a label.
 _AFTER_LETTER = ".):,;،؛!?*]\"”'’»。、！？：；）」』】\n"
 _OR = regex.compile(r"\s+(?:أو|او|و|או)\s")
+_LETTER = regex.compile(r"\p{L}")
 GLUE = regex.compile(r"^[\s.):：*_\-–—(\[\]（）「」]*$")
 _SEPARATOR = regex.compile(
     r"^[\s,、，/&*]*(?:and|or|y|e|o|ou|et|und|oder|و|או|ו|和|或|及|및|और|या|na|au|и|или|ve|veya|en|of)?[\s,、，*]*$"
@@ -50,21 +52,36 @@ class Reader:
     valid: Sequence[str]
     options: Mapping[str, str]
     numbered: bool = False  # the prompt numbered the options: a number after an answer phrase is one
+    letters: bool = True  # the prompt labelled the options with letters: a letter may be a label
 
     def __post_init__(self) -> None:
         self.low = lower(self.text)
         self.lit: Literals = literals()
+        # an exam that numbers its options (1-5, ①-⑤) has no letter labels: "B 원장", "Dr. A" are people
+        self.label_chars = self.lit.label_chars if self.letters else "(?!)"
         self.folded = FoldedText(self.text)
-        self._label_at_re = regex.compile(rf"({self.lit.label_chars}|{_DIGITS})(?!(?!{UNSPACED}){WORD})")
-        chars = self.lit.label_chars
+        self._label_at_re = regex.compile(rf"({self.label_chars}|{_DIGITS})(?!(?!{UNSPACED}){WORD})")
+        chars = self.label_chars
         self._enclosed = regex.compile(
-            rf"\(\s*({chars})\s*\)|\[\s*({chars})\s*\]|\*\*\s*({chars})\s*[.):]?\s*\*\*|[\"“'‘«]({chars})[\"”'’»]"
+            # "(C)" but not "lipoproteína(a)" or "IL-6(B)": a bracket glued to a word is part of a term
+            rf"(?<!(?!{UNSPACED})[\p{{L}}\p{{N}}])(?:\(\s*({chars})\s*\)|\[\s*({chars})\s*\])"
+            rf"|\*\*\s*({chars})\s*[.):]?\s*\*\*|[\"“'‘«]({chars})[\"”'’»]"
         )
         # a letter alone: no letter, digit or joiner on either side, except the letters of scripts without spaces
         # ("答案是C", "Cです")
         edge = rf"(?!{UNSPACED})[\p{{L}}\p{{M}}\p{{N}}_\-/+&'’]"
         self._loose = regex.compile(rf"(?<!{edge}|\.){chars}(?!{edge})")
         self.option_texts = self._option_texts()
+
+    @cached_property
+    def phrase_spans(self) -> list[tuple[int, int]]:
+        """Where the reply's answer phrases are (``find_words``)."""
+        return find_words(self.low, self.lit.phrases)
+
+    @cached_property
+    def cue_spans(self) -> list[tuple[int, int]]:
+        """Where the reply's conclusion cues are (``find_words``)."""
+        return find_words(self.low, self.lit.cues)
 
     # ---- labels -------------------------------------------------------------------------------------------------
 
@@ -84,7 +101,9 @@ class Reader:
                     break
             else:
                 # an article only before an option word or a label: "la C", "a alternativa C" ("ni A." is A)
-                art = regex.match(rf"(?:{'|'.join(ARTICLES)})\s+(?=({self.lit.label_chars})(?!{WORD})|\p{{L}}+)", head)
+                art = regex.match(
+                    rf"(?:{'|'.join(ARTICLES)})\s+(?=({self.label_chars}|{_DIGITS})(?!{WORD})|\p{{L}}+)", head
+                )  # "la C", "la 1:" (numbered options)
                 if art and (art.group(1) or any(head[art.end() :].startswith(w) for w in self.lit.option_words)):
                     i += art.end()
                     continue
@@ -92,7 +111,7 @@ class Reader:
         m = self._label_at_re.match(self.text, i)
         if not m:
             return None
-        if i > 0 and regex.match(r"\p{L}", self.text[i - 1]) and not unspaced(self.text[i - 1]):
+        if i > 0 and _LETTER.match(self.text[i - 1]) and not unspaced(self.text[i - 1]):
             return None  # glued to the word before it ("الإجابةa"); Chinese has no spaces ("答案是C")
         raw = m.group(1)
         if raw.isdigit() and not (worded or self.low[m.end() : m.end() + 1] == "번"):
@@ -101,8 +120,8 @@ class Reader:
         if strict_case and raw.islower() and raw.isascii() and after and after not in ".):]*,;،\n":
             return None
         label = normalise_label(raw)
-        if label is None or label not in self.valid or not self.label_follows(label, m.end()):
-            return None
+        if label is None or label not in self.valid or (not raw.isdigit() and not self.label_follows(label, m.end())):
+            return None  # a number is no article ("5 yohimbine"), a letter may be ("A patient")
         return Mention(label, m.start(), m.end())
 
     def label_follows(self, label: str, end: int) -> bool:
@@ -128,8 +147,8 @@ class Reader:
         for m in self._enclosed.finditer(t, lo, hi):
             g = next(i for i in range(1, 5) if m.group(i))
             label = normalise_label(m.group(g))
-            if label is not None and label in self.valid:
-                found.setdefault(m.start(g), Mention(label, m.start(g), m.end(g)))
+            if label is not None and label in self.valid and not self.is_term(m.start(), m.end()):
+                found.setdefault(m.start(g), Mention(label, m.start(g), m.end(g)))  # not "Figure (a)", "写真(a)"
         for _, e in find_words(self.low[lo:hi], self.lit.option_words):
             at = self.label_at(lo + e)
             if at is not None and at.end <= hi:
@@ -171,11 +190,10 @@ class Reader:
     def is_term(self, start: int, end: int) -> bool:
         """The letter at ``[start, end)`` completes a term: "vitamin D", "hepatitis B", "B型", "B cells"."""
         before = self.low[max(0, start - 30) : start]
-        word = regex.search(rf"({WORD}+)[\s\-]*$", before)
+        word = regex.search(rf"({WORD}+)[\s\-]*[(\[（]?\s*$", before)
         if word and (word.group(1) in self.lit.term_words or word.group(1).rstrip(".") in self.lit.term_words):
             return True
-        tail = before.rstrip()
-        if any(unspaced(w) and tail.endswith(w) for w in self.lit.term_words):
+        if before.rstrip().rstrip("([（").rstrip().endswith(self.lit.unspaced_term_words):
             return True
         after = self.low[end : end + 20]
         for suffix in self.lit.term_suffixes:

@@ -13,7 +13,6 @@ from dataclasses import dataclass, field
 import regex
 
 from xlingmed.languages import normalise_label
-from xlingmed.parsing.literals import find_words
 from xlingmed.parsing.mentions import Reader
 from xlingmed.parsing.text import FoldedText
 
@@ -55,8 +54,9 @@ def shape(reader: Reader) -> Shape:
     following lines up to a blank line, the next entry, or a line that holds an answer phrase or conclusion cue."""
     t = reader.text
     lines = [(m.start(), m.end()) for m in regex.finditer(r"[^\n]+", t) if m.group().strip()]
-    concluding = reader.lit.phrases + reader.lit.cues
-    phrase_or_cue_lines = {s for s, e in lines if find_words(reader.low[s:e], concluding)}
+    # a line holds a phrase or a cue where one of the reply's starts in it (neither crosses a line)
+    starts = sorted(k for k, _ in (*reader.phrase_spans, *reader.cue_spans))
+    phrase_or_cue_lines = {s for s, e in lines if bisect.bisect_left(starts, s) < bisect.bisect_left(starts, e)}
     sentences: list[tuple[int, int]] = []
     start = 0
     for m in _SENTENCE_END.finditer(t):
@@ -94,7 +94,7 @@ def _opening(reader: Reader, start: int, end: int) -> str | None:
     """The option a line opens with: a label followed by ``.``/``)``/``:``/a dash/bold end ("A. …", "**B)** …",
     "- C: …"), or an option's text followed by such a separator ("**Pneumonia**: …", "- Pneumonia – …")."""
     line = reader.text[start:end]
-    chars = reader.lit.label_chars
+    chars = reader.label_chars
     m = regex.match(rf"{_MARKER}[(\[]?\s*({chars})\s*(?:[.):：\]\-–—]|\*\*)", line)
     if m:
         label = normalise_label(m.group(1))

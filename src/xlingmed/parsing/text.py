@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import unicodedata
 from dataclasses import dataclass
+from functools import lru_cache
 
 import regex
 
@@ -30,14 +31,32 @@ def normalise(text: str) -> str:
     return str(_HARAKAT.sub("", t).replace("هـ", "ه").replace("\u0640", ""))
 
 
+class _LowerTable(dict[int, str]):
+    """``str.translate`` table: each character's lower case where it is one character long, else itself (filled
+    on first sight)."""
+
+    def __missing__(self, code: int) -> str:
+        c = chr(code)
+        low = c.lower()
+        self[code] = out = low if len(low) == 1 else c
+        return out
+
+
+_LOWER = _LowerTable()
+
+
 def lower(text: str) -> str:
     """Lower case that keeps every position (``str.lower`` lengthens a few characters, such as "İ")."""
-    return "".join(c.lower() if len(c.lower()) == 1 else c for c in text)
+    return text.translate(_LOWER)
 
 
+_UNSPACED = regex.compile(UNSPACED)
+
+
+@lru_cache(maxsize=8192)  # asked of the same words and characters again and again
 def unspaced(s: str) -> bool:
     """Han, kana, Hangul or Thai: scripts whose words are not cut off from a label by a space."""
-    return bool(regex.search(UNSPACED, s))
+    return _UNSPACED.search(s) is not None
 
 
 def fold(text: str) -> str:
@@ -46,13 +65,36 @@ def fold(text: str) -> str:
 
 
 def _fold_char(c: str) -> str:
-    c = c.casefold().translate(str.maketrans("أإآٱىة", "اااايه"))
+    c = c.casefold().translate(_ALEF)
     out = []
     for d in unicodedata.normalize("NFKD", c):
         if unicodedata.combining(d) and not "\u0900" <= d <= "\u097f":
             continue
         out.append(" " if unicodedata.category(d)[0] in "PSZC" else d)
     return "".join(out)
+
+
+_ALEF = str.maketrans("أإآٱىة", "اااايه")
+
+
+class _FoldTable(dict[int, str]):
+    """``str.translate`` table of ``_fold_char``, filled on first sight; ``irregular`` holds the characters that
+    do not fold to exactly one character ("ß" → "ss", a combining mark → "")."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.irregular: set[str] = set()
+
+    def __missing__(self, code: int) -> str:
+        c = chr(code)
+        self[code] = out = _fold_char(c)
+        if len(out) != 1:
+            self.irregular.add(c)
+        return out
+
+
+_FOLD = _FoldTable()
+_SPACES = regex.compile(r" {2,}")
 
 
 @dataclass
@@ -64,10 +106,17 @@ class FoldedText:
     origin: list[int]
 
     def __init__(self, source: str) -> None:
+        folded = source.translate(_FOLD)
+        if _FOLD.irregular.isdisjoint(source):
+            # one folded character per source character: keep all but a space at the start or after a space
+            self.origin = [i for i, d in enumerate(folded) if d != " " or (i and folded[i - 1] != " ")]
+            text = _SPACES.sub(" ", folded)
+            self.text = text[1:] if text.startswith(" ") else text
+            return
         chars: list[str] = []
         origin: list[int] = []
         for i, c in enumerate(source):
-            for d in _fold_char(c):
+            for d in c.translate(_FOLD):
                 if d == " " and (not chars or chars[-1] == " "):
                     continue
                 chars.append(d)

@@ -137,6 +137,8 @@ def _read(reader: Reader, t: str, valid: Sequence[str], markers: Sequence[str]) 
         lo, hi = form.sentence_of(start)
         if not regex.search(WORD, t[lo:start]) and not regex.search(WORD, t[end:hi]):
             lo, hi = form.paragraph_after(hi, t)  # a heading: "**Conclusion:**" then the paragraph under it
+        elif t[lo:hi].rstrip(" *_\n").endswith((":", "：")):
+            hi = form.paragraph_after(hi, t)[1]  # "the most likely answer is:\n\n**C. …**": the answer below it
         if _refuses(reader, lo, hi):
             continue
         found = _parsed(decide(reader.chosen(lo, hi)), "conclusion") or _content(reader, end, hi)
@@ -174,6 +176,10 @@ def _states(reader: Reader, lo: int, hi: int, mentions: Sequence[Mention]) -> bo
     if len({m.label for m in mentions}) != 1:
         return False
     rest = reader.text[lo:hi]
+    lead = len(rest) - len(rest.lstrip(_STRIP_START))
+    opening = reader.label_at(lo + lead, strict_case=False, number=reader.numbered)
+    if opening is not None and opening.label == mentions[0].label:  # "**4. Persistent nausea…**"
+        mentions = [*mentions, opening]
     for m in sorted(mentions, key=lambda x: -x.start):
         rest = rest[: m.start - lo] + " " + rest[m.end - lo :]
     rest = lower(rest)

@@ -13,7 +13,7 @@ LANGUAGE = Language(
         "la respuesta final es", "la alternativa correcta:", "las opciones correctas son",
         "las respuestas correctas son",
     ),
-    option_words=("opción", "opcion", "alternativa", "letra", "inciso", "respuesta"),
+    option_words=("opción", "opcion", "alternativa", "letra", "inciso", "respuesta", "número", "numero"),
     conclusion_cues=(
         "por lo tanto", "por tanto", "en conclusión", "conclusión", "en resumen", "por consiguiente",
         "lo más probable", "más probable", "la más adecuada", "el más adecuado", "más adecuada", "la mejor opción",

@@ -137,6 +137,8 @@ def _read(reader: Reader, t: str, valid: Sequence[str], markers: Sequence[str]) 
         lo, hi = form.sentence_of(start)
         if not regex.search(WORD, t[lo:start]) and not regex.search(WORD, t[end:hi]):
             lo, hi = form.paragraph_after(hi, t)  # a heading: "**Conclusion:**" then the paragraph under it
+        elif t[lo:hi].rstrip(" *_\n").endswith((":", "：")):
+            hi = form.paragraph_after(hi, t)[1]  # "the most likely answer is:\n\n**C. …**": the answer below it
         if _refuses(reader, lo, hi):
             continue
         found = _parsed(decide(reader.chosen(lo, hi)), "conclusion") or _content(reader, end, hi)
@@ -174,6 +176,10 @@ def _states(reader: Reader, lo: int, hi: int, mentions: Sequence[Mention]) -> bo
     if len({m.label for m in mentions}) != 1:
         return False
     rest = reader.text[lo:hi]
+    lead = len(rest) - len(rest.lstrip(_STRIP_START))
+    opening = reader.label_at(lo + lead, strict_case=False, number=reader.numbered)
+    if opening is not None and opening.label == mentions[0].label:  # "**4. Persistent nausea…**"
+        mentions = [*mentions, opening]
     for m in sorted(mentions, key=lambda x: -x.start):
         rest = rest[: m.start - lo] + " " + rest[m.end - lo :]
     rest = lower(rest)
@@ -207,12 +213,12 @@ def _answer_then_rationale(reader: Reader, t: str, valid: Sequence[str], markers
     m = reader.lit.rationale.search(reader.low)
     if m is None or not t[: m.start()].strip():
         return None
-    head_reader = Reader(t[: m.start()], valid, reader.options, reader.numbered, reader.letters)
+    head_reader = Reader(t[: m.start()], valid, reader.options, reader.numbered, reader.letters, reader.lower)
     head = _read(head_reader, t[: m.start()], valid, markers)
     if head.value is None or head.method not in _HEAD_METHODS:
         return None
     tail = t[m.end() :]
-    tail_reader = Reader(tail, valid, reader.options, reader.numbered, reader.letters)
+    tail_reader = Reader(tail, valid, reader.options, reader.numbered, reader.letters, reader.lower)
     for _, end in find_words(tail_reader.low, reader.lit.phrases):
         at = tail_reader.label_at(end)
         if at is not None and not tail_reader.negated(at) and at.label != head.value:
@@ -368,13 +374,15 @@ _CIRCLED_LABELS = frozenset("①②③④⑤⑥⑦⑧⑨⑩")
 
 
 def label_scheme(labels: Sequence[str] | None) -> str:
-    """``numbers`` (1-5 in any script's digits, Roman I-V), ``circled`` (①-⑤) or ``letters`` (A-E, a-e, أ-ه,
+    """``numbers`` (1-5 in any script's digits), ``circled`` (①-⑤), ``lower`` (a-e) or ``letters`` (A-E, أ-ه,
     א-ה, क-ङ, 가-마, ア-オ…): how a prompt labelled its options, from the labels it showed."""
     shown = [str(x).strip().strip(".)") for x in labels or ()]
     if shown and all(x in _CIRCLED_LABELS for x in shown):
         return "circled"
     if shown and all(x.isdigit() for x in shown):
         return "numbers"
+    if shown and all(x.isascii() and x.isalpha() and x.islower() for x in shown):
+        return "lower"
     return "letters"
 
 
@@ -419,7 +427,8 @@ def extract_choice(
     if not t.strip():
         return Parsed(None, "invalid")
     scheme = label_scheme(labels)
-    reader = Reader(t, valid, options or {}, numbered or scheme != "letters", scheme == "letters")
+    numbers = numbered or scheme in ("numbers", "circled")
+    reader = Reader(t, valid, options or {}, numbers, scheme in ("letters", "lower"), scheme == "lower")
     return _read(reader, t, valid, markers)
 
 

@@ -26,8 +26,10 @@ _WORDS = regex.compile(rf"{WORD}+")
 
 
 def _enough(folded: str) -> bool:
-    words = _WORDS.findall(folded)
-    return len(words) >= MIN_WORDS or sum(len(w) for w in words) >= 2 * MIN_WORDS + 2
+    """Two words of three letters or more, or (a script without spaces) four characters: "c c" or "yes" tells
+    nothing about an option's content."""
+    words = [w for w in _WORDS.findall(folded) if len(w) >= 3 or unspaced(w)]
+    return len(words) >= MIN_WORDS or sum(len(w) for w in words if unspaced(w)) >= 4
 
 
 def by_content(stated: str, options: Mapping[str, str]) -> str | None:

@@ -23,7 +23,8 @@ _DIGITS = r"[0-9٠-٩۰-۹०-९]{1,2}"
 # What may stand between a phrase and its label: spaces, markdown, quotes, brackets, colons, dashes, "is".
 DECOR = regex.compile(r"""[\s*_"'`“”‘’«»\[\(\{:\-–—=>~]*""")
 # Where a clause ends: a negation does not reach across it.
-_CLAUSE_END = regex.compile(r"[.;!?\n。！？؛؟।]|,(?=\s)|[，、]")
+# (NFKC has made "，" a ","; in Chinese and Japanese no space follows it)
+_CLAUSE_END = regex.compile(r"[.;!?\n。！？؛؟।]|,(?=\s|[\p{Han}\p{Hiragana}\p{Katakana}\p{Hangul}])|[，、]")
 # What may follow a letter that stands alone as a label.
 _AFTER_LETTER = ".):,;،؛!?*]\"”'’»。、！？：；）」』】\n"
 _OR = regex.compile(r"\s+(?:أو|او|و|או)\s")
@@ -53,6 +54,7 @@ class Reader:
     options: Mapping[str, str]
     numbered: bool = False  # the prompt numbered the options: a number after an answer phrase is one
     letters: bool = True  # the prompt labelled the options with letters: a letter may be a label
+    lower: bool = False  # the prompt's letters were lower case (a-e): "正解は c である" names option C
 
     def __post_init__(self) -> None:
         self.low = lower(self.text)
@@ -117,7 +119,7 @@ class Reader:
         if raw.isdigit() and not (worded or self.low[m.end() : m.end() + 1] == "번"):
             return None
         after = self.text[m.end() : m.end() + 1]
-        if strict_case and raw.islower() and raw.isascii() and after and after not in ".):]*,;،\n":
+        if strict_case and not self.lower and raw.islower() and raw.isascii() and after and after not in ".):]*,;،\n":
             return None
         label = normalise_label(raw)
         if label is None or label not in self.valid or (not raw.isdigit() and not self.label_follows(label, m.end())):

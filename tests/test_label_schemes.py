@@ -1,0 +1,107 @@
+"""Replies read in the labels their exam used, and never guessed (issue 46): numbered options (Spain's MIR,
+HEAD-QA), circled numbers (Korea's licensing exams), lower-case letters (Japan's), answers given by an option's
+content, reference lists and citations, "which is NOT" questions, answers that list several options, replies that
+choose nothing. Every reply is invented, in the shapes real models write; each is read at 500-3,000 characters too,
+behind a long reasoning that names other options in passing."""
+
+from __future__ import annotations
+
+import pytest
+from reply_shapes import INTRO, REASON
+
+from xlingmed.parsing.choice import extract_choice, label_scheme
+from xlingmed.parsing.methods import kind_of
+
+NUMBERS = ["1", "2", "3", "4"]
+CIRCLED = ["①", "②", "③", "④", "⑤"]
+LOWER = ["a", "b", "c", "d", "e"]
+LETTERS = ["A", "B", "C", "D", "E"]
+ES = {"A": "Aumento de la creatinina sérica", "B": "Iniciar anticoagulación con heparina de bajo peso molecular",
+      "C": "Disminución de la hemoglobina glicosilada", "D": "Náuseas y vómitos persistentes"}  # fmt: skip
+EN = {"A": "Increase in serum creatinine", "B": "Start anticoagulation with low-molecular-weight heparin",
+      "C": "Decrease in glycated haemoglobin", "D": "Persistent nausea and vomiting"}  # fmt: skip
+KO = {"A": "요산 검사", "B": "크레아틴 키나아제", "C": "간기능 검사", "D": "갑상샘 기능 검사", "E": "흉부 X선"}
+ZH = {"A": "可引起低钾血症", "B": "可用于治疗高血压", "C": "属于袢利尿剂", "D": "可引起高钙血症", "E": "作用于远曲小管"}
+JA = {k: "" for k in LETTERS}  # option texts never published: read by the labels alone
+REFERENCES = (
+    "\n\n### References\n1. Neonatal sepsis: A Review. Smith J, Lee K. Pediatrics. 2021;147(3):e2020.\n"
+    "2. Anticoagulation in practice. Doe A, et al. Chest. 2019;155(2):301-9. doi:10.1016/j.chest.2019.01.002.\n"
+    "3. https://www.example.org/guidelines/C-section [4][5]"
+)
+
+# (language, reply, options, labels shown, the option it commits to or None, the method's kind)
+CASES = [
+    ("es", "La respuesta correcta es la número 3. Además, el fármaco puede causar náuseas y vómitos persistentes.",
+     ES, NUMBERS, "C", "read"),
+    ("es", "Respuesta: 2. Iniciar anticoagulación con heparina de bajo peso molecular.", ES, NUMBERS, "B", "read"),
+    ("es", "**La opción más adecuada es la 1: aumento de la creatinina sérica.**", ES, NUMBERS, "A", "read"),
+    ("es", "La conducta más adecuada es **iniciar anticoagulación con heparina de bajo peso molecular**, dado el "
+     "riesgo trombótico." + REFERENCES, ES, NUMBERS, "B", "read"),
+    ("es", "No estoy seguro; quizá la 1, o la 3.", ES, NUMBERS, None, "unread"),
+    ("es", "Las opciones correctas son:\n1) Aumento de la creatinina sérica\n3) Disminución de la hemoglobina "
+     "glicosilada", ES, NUMBERS, None, "unread"),
+    ("en", "The answer is 3.", EN, NUMBERS, "C", "read"),
+    ("en", "The most likely correct answer, given all of the above, is:\n\n**2. Start anticoagulation with "
+     "low-molecular-weight heparin.**", EN, NUMBERS, "B", "read"),
+    ("en", "I need to know what \"A\" represents before I can answer.", EN, NUMBERS, None, "unread"),
+    ("en", "The patient should start heparin now, in line with the evidence." + REFERENCES, EN, NUMBERS, None,
+     "unread"),
+    ("ko", "② 크레아틴 키나아제", KO, CIRCLED, "B", "read"),
+    ("ko", "환자의 소견을 종합하면 간 손상이 의심됩니다.\n\n답: ③ 간기능 검사", KO, CIRCLED, "C", "read"),
+    ("ko", "A 의원의 B 원장은 보건소장의 허가를 받아야 합니다. 따라서 B 원장이 해야 할 일은 허가 신청입니다.",
+     KO, CIRCLED, None, "unread"),
+    ("ko", "정답을 고를 수 없습니다. ④ 또는 ⑤ 중 하나일 것 같습니다.", KO, CIRCLED, None, "unread"),
+    ("zh", "分析各选项：A项正确，B项正确，C项正确，E项正确。答案是D：可引起高钙血症，这个说法是错误的。", ZH,
+     LETTERS, "D", "read"),
+    ("zh", "逐一分析后，所以无法确定哪一个选项正确。A、C都有可能。", ZH, LETTERS, None, "refused"),
+    ("ja", "各選択肢を検討した。したがって、正解は c である。", JA, LOWER, "C", "read"),
+    ("ja", "※質問に胸部エックス線写真(a)および胸部単純CT(b)が含まれていないため、正確な診断が難しいです。", JA,
+     LOWER, None, "refused"),
+]  # fmt: skip
+
+
+def _read(reply: str, options: dict[str, str], labels: list[str]) -> tuple[str | None, str]:
+    parsed = extract_choice(reply, list(options), options=options, labels=labels)
+    return parsed.value, kind_of(parsed.method)
+
+
+@pytest.mark.parametrize(("lang", "reply", "options", "labels", "value", "kind"), CASES)
+def test_replies_are_read_in_their_exams_labels(
+    lang: str, reply: str, options: dict[str, str], labels: list[str], value: str | None, kind: str
+) -> None:
+    assert _read(reply, options, labels) == (value, kind)
+
+
+@pytest.mark.parametrize(("lang", "reply", "options", "labels", "value", "kind"), CASES)
+def test_the_same_after_a_long_reasoning(
+    lang: str, reply: str, options: dict[str, str], labels: list[str], value: str | None, kind: str
+) -> None:
+    # 500-3,000 characters of reasoning first, in the reply's language where there is one (English otherwise)
+    intro, reason = INTRO.get(lang, INTRO["en"]), REASON.get(lang, REASON["en"])
+    head = intro
+    while len(head) + len(reply) < 600:
+        head += f"\n\n{reason}. {intro}"
+    long = f"{head}\n\n{reply}"
+    assert 500 <= len(long) <= 3000
+    assert _read(long, options, labels) == (value, kind)
+
+
+def test_label_schemes() -> None:
+    assert [label_scheme(x) for x in (NUMBERS, CIRCLED, LOWER, LETTERS, None, ["أ", "ب"], ["1.", "2."])] == [
+        "numbers", "circled", "lower", "letters", "letters", "letters", "numbers",
+    ]  # fmt: skip
+
+
+def test_a_letter_is_no_label_of_a_numbered_exam_but_is_of_a_lettered_one() -> None:
+    reply = "Therefore the answer is B."
+    assert _read(reply, EN, NUMBERS) == (None, "unread")
+    assert _read(reply, EN, LETTERS[:4]) == ("B", "read")
+
+
+def test_an_option_named_in_passing_on_the_last_line_is_a_fallback() -> None:
+    # the reply never states an answer: its last line mentions one option's text among other words
+    reply = "Several things could explain this.\nIt is worth checking for persistent nausea and vomiting first."
+    assert _read(reply, EN, NUMBERS) == ("D", "fallback")
+    assert _read("Several things could explain this.\n**4. Persistent nausea and vomiting**", EN, NUMBERS) == (
+        "D", "read",
+    )  # fmt: skip

@@ -35,13 +35,12 @@ and ``regex`` (marker, else the first standalone token).
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Mapping, Sequence
 
 import regex
 
 from xlingmed.errors import ConfigError
-from xlingmed.languages import normalise_label
+from xlingmed.parsing.alone import STRIP_START, alone, fuzzy
 from xlingmed.parsing.citations import blank_citations
 from xlingmed.parsing.content import by_content, stated_spans
 from xlingmed.parsing.letter import FALLBACKS as FALLBACKS
@@ -50,7 +49,7 @@ from xlingmed.parsing.letter import extract_letter as extract_letter
 from xlingmed.parsing.literals import find_words
 from xlingmed.parsing.mentions import DECOR, GLUE, Mention, Reader
 from xlingmed.parsing.reply import Shape, shape
-from xlingmed.parsing.text import WORD, fold, lower, normalise
+from xlingmed.parsing.text import WORD, lower, normalise
 from xlingmed.types import Parsed, declare_parse_methods
 
 # The parse methods this module returns, and their kinds (parsing.methods): declared here, where they are made.
@@ -145,9 +144,9 @@ def _read(reader: Reader, t: str, valid: Sequence[str], markers: Sequence[str]) 
         if found is not None:
             return found
     # 4. the whole reply is one option's text or label, or opens with a label
-    alone = _alone(reader, t, valid, form)
-    if alone is not None:
-        return alone
+    found_alone = alone(reader, t, valid, form)
+    if found_alone is not None:
+        return found_alone
     # 5. a reply that refuses or asks for what it lacks, and chose nothing above
     if find_words(low, lit.no_choice):
         return Parsed(None, "refused")
@@ -166,7 +165,7 @@ def _read(reader: Reader, t: str, valid: Sequence[str], markers: Sequence[str]) 
         if found is not None and found.value is not None and _states(reader, lo, hi, mentions):
             return Parsed(found.value, "answer_line")
         return found if found is not None else Parsed(None, "invalid")
-    return _fuzzy(reader, t) or _concluding_content(reader, form) or Parsed(None, "invalid")
+    return fuzzy(reader, t) or _concluding_content(reader, form) or Parsed(None, "invalid")
 
 
 def _states(reader: Reader, lo: int, hi: int, mentions: Sequence[Mention]) -> bool:
@@ -176,7 +175,7 @@ def _states(reader: Reader, lo: int, hi: int, mentions: Sequence[Mention]) -> bo
     if len({m.label for m in mentions}) != 1:
         return False
     rest = reader.text[lo:hi]
-    lead = len(rest) - len(rest.lstrip(_STRIP_START))
+    lead = len(rest) - len(rest.lstrip(STRIP_START))
     opening = reader.label_at(lo + lead, strict_case=False, number=reader.numbered)
     if opening is not None and opening.label == mentions[0].label:  # "**4. Persistent nausea…**"
         mentions = [*mentions, opening]
@@ -279,95 +278,6 @@ def _rest_of_sentence(t: str, pos: int, form: Shape) -> tuple[int, int]:
     """From ``pos`` (after decoration: "Answer:\n\n**C**") to the end of that sentence."""
     start = DECOR.match(t, pos).end()
     return start, max(start, form.sentence_of(start)[1])
-
-
-def _alone(reader: Reader, t: str, valid: Sequence[str], form: Shape) -> Parsed | None:
-    """Rule 4: the reply is one option's text, or a label, or opens with a label outside a list of options."""
-    if reader.options:
-        reply = fold(t)
-        exact = sorted({lab for lab, opt in reader.option_texts.items() if opt == reply})
-        if len(exact) > 1:
-            return Parsed(None, "ambiguous")  # duplicate option texts (MedArabiQ FITB rows 0, 8, 20, 41)
-        whole = _whole_label(reader, t)
-        if exact and whole is not None and whole != exact[0]:
-            return Parsed(None, "ambiguous")  # the reply is one option's text and another option's label
-        if exact:
-            return Parsed(exact[0], "option_text")
-    whole = _whole_label(reader, t)
-    if whole is not None:
-        return Parsed(whole, "standalone")
-    first = form.lines[0] if form.lines else None
-    if first is None or form.in_entry(first[0]):
-        return None
-    # "C. Fibrinolysin …", "**B)** …", "c (IgRA)", "e: 胆管癌", "51. d" (the question's number, then the label)
-    m = regex.match(
-        rf"[\s*_\"'`“”‘’«»(\[]*(?:\d{{1,3}}\.\s+)?({reader.label_chars})(?:\s*[.):：\]*](?!\p{{L}})|\s+\(|\s*$)", t
-    )
-    if m is None:
-        return _opens_with_number(reader, t, form)
-    at = Mention(str(normalise_label(m.group(1))), m.start(1), m.end(1))
-    if at.label not in valid or reader.negated(at):
-        return None
-    raw = m.group(1)
-    if raw.isascii() and raw.islower():
-        lower_word = regex.match(r"\.\s+\p{Ll}", t[at.end :])
-        named = reader.text_follows(at.label, at.end + 1) or reader.words_of_option_follow(at.label, at.end + 1)
-        if lower_word and not named:
-            return None  # "e. g. …"
-    elif reader.is_term(at.start, at.end) or not reader.label_follows(at.label, at.end):
-        return None  # "E. coli …"
-    line_end = form.lines[0][1]
-    if {x.label for x in reader.chosen(at.start, line_end, with_texts=False)} - {at.label}:
-        return None  # "c. 162 mmHg on the right, and d. 136 on the left": two options
-    return Parsed(at.label, "standalone")
-
-
-def _opens_with_number(reader: Reader, t: str, form: Shape) -> Parsed | None:
-    """An exam with numbered options: the reply opens with an option's number, circled or after an option word
-    ("③ 간기능 검사", "Option 2: …"), or with a bare number followed by that option's text ("3. Ensayo
-    controlado…"), and names no other option on that line."""
-    if not reader.numbered or not form.lines:
-        return None
-    lead = len(t) - len(t.lstrip(_STRIP_START))
-    at = reader.label_at(lead, strict_case=False, number=True)
-    if at is None or reader.negated(at):
-        return None
-    worded = any(w in reader.low[lead : at.start] for w in reader.lit.option_words)
-    after = DECOR.match(t, at.end).end()
-    named = reader.text_follows(at.label, after) or reader.words_of_option_follow(at.label, after)
-    if not (worded or named):
-        return None  # "1. First, …": a list, not an answer
-    if {x.label for x in reader.chosen(at.start, form.lines[0][1], with_texts=False)} - {at.label}:
-        return None
-    return Parsed(at.label, "standalone")
-
-
-def _whole_label(reader: Reader, t: str) -> str | None:
-    """The label when the reply is nothing but one (with option word and decoration): "Option C", "(٣)", "e"."""
-    at = reader.label_at(len(t) - len(t.lstrip(_STRIP_START)), strict_case=False, number=True)
-    if at is None:
-        return None
-    rest = lower(t[: at.start] + " " + t[at.end :])
-    for w in reader.lit.option_words:
-        rest = rest.replace(w, " ")
-    return None if DECOR.sub("", rest).strip(_STRIP_END) else at.label
-
-
-_STRIP_START = "\t\n\r *_\"'`“”‘’«»([{"
-_STRIP_END = "\t\n\r .。!！?？)]}:*_\"'`“”‘’«»،؛;,"
-
-
-def _fuzzy(reader: Reader, t: str) -> Parsed | None:
-    """``option_match``: a short reply that is a clear best fuzzy match (similarity ≥ 0.8, ahead by ≥ 0.1)."""
-    reply = fold(t)
-    texts = reader.option_texts
-    if not reply or not texts:
-        return None
-    ratios = sorted(((difflib.SequenceMatcher(None, reply, o).ratio(), lab) for lab, o in texts.items()), reverse=True)
-    second = ratios[1][0] if len(ratios) > 1 else 0.0
-    if ratios[0][0] >= 0.8 and ratios[0][0] - second >= 0.1:
-        return Parsed(ratios[0][1], "option_match")
-    return None
 
 
 _CIRCLED_LABELS = frozenset("①②③④⑤⑥⑦⑧⑨⑩")

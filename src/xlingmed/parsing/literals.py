@@ -43,6 +43,8 @@ class Literals:
     term_words: frozenset[str]
     unspaced_term_words: tuple[str, ...]  # those of scripts without spaces: "B型" is a term wherever it stands
     term_suffixes: tuple[str, ...]
+    unspaced_term_suffixes: tuple[str, ...]  # "型", "형": a term wherever they follow the letter
+    spaced_term_suffix: regex.Pattern[str]  # " cells", "-type": a term after a space or hyphen, as a whole word
     label_chars: str  # a regex character class of every label letter a reply may use
     neg_before: regex.Pattern[str]  # matches at the end of a clause's text before a label
     neg_after: regex.Pattern[str]  # matches in the first words of a clause's text after a label
@@ -83,6 +85,7 @@ def literals() -> Literals:
         rf"|^.{{0,12}}?(?:{_alternation(unspaced_a)})",
         regex.S,
     )
+    suffixes = _nfkc(w for lang in langs for w in lang.term_suffixes)
     headings = _nfkc(h for lang in langs for h in lang.rationale_headings)
     rationale = regex.compile(rf"(?m)^[\s#*_]*(?:{_alternation(headings)})[\s*_]*[:：]")
     cited = _nfkc(h for lang in langs for h in lang.reference_headings)
@@ -96,7 +99,11 @@ def literals() -> Literals:
         no_choice=_nfkc(p for lang in langs for p in (*lang.no_choice_phrases, *lang.refusal_phrases)),
         term_words=frozenset(_nfkc(w for lang in langs for w in lang.term_words)),
         unspaced_term_words=tuple(w for w in _nfkc(w for lang in langs for w in lang.term_words) if unspaced(w)),
-        term_suffixes=_nfkc(w for lang in langs for w in lang.term_suffixes),
+        term_suffixes=suffixes,
+        unspaced_term_suffixes=tuple(w for w in suffixes if unspaced(w)),
+        spaced_term_suffix=regex.compile(
+            rf"[\s\-](?:{_alternation(w for w in suffixes if not unspaced(w)) or '(?!)'})(?!{WORD})"
+        ),
         label_chars=f"[A-Ja-jأاإآبجدهةو{regex.escape(letters)}]",
         neg_before=neg_before,
         neg_after=neg_after,

@@ -29,6 +29,12 @@ _CLAUSE_END = regex.compile(r"[.;!?\n。！？؛؟।]|,(?=\s|[\p{Han}\p{Hiragan
 _AFTER_LETTER = ".):,;،؛!?*]\"”'’»。、！？：；）」』】\n"
 _OR = regex.compile(r"\s+(?:أو|او|و|או)\s")
 _LETTER = regex.compile(r"\p{L}")
+_WORD_RE = regex.compile(WORD)
+_WORD_AT_END = regex.compile(rf"{WORD}$")
+_UNSPACED_RE = regex.compile(UNSPACED)
+_NEXT_WORD = regex.compile(r"(\.?)\s+([a-zà-öø-ÿ][\p{L}\p{M}'’-]*)")
+_WORD_BEFORE = regex.compile(rf"({WORD}+)[\s\-]*[(\[（]?\s*$")
+_OWN_TEXT_LEAD = regex.compile(r"[\s.):*\-–—]*(?:\*\*)?[\s(]*")
 GLUE = regex.compile(r"^[\s.):：*_\-–—(\[\]（）「」]*$")
 _SEPARATOR = regex.compile(
     r"^[\s,、，/&*]*(?:and|or|y|e|o|ou|et|und|oder|و|או|ו|和|或|及|및|और|या|na|au|и|или|ve|veya|en|of)?[\s,、，*]*$"
@@ -97,7 +103,7 @@ class Reader:
         for _ in range(2):
             head = self.low[i : i + 16]
             for w in self.lit.option_words:
-                if head.startswith(w) and (unspaced(w) or not regex.match(WORD, self.low[i + len(w) : i + len(w) + 1])):
+                if head.startswith(w) and (unspaced(w) or not _WORD_RE.match(self.low[i + len(w) : i + len(w) + 1])):
                     i = DECOR.match(self.text, i + len(w)).end()
                     worded = True
                     break
@@ -130,7 +136,7 @@ class Reader:
         """False where a Latin capital is an initial or an article/pronoun: "E. coli", "C. difficile" (a genus:
         the letter, a full stop and a lower-case word that does not start the option's text), "A patient", "I
         think", "E poi" (A, E and I before a lower-case word that is no follower, ``FOLLOWERS``)."""
-        m = regex.match(r"(\.?)\s+([a-zà-öø-ÿ][\p{L}\p{M}'’-]*)", self.text[end : end + 40])
+        m = _NEXT_WORD.match(self.text[end : end + 40])
         if not m or not label.isascii():
             return True
         word = m.group(2).lower()
@@ -168,7 +174,7 @@ class Reader:
             elif not m.group().isascii() and not (nxt == "" or nxt in _AFTER_LETTER or _OR.match(t, m.end())):
                 continue  # a letter of Arabic or Hebrew script counts alone only before punctuation or "or"
             elif (
-                nxt and not (nxt.isspace() or nxt in _AFTER_LETTER or regex.match(UNSPACED, nxt))
+                nxt and not (nxt.isspace() or nxt in _AFTER_LETTER or _UNSPACED_RE.match(nxt))
             ) or not self.label_follows(label, m.end()):
                 continue
             found[m.start()] = Mention(label, m.start(), m.end())
@@ -192,18 +198,13 @@ class Reader:
     def is_term(self, start: int, end: int) -> bool:
         """The letter at ``[start, end)`` completes a term: "vitamin D", "hepatitis B", "B型", "B cells"."""
         before = self.low[max(0, start - 30) : start]
-        word = regex.search(rf"({WORD}+)[\s\-]*[(\[（]?\s*$", before)
+        word = _WORD_BEFORE.search(before)
         if word and (word.group(1) in self.lit.term_words or word.group(1).rstrip(".") in self.lit.term_words):
             return True
         if before.rstrip().rstrip("([（").rstrip().endswith(self.lit.unspaced_term_words):
             return True
         after = self.low[end : end + 20]
-        for suffix in self.lit.term_suffixes:
-            if unspaced(suffix) and after.startswith(suffix):
-                return True
-            if not unspaced(suffix) and regex.match(rf"[\s\-]{regex.escape(suffix)}(?!{WORD})", after):
-                return True
-        return False
+        return after.startswith(self.lit.unspaced_term_suffixes) or self.lit.spaced_term_suffix.match(after) is not None
 
     # ---- option texts -------------------------------------------------------------------------------------------
 
@@ -232,7 +233,7 @@ class Reader:
                 start = k + 1
                 end = k + len(needle)
                 if not unspaced(needle) and (
-                    (k > 0 and regex.match(WORD, hay[k - 1])) or regex.match(WORD, hay[end : end + 1])
+                    (k > 0 and _WORD_RE.match(hay[k - 1])) or _WORD_RE.match(hay[end : end + 1])
                 ):
                     continue
                 spans.append((k, end, label))
@@ -283,7 +284,7 @@ class Reader:
         for _ in range(2):
             stripped = head.rstrip(" *\"'“”‘’«»([:")
             for w in (*self.lit.option_words, *ARTICLES):
-                if stripped.endswith(w) and (unspaced(w) or not regex.search(rf"{WORD}$", stripped[: -len(w)])):
+                if stripped.endswith(w) and (unspaced(w) or not _WORD_AT_END.search(stripped[: -len(w)])):
                     head = stripped[: -len(w)]
                     break
         if self.lit.neg_before.search(head):
@@ -300,7 +301,7 @@ class Reader:
     def _skip_own_text(self, label: str, tail: str) -> str:
         """``tail`` past the option's own text when it opens with it ("C. Do not give antibiotics")."""
         option = self.option_texts.get(label)
-        m = regex.match(r"[\s.):*\-–—]*(?:\*\*)?[\s(]*", tail)
+        m = _OWN_TEXT_LEAD.match(tail)
         rest = tail[m.end() if m else 0 :]
         folded = FoldedText(rest[: len(option) * 2 + 16]) if option else None
         if option and folded is not None and folded.text.startswith(option):

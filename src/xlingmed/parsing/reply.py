@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import bisect
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 import regex
 
@@ -23,6 +24,14 @@ _SENTENCE_END = regex.compile(
 )
 _BLANK_LINE = regex.compile(r"\n\s*\n")
 _MARKER = r"[\s>]*(?:[-*•+·]|\d{1,2}[.)]|#{1,6})?\s*(?:\*\*|__)?\s*"
+_MARKER_RE = regex.compile(_MARKER)
+_LINE = regex.compile(r"[^\n]+")
+
+
+@lru_cache(maxsize=8)
+def _opening_label(chars: str) -> regex.Pattern[str]:
+    """A line that opens with a label of ``chars``: "A. …", "**B)** …", "- C: …"."""
+    return regex.compile(rf"{_MARKER}[(\[]?\s*({chars})\s*(?:[.):：\]\-–—]|\*\*)")
 
 
 @dataclass
@@ -53,7 +62,7 @@ def shape(reader: Reader) -> Shape:
     (after list markers and markdown) when two or more different options open lines; an entry runs on over the
     following lines up to a blank line, the next entry, or a line that holds an answer phrase or conclusion cue."""
     t = reader.text
-    lines = [(m.start(), m.end()) for m in regex.finditer(r"[^\n]+", t) if m.group().strip()]
+    lines = [(m.start(), m.end()) for m in _LINE.finditer(t) if m.group().strip()]
     # a line holds a phrase or a cue where one of the reply's starts in it (neither crosses a line)
     starts = sorted(k for k, _ in (*reader.phrase_spans, *reader.cue_spans))
     phrase_or_cue_lines = {s for s, e in lines if bisect.bisect_left(starts, s) < bisect.bisect_left(starts, e)}
@@ -95,11 +104,11 @@ def _opening(reader: Reader, start: int, end: int) -> str | None:
     "- C: …"), or an option's text followed by such a separator ("**Pneumonia**: …", "- Pneumonia – …")."""
     line = reader.text[start:end]
     chars = reader.label_chars
-    m = regex.match(rf"{_MARKER}[(\[]?\s*({chars})\s*(?:[.):：\]\-–—]|\*\*)", line)
+    m = _opening_label(chars).match(line)
     if m:
         label = normalise_label(m.group(1))
         return label if label in reader.valid else None
-    head = regex.match(_MARKER, line)
+    head = _MARKER_RE.match(line)
     rest = line[head.end() if head else 0 :]
     folded = FoldedText(rest)
     for label, option in reader.option_texts.items():

@@ -180,8 +180,9 @@ class MultipleChoiceTask:
         if "," in (sample.item.gold_label or ""):  # several right options: the set the reply names (MMedBench)
             return extract_choices(completion.text, [c.label for c in choices], {c.label: c.text for c in choices})
         return extract_choice(
-            completion.text, [c.label for c in choices], options={c.label: c.text for c in choices}, parser=self.parser
-        )
+            completion.text, [c.label for c in choices], options={c.label: c.text for c in choices},
+            parser=self.parser, labels=item_labels(sample.item),  # the labels the prompt showed
+        )  # fmt: skip
 
     def record(self, sample: Sample, completions: Mapping[str, Completion]) -> dict[str, Any]:
         comp = completions.get("answer")

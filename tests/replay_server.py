@@ -191,8 +191,16 @@ def write_mcq_file(path: Path) -> Path:
 
 
 # What the scripted extractor (``ExtractorScript``) says about a reply, per item language: a label as the item
-# shows it, a Latin label in markdown, "none", or an explanation (which must be counted as unparsed).
-EXTRACTOR_SAYS = {"en": "gold", "es": "**gold-latin**", "zh": "none", "hi": "explain", "ar": "gold"}
+# shows it, a Latin label in markdown, each with a quote of the reply; a label with a quote that is not in the reply
+# (which must be counted as unverified); "none"; or an explanation (which must be counted as unparsed).
+EXTRACTOR_SAYS = {"en": "**gold-latin**", "es": "unquoted", "zh": "none", "hi": "explain", "ar": "gold"}
+
+
+def quoted_line(reply: str, shown: str) -> str:
+    """The reply's line that opens with the option's label (``C. …``), else its last line: what an extractor that
+    reads well quotes."""
+    lines = [line for line in reply.splitlines() if line.strip()]
+    return next((line for line in lines if line.startswith(f"{shown}. ")), lines[-1] if lines else "")
 
 
 class ExtractorScript:
@@ -210,14 +218,17 @@ class ExtractorScript:
         if payload.get("model") != self.extractor or "Reply:\n<<<" not in prompt:  # the model under test's
             return self.replay(prompt, attempt)
         self.extractor_calls += 1
-        question = prompt.split("Reply:\n<<<", 1)[0]  # the item is found from the question, never the reply
+        question, rest = prompt.split("Reply:\n<<<", 1)  # the item is found from the question, never the reply
+        reply = rest.split("\n>>>", 1)[0].strip("\n")
         item = next((it for t, it in self.replay.index if t in question), None)
         assert item is not None and item.gold_label is not None, "extractor prompt names no known item"
         k = ord(item.gold_label) - ord("A")
-        say = self.says[item.lang]
+        shown = LANGUAGES[item.lang].option_letters[k]
+        quote = quoted_line(reply, shown)
         return ok({
-            "gold": LANGUAGES[item.lang].option_letters[k],
-            "**gold-latin**": f"**{item.gold_label}**",
-            "none": "none",
+            "gold": f"Answer: {shown}\nQuote: {quote}",
+            "**gold-latin**": f"Answer: **{item.gold_label}**\nQuote: \"{quote}\"",
+            "unquoted": f"Answer: {shown}\nQuote: The answer is clearly {shown}, as the reply says.",
+            "none": "Answer: none\nQuote:",
             "explain": f"The reply seems to lean towards {item.gold_label}, but it never commits.",
-        }[say])  # fmt: skip
+        }[self.says[item.lang]])  # fmt: skip

@@ -1,8 +1,9 @@
 """The extractor model (``--extractor``) through the real CLI against the local scripted server.
 
 The model under test replies to a user's mcq:FILE in five languages; a second model on the same server, the
-extractor, answers per language as ``replay_server.EXTRACTOR_SAYS`` scripts it: a label in the item's script
-(en, ar), a Latin label in markdown (es), "none" (zh), an explanation (hi, which must be unparsed). The counts
+extractor, answers per language as ``replay_server.EXTRACTOR_SAYS`` scripts it: a label in the item's script with a
+quote of the reply (ar), a Latin label in markdown with a quote (en), a label with a quote that is not in the reply
+(es, which must be unverified), "none" (zh), an explanation (hi, which must be unparsed). The counts
 per language, the extractor's unparsed replies, the cache on a second run and the refusal to use the model under
 test as its own extractor are checked here; the strict reading of its reply by unit tests below.
 """
@@ -50,10 +51,10 @@ def test_replies_the_rules_cannot_read_go_to_the_extractor(bench: tuple[str, lis
         assert script.extractor_calls == N * len(LANGS)  # every reply was invalid to the rules: all sent
         mc = summary["tasks"]["multiple_choice"]
         methods = mc["parsing"]["methods"]
-        assert methods == {"en": {"extractor": N}, "es": {"extractor": N}, "zh": {"extractor_none": N},
+        assert methods == {"en": {"extractor": N}, "es": {"extractor_unverified": N}, "zh": {"extractor_none": N},
                            "hi": {"extractor_unparsed": N}, "ar": {"extractor": N}}  # fmt: skip
         accuracy = {lang: mc["languages"][lang]["0"]["n_correct"] for lang in LANGS}
-        assert accuracy == {"en": N, "es": N, "zh": 0, "hi": 0, "ar": N}
+        assert accuracy == {"en": N, "es": 0, "zh": 0, "hi": 0, "ar": N}  # es: the quotes were not in the replies
         ext = mc["extractor"]
         assert ext["mode"] == "fallback" and summary["extractor"] == "openai/ext"
         assert {lang: ext["languages"][lang]["sent"] for lang in LANGS} == dict.fromkeys(LANGS, N)
@@ -88,8 +89,10 @@ def test_replies_the_rules_read_are_not_sent_unless_mode_all(bench: tuple[str, l
     assert all(mc["languages"][lang]["0"]["n_correct"] == N for lang in LANGS)
     assert all(set(m) == {"phrase"} for m in mc["parsing"]["methods"].values())
     agree = mc["extractor"]["languages"]
-    for lang in ("en", "es", "ar"):  # the extractor read the same options: complete agreement, κ = 1
+    for lang in ("en", "ar"):  # the extractor read the same options: complete agreement, κ = 1
         assert (agree[lang]["n"], agree[lang]["alike"], agree[lang]["kappa"]) == (N, 1.0, 1.0)
+    # its quotes in Spanish are not in the replies: unverified, left out of the agreement
+    assert agree["es"]["n"] == 0 and agree["es"]["extractor_unverified"] == N
     assert (agree["zh"]["alike"], agree["zh"]["kappa"]) == (0.0, 0.0)  # "none" against four letters
     assert agree["hi"]["n"] == 0 and agree["hi"]["extractor_unparsed"] == N and agree["hi"]["kappa"] is None
     table = (tmp_path / "b" / "multiple_choice_extractor.csv").read_text("utf-8").splitlines()
@@ -118,27 +121,47 @@ def test_the_extractor_needs_a_multiple_choice_task(tmp_path: Path) -> None:
     assert res.exit_code != 0 and "no task of this run has an extractor stage" in res.output
 
 
+REPLY = "Let us weigh each option.\nA is unlikely here.\n\n**La respuesta correcta es la B: Páncreas.**\n\n1. Ref."
+OPTIONS = {"A": "Liver", "B": "Páncreas", "C": "Kidney", "D": "Spleen"}
+SAID = "La respuesta correcta es la B: Páncreas."
+
+
 @pytest.mark.parametrize(
-    ("reply", "expected"),
+    ("said", "expected"),
     [
-        ("B", ("B", "extractor")),
-        ("b", ("B", "extractor")),
-        ("**C**", ("C", "extractor")),
-        ("(D).", ("D", "extractor")),
-        (" ب ", ("B", "extractor")),  # Arabic script
-        ("ג", ("C", "extractor")),  # Hebrew
-        ("none", (None, "extractor_none")),
+        (f"Answer: B\nQuote: {SAID}", ("B", "extractor")),
+        (f"Answer: b\nQuote: {SAID}", ("B", "extractor")),
+        (f"**Answer:** **B**\n**Quote:** \"{SAID}\"", ("B", "extractor")),  # markdown and quotation marks aside
+        ("Answer: (B).\nQuote: la respuesta   correcta es la b: PÁNCREAS", ("B", "extractor")),  # spaces, case
+        (f"Answer: ب\nQuote: {SAID}", ("B", "extractor")),  # Arabic script
+        ("Answer: B\nQuote: Páncreas", ("B", "extractor")),  # the option's text alone names it
+        ("Answer: none\nQuote:", (None, "extractor_none")),
         ("None.", (None, "extractor_none")),
-        ("E", (None, "extractor_unparsed")),  # not an option of this item
-        ("2", (None, "extractor_unparsed")),  # a number is not a label
-        ("B or C", (None, "extractor_unparsed")),
+        ("B", (None, "extractor_unverified")),  # a label with no quote
+        ("Answer: B\nQuote: The answer is B.", (None, "extractor_unverified")),  # not in the reply
+        ("Answer: A\nQuote: Let us weigh each option.", (None, "extractor_unverified")),  # in it, names no option
+        ("Answer: A\nQuote: A is unlikely here.", ("A", "extractor")),  # in it, and opens with A
+        (f"Answer: C\nQuote: {SAID}", (None, "extractor_unverified")),  # the quote names another option
+        ("Answer: E\nQuote: x", (None, "extractor_unparsed")),  # not an option of this item
+        ("Answer: 2\nQuote: x", (None, "extractor_unparsed")),  # a number is not a label on a lettered exam
+        ("Answer: B or C", (None, "extractor_unparsed")),
         ("The reply commits to B.", (None, "extractor_unparsed")),
         ("", (None, "extractor_unparsed")),
     ],
 )
-def test_the_extractor_reply_is_read_strictly(reply: str, expected: tuple[str | None, str]) -> None:
-    parsed = read_extractor_reply(reply, ["A", "B", "C", "D"])
+def test_the_extractor_reply_is_read_strictly_its_quote_checked(said: str, expected: tuple[str | None, str]) -> None:
+    parsed = read_extractor_reply(said, ["A", "B", "C", "D"], reply=REPLY, options=OPTIONS)
     assert (parsed.value, parsed.method) == expected
+
+
+def test_the_extractor_names_an_option_as_the_prompt_showed_it() -> None:
+    reply = "Revisadas las opciones, la respuesta correcta es la número 3: riñón."
+    got = read_extractor_reply("Answer: 3\nQuote: la respuesta correcta es la número 3", ["A", "B", "C", "D"],
+                               reply=reply, labels=["1", "2", "3", "4"])  # fmt: skip
+    assert (got.value, got.method) == ("C", "extractor")
+    circled = read_extractor_reply("Answer: ③\nQuote: 답: ③", ["A", "B", "C", "D", "E"], reply="정리하면\n답: ③",
+                                   labels=list("①②③④⑤"))  # fmt: skip
+    assert (circled.value, circled.method) == ("C", "extractor")
 
 
 def test_the_extractor_prompt_holds_question_options_and_reply() -> None:

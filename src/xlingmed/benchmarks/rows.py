@@ -82,8 +82,9 @@ def resolve_columns(df: pd.DataFrame, kind: str, mapping: dict[str, str], path: 
 def _option_columns(df: pd.DataFrame) -> list[tuple[str, str]]:
     """(label, column) for one column per option: ``A``… or ``option_a``… / ``opa``…, contiguous from A."""
     out = []
-    for label in CANONICAL_LETTERS:
-        for name in (label, label.lower(), f"option_{label.lower()}", f"option{label}", f"op{label.lower()}"):
+    for k, label in enumerate(CANONICAL_LETTERS, 1):
+        names = (label, label.lower(), f"option_{label.lower()}", f"option{label}", f"op{label.lower()}", str(k))
+        for name in names:
             if name in df.columns:
                 out.append((label, name))
                 break
@@ -139,6 +140,9 @@ def _gold(answer: Any, choices: Sequence[Choice], fmt: str) -> str | None:
     if fmt in ("auto", "letter"):
         m = clean_mc_text(text)
         head = m.split(".")[0].split(")")[0].split(":")[0].strip()
+        numbered = [c.label for c in choices if not c.raw_label.isalpha() and c.raw_label.strip() == head]
+        if numbered:  # the options were printed with numbers ("1. …", "① …"): "3" is the third, as printed
+            return numbered[0]
         label = normalise_label(head) if not head.isdigit() else None
         if label in labels:
             return label
@@ -310,8 +314,9 @@ def _mcq_item(
             )
         stem = question.strip()
     elif option_cols:
-        texts = [(label, str(cell_value(rec[c])).strip()) for label, c in option_cols]
-        choices = tuple(Choice(label, label, t) for label, t in texts if t)
+        texts = [(label, c, str(cell_value(rec[c])).strip()) for label, c in option_cols]
+        # columns named 1, 2, 3… are options printed with those numbers (the prompt shows them so)
+        choices = tuple(Choice(label, c if c.isdigit() else label, t) for label, c, t in texts if t)
         stem = question.strip()
     else:  # embedded in the question, MedArabiQ style
         parsed = parse_options(question)

@@ -245,7 +245,8 @@ def _refuses(reader: Reader, lo: int, hi: int) -> bool:
 
 _COORDINATION = regex.compile(
     r"\s*(?:,|/|(?:or|and|ou|oder|und|oppure|atau|dan|au|na|или|и|o|y|e|et)(?!\p{L})"
-    r"|或|和|及|、|أو|او|و|או|ו|या|और|또는|및|または|か)\s*"
+    r"|或|和|及|、|أو|او|و|או|ו|या|और|또는|및|과|와|または|か)\s*"
+    r"|\s+(?=option\s+\d)"  # "④ ⑤" (normalised to "option 4 option 5"): two circled numbers side by side
 )
 
 

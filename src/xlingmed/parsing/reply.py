@@ -26,6 +26,9 @@ _BLANK_LINE = regex.compile(r"\n\s*\n")
 _MARKER = r"[\s>]*(?:[-*•+·]|\d{1,2}[.)]|#{1,6})?\s*(?:\*\*|__)?\s*"
 _MARKER_RE = regex.compile(_MARKER)
 _LINE = regex.compile(r"[^\n]+")
+# a numbered exam's option opening a line: a circled number ("③ 간기능 검사: …", normalised to "option 3") or
+# "Option 3: …"
+_OPTION_NUMBER = regex.compile(rf"{_MARKER}option\s+(\d{{1,2}})(?!\d)", regex.I)
 
 
 @lru_cache(maxsize=8)
@@ -104,7 +107,7 @@ def _opening(reader: Reader, start: int, end: int) -> str | None:
     "- C: …"), or an option's text followed by such a separator ("**Pneumonia**: …", "- Pneumonia – …")."""
     line = reader.text[start:end]
     chars = reader.label_chars
-    m = _opening_label(chars).match(line)
+    m = _opening_label(chars).match(line) or (_OPTION_NUMBER.match(line) if reader.numbered else None)
     if m:
         label = normalise_label(m.group(1))
         return label if label in reader.valid else None

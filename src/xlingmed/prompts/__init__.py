@@ -17,7 +17,7 @@ from typing import Any
 import yaml
 
 from xlingmed.errors import ConfigError
-from xlingmed.languages import get_language, option_labels
+from xlingmed.languages import get_language, normalise_label, option_labels
 from xlingmed.types import Item
 
 EXTRAS = {"medarabiq": ("hub",)}  # further files whose templates a family's runs may name
@@ -120,13 +120,38 @@ def render(template: Mapping[str, str], form: str, lang: str, **fields: Any) -> 
     return template[form].format(**values).strip()
 
 
+_CIRCLED = "①②③④⑤⑥⑦⑧⑨⑩"
+
+
+def shown_labels(item: Item) -> list[str] | None:
+    """The labels the item's source printed, where they are numbers (``1``…, any script's digits) or circled
+    numbers (``①``…) or lower-case letters (``a``…), each naming its own option (``"3"`` is the third); ``None``
+    otherwise (capital letters, another script's letters: the prompt writes the item language's own)."""
+    raw = [c.raw_label.strip().rstrip(".)") for c in item.choices]
+    if not raw or any(normalise_label(x) != c.label for x, c in zip(raw, item.choices, strict=True)):
+        return None
+    if all(x in _CIRCLED for x in raw) or all(x.isdecimal() for x in raw):
+        return raw
+    if all(x.isascii() and x.isalpha() and x.islower() for x in raw):
+        return raw
+    return None
+
+
 def item_labels(item: Item) -> list[str]:
-    """The item's option labels in its own script, in the order of its choices (``A``…; ``أ``… in Arabic)."""
+    """The item's option labels as its prompt shows them, in the order of its choices: the source's own where it
+    numbered them (``1``…, ``①``…) or wrote them in lower case (``shown_labels``), else the item language's letters
+    (``A``…; ``أ``… in Arabic). Scores keep the canonical letter whatever the prompt showed."""
+    shown = shown_labels(item)
+    if shown is not None:
+        return shown
     letters = option_labels(item.lang, max(ord(c.label) - ord("A") + 1 for c in item.choices))
     return [letters[ord(c.label) - ord("A")] for c in item.choices]
 
 
 def format_options(item: Item) -> str:
-    """``A. text`` lines in the item's own label script (``أ. …`` for Arabic), for the structured and answer-line
-    prompts."""
-    return "\n".join(f"{x}. {c.text}" for x, c in zip(item_labels(item), item.choices, strict=True))
+    """``A. text`` lines in the labels the item shows (``item_labels``: ``أ. …`` for Arabic, ``1. …`` for a
+    numbered exam, ``① …`` for a circled one), for the structured and answer-line prompts."""
+    labels = item_labels(item)
+    return "\n".join(
+        f"{x} {c.text}" if x in _CIRCLED else f"{x}. {c.text}" for x, c in zip(labels, item.choices, strict=True)
+    )

@@ -19,10 +19,11 @@ from pydantic import field_validator, model_validator
 
 from xlingmed.errors import ConfigError
 from xlingmed.parsing.choice import FALLBACKS, MARKERS, PARSERS, extract_choice, extract_letter
-from xlingmed.parsing.extractor import MODES, NONE_WORD, SENT_FOR, extractor_messages, read_extractor_reply
+from xlingmed.parsing.extractor import MODES, NONE_WORD, SENT_FOR
 from xlingmed.parsing.several import extract_choices
 from xlingmed.prompts import format_options, item_labels, render
 from xlingmed.tasks.base import Stage, TaskResult, cell, error_of
+from xlingmed.tasks.multiple_choice.extract import Extraction
 from xlingmed.tasks.multiple_choice.scores import scores
 from xlingmed.tasks.registry import PrimaryOutcome, TaskOptions, TaskSpec, names_list, one_of, register_task
 from xlingmed.types import Completion, GenerateRequest, Item, Message, Parsed, Sample, Score
@@ -58,7 +59,6 @@ class MultipleChoiceTask:
     # the extract stage runs only when the run names an extractor (no backend for the role: the walk skips it)
     stages: ClassVar[tuple[Stage, ...]] = (Stage("answer", "model"), Stage("extract", "extractor"))
     samples_by_item: ClassVar[bool] = True  # samples(items) = each item's samples in turn (engine/plan.py)
-    extractor_max_tokens: ClassVar[int] = 16  # a label or "none"
 
     def __init__(
         self,
@@ -90,6 +90,7 @@ class MultipleChoiceTask:
         if extractor_mode not in MODES:
             raise ConfigError(f"unknown extractor mode {extractor_mode!r}; known: {', '.join(MODES)}")
         self.extractor_mode = extractor_mode
+        self.extraction = Extraction(extractor_mode)
         self.prompt_source = prompt_source
 
     def _variants(self, item: Item) -> list[tuple[str, str | None]]:
@@ -143,7 +144,9 @@ class MultipleChoiceTask:
 
     def request(self, stage: str, sample: Sample, prior: Mapping[str, Completion]) -> GenerateRequest | None:
         if stage == "extract":
-            return self._extractor_request(sample, prior.get("answer"))
+            answer = prior.get("answer")
+            rules = self.parse("answer", sample, answer) if answer is not None else None
+            return self.extraction.request(sample, answer, rules, self.seed)
         return GenerateRequest(
             messages=(Message("user", self.prompt(sample)),),
             temperature=sample.temperature,
@@ -151,30 +154,12 @@ class MultipleChoiceTask:
             seed=self.seed,
         )
 
-    def _extractor_request(self, sample: Sample, answer: Completion | None) -> GenerateRequest | None:
-        """The extractor's request for the reply ``answer``: ``None`` where there is no reply to read, or (mode
-        ``fallback``) where the rules read one."""
-        if answer is None or not answer.ok or answer.refusal:
-            return None
-        rules = self.parse("answer", sample, answer)
-        if self.extractor_mode == "fallback" and rules is not None and rules.method not in SENT_FOR:
-            return None
-        item = sample.item
-        options = list(zip(item_labels(item), (c.text for c in item.choices), strict=True))
-        question = item.meta.get("stem") or item.question
-        return GenerateRequest(
-            messages=extractor_messages(question, options, answer.text),
-            temperature=0.0,
-            max_tokens=self.extractor_max_tokens,
-            seed=self.seed,
-        )
-
     def parse(self, stage: str, sample: Sample, completion: Completion) -> Parsed | None:
         if not completion.ok:
             return Parsed(None, "error")
         choices = sample.item.choices
-        if stage == "extract":
-            return read_extractor_reply(completion.text, [c.label for c in choices])
+        if stage == "extract":  # its label stands only with a quote of the reply it read (issue 46)
+            return self.extraction.read(sample, completion)
         if completion.refusal:
             return Parsed(None, "refused")
         if "," in (sample.item.gold_label or ""):  # several right options: the set the reply names (MMedBench)
@@ -190,7 +175,7 @@ class MultipleChoiceTask:
         parsed = (self.parse("answer", sample, comp) if comp is not None else None) or Parsed(None, "error")
         failed = comp is None or not comp.ok
         ext = completions.get("extract")
-        extracted = self.parse("extract", sample, ext) if ext is not None and ext.ok else None
+        extracted = self.extraction.read(sample, ext, done=True) if ext is not None and ext.ok else None
         said = extracted and (extracted.value or {"extractor_none": NONE_WORD}.get(extracted.method))
         if extracted is not None and parsed.method in SENT_FOR:  # the rules could not decide: the extractor's
             parsed = extracted

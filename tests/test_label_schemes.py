@@ -50,7 +50,7 @@ CASES = [
     ("ko", "환자의 소견을 종합하면 간 손상이 의심됩니다.\n\n답: ③ 간기능 검사", KO, CIRCLED, "C", "read"),
     ("ko", "A 의원의 B 원장은 보건소장의 허가를 받아야 합니다. 따라서 B 원장이 해야 할 일은 허가 신청입니다.",
      KO, CIRCLED, None, "unread"),
-    ("ko", "정답을 고를 수 없습니다. ④ 또는 ⑤ 중 하나일 것 같습니다.", KO, CIRCLED, None, "unread"),
+    ("ko", "정답을 고를 수 없습니다. ④ 또는 ⑤ 중 하나일 것 같습니다.", KO, CIRCLED, None, "refused"),
     ("zh", "分析各选项：A项正确，B项正确，C项正确，E项正确。答案是D：可引起高钙血症，这个说法是错误的。", ZH,
      LETTERS, "D", "read"),
     ("zh", "逐一分析后，所以无法确定哪一个选项正确。A、C都有可能。", ZH, LETTERS, None, "refused"),
@@ -105,3 +105,27 @@ def test_an_option_named_in_passing_on_the_last_line_is_a_fallback() -> None:
     assert _read("Several things could explain this.\n**4. Persistent nausea and vomiting**", EN, NUMBERS) == (
         "D", "read",
     )  # fmt: skip
+
+
+# An option named by its place ("the third option"), in the exam's labels or none: read as that option; an
+# ordinal that names no option ("first-line", "the first thing") is nothing.
+ORDINALS = [
+    ("en", "The correct answer is the third option.", EN, LETTERS[:4], "C"),
+    ("en", "Option two is correct: anticoagulation comes first.", EN, NUMBERS, "B"),
+    ("es", "La respuesta correcta es la tercera opción.", ES, NUMBERS, "C"),
+    ("pt", "A resposta correta é a segunda alternativa.", EN, LETTERS[:4], "B"),
+    ("zh", "综上所述，答案是第四个选项。", ZH, LETTERS, "D"),
+    ("ko", "따라서 정답은 세 번째 보기입니다.", KO, CIRCLED, "C"),
+    ("ja", "したがって、正解は2番目の選択肢である。", JA, LOWER, "B"),
+    ("ru", "Правильный ответ — первый вариант.", EN, LETTERS[:4], "A"),
+    ("en", "First-line treatment is heparin; the first thing to do is to confirm the diagnosis.", EN, LETTERS[:4],
+     None),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("lang", "reply", "options", "labels", "value"), ORDINALS)
+def test_an_option_named_by_its_place(
+    lang: str, reply: str, options: dict[str, str], labels: list[str], value: str | None
+) -> None:
+    got, kind = _read(reply, options, labels)
+    assert got == value and kind == ("read" if value else "unread")

@@ -66,7 +66,7 @@ CASES = [
     ("ko", KO_STEM, KO_OPTIONS, "③", "답: ③ 간기능 검사", "C", "phrase"),
     ("ko", KO_STEM, KO_OPTIONS, "③", "③ 간기능 검사\n\nB형 간염 환자는 간 기능을 확인해야 합니다.", "C", "standalone"),
     ("ko", KO_STEM, KO_OPTIONS, "③", DISCUSS_KO + "\n\n따라서 정답은 ③입니다.", "C", "phrase"),
-    ("ko", KO_STEM, KO_OPTIONS, "③", "정답을 고를 수 없습니다. ①과 ③ 모두 가능성이 있습니다.", None, "ambiguous"),
+    ("ko", KO_STEM, KO_OPTIONS, "③", "정답을 고를 수 없습니다. ①과 ③ 모두 가능성이 있습니다.", None, "refused"),
     ("ko", KO_STEM, KO_OPTIONS, "③", "정답: ④ ⑤", None, "ambiguous"),
     ("ko", KO_STEM, KO_OPTIONS, "③", DISCUSS_KO, None, "invalid"),  # to the extractor, which quotes the reply
 ]
@@ -139,7 +139,7 @@ def test_every_reply_is_read_as_it_states_or_left_unread(run: tuple[Script, pd.D
     assert len(rows) == len(CASES) == len(rules)
     for k, (lang, _, _, _, reply, expected, method) in enumerate(CASES):
         assert rules[f"q{k:02d}"] == (expected, method), (lang, reply[-80:])
-        assert kind_of(method) == ("read" if expected else "unread")
+        assert kind_of(method) == ("read" if expected else "refused" if method == "refused" else "unread")
     assert rows["gold"].tolist() == ["B"] * 4 + ["D"] + ["B"] * 4 + ["C"] * 6  # "2" and "③" as printed
 
 
@@ -147,10 +147,11 @@ def test_the_extractor_stands_only_with_a_quote_of_the_reply(run: tuple[Script, 
     _, rows, _ = run
     sent = rows[rows["extractor_method"] != ""]
     said = dict(zip(sent["item_id"], sent["extractor_method"], strict=True))
-    # every reply the rules left unread went to it; it says "none" of those that commit to none; its Spanish quote
+    # every reply the rules left unread went to it (not q12, which refuses to choose); it says "none" of those that
+    # commit to none; its Spanish quote
     # is nowhere in the reply (unverified, unread), its Korean one is the reply's own ③ line (read, a fallback)
     assert said == {"q05": "extractor_none", "q06": "extractor_none", "q07": "extractor_none",
-                    "q08": "extractor_unverified", "q12": "extractor_none", "q13": "extractor_none",
+                    "q08": "extractor_unverified", "q13": "extractor_none",
                     "q14": "extractor"}  # fmt: skip
     final = dict(zip(rows["item_id"], rows["prediction"], strict=True))
     assert (final["q08"], final["q14"]) == ("", "C")

@@ -12,7 +12,7 @@ from __future__ import annotations
 import platform
 import re
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -68,24 +68,51 @@ def records(log: ImportedLog, rescore: bool) -> list[dict[str, Any]]:
             "source_task": a.task, "source_prediction": source, "source_parse_method": a.source_method,
             "source_correct": a.correct, "source_line": a.where,
         }  # fmt: skip
-        if rescore:
-            _rescore(row, a)
         out.append(row)
+    if rescore:
+        _rescore(out, log.answers)
     return out
 
 
-def _rescore(row: dict[str, Any], a: ImportedAnswer) -> None:
-    from xlingmed.parsing.choice import extract_choice
+def _rescore(rows: list[dict[str, Any]], answers: Sequence[ImportedAnswer]) -> None:
+    """xlingmed's reading of every reply, on every core (``parsing.batch``), with the labels its prompt showed."""
+    from xlingmed.parsing.batch import ChoiceReply, read_choices
 
-    if a.reply is None:
-        raise ConfigError(f"--rescore: {a.where} has no reply text to read (task {a.task} ranks the options by "
-                          "log-likelihood; its outcome is the source's)")  # fmt: skip
-    if not a.options:
-        raise ConfigError(f"--rescore: {a.where} carries no options (task {a.task}) to read the reply against")
-    parsed = extract_choice(a.reply, list(a.options), options=dict(a.options))
-    row["prediction"], row["parse_method"] = parsed.value, parsed.method
-    row["valid"] = parsed.value is not None
-    row["correct"] = parsed.value == row["gold"]
+    for a in answers:
+        if a.reply is None:
+            raise ConfigError(f"--rescore: {a.where} has no reply text to read (task {a.task} ranks the options by "
+                              "log-likelihood; its outcome is the source's)")  # fmt: skip
+        if not a.options:
+            raise ConfigError(f"--rescore: {a.where} carries no options (task {a.task}) to read the reply against")
+    replies = [
+        ChoiceReply(a.reply or "", tuple(a.options), dict(a.options), labels_shown(a.prompt, a.options))
+        for a in answers
+    ]
+    for row, parsed in zip(rows, read_choices(replies), strict=True):
+        row["prediction"], row["parse_method"] = parsed.value, parsed.method
+        row["valid"] = parsed.value is not None
+        row["correct"] = parsed.value == row["gold"]
+
+
+_SCHEMES = (tuple(str(k) for k in range(1, 11)), tuple("①②③④⑤⑥⑦⑧⑨⑩"), tuple("abcdefghij"))
+
+
+def labels_shown(prompt: str | None, options: Mapping[str, str]) -> tuple[str, ...] | None:
+    """The labels the source's prompt printed before the options, where they were numbers (``1.``), circled numbers
+    (``①``) or lower-case letters (``a)``): each option's text on a line that opens with its label. ``None``
+    otherwise (capital letters, or a prompt the log did not keep): the reply is read with letters."""
+    texts = [" ".join(str(v).split())[:40] for v in options.values()]
+    if not prompt or not texts or not all(texts):
+        return None
+    prompt = re.sub(r"[ \t]+", " ", prompt)
+    for scheme in _SCHEMES:
+        shown = scheme[: len(texts)]
+        if len(shown) == len(texts) and all(
+            re.search(rf"(?m)^[ \t*]*{re.escape(x)}[ \t]*[.):]?[ \t]*{re.escape(t)}", prompt)
+            for x, t in zip(shown, texts, strict=True)
+        ):
+            return shown
+    return None
 
 
 def read_both(rows: Sequence[dict[str, Any]], languages: Sequence[str]) -> dict[str, Any]:

@@ -12,6 +12,13 @@ LANGUAGE = Language(
         "die beste antwort ist", "endgültige antwort:", "lösung:",
     ),
     option_words=("antwort", "buchstabe", "option", "antwortmöglichkeit", "möglichkeit"),
+    option_ordinals=(
+        ("erste option", "erste antwort", "erste möglichkeit", "erste antwortmöglichkeit"),
+        ("zweite option", "zweite antwort", "zweite möglichkeit", "zweite antwortmöglichkeit"),
+        ("dritte option", "dritte antwort", "dritte möglichkeit", "dritte antwortmöglichkeit"),
+        ("vierte option", "vierte antwort", "vierte möglichkeit", "vierte antwortmöglichkeit"),
+        ("fünfte option", "fünfte antwort", "fünfte möglichkeit", "fünfte antwortmöglichkeit"),
+    ),
     conclusion_cues=(
         "daher", "deshalb", "somit", "folglich", "zusammenfassend", "fazit", "schlussfolgerung",
         "am wahrscheinlichsten", "die wahrscheinlichste", "wahrscheinlichste", "die beste antwort",

@@ -17,6 +17,13 @@ LANGUAGE = Language(
         "best answer:", "correct choice:", "correct letter:", "the correct letter is",
     ),
     option_words=("option", "choice", "letter", "answer", "alternative"),
+    option_ordinals=(
+        ("first option", "first choice", "option one", "1st option"),
+        ("second option", "second choice", "option two", "2nd option"),
+        ("third option", "third choice", "option three", "3rd option"),
+        ("fourth option", "fourth choice", "option four", "4th option"),
+        ("fifth option", "fifth choice", "option five", "5th option"),
+    ),
     conclusion_cues=(
         "therefore", "thus", "hence", "consequently", "accordingly", "in conclusion", "to conclude", "in summary",
         "to summarize", "to summarise", "overall", "conclusion", "bottom line", "the most likely", "most likely",

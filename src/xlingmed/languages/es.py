@@ -14,6 +14,13 @@ LANGUAGE = Language(
         "las respuestas correctas son",
     ),
     option_words=("opción", "opcion", "alternativa", "letra", "inciso", "respuesta", "número", "numero"),
+    option_ordinals=(
+        ("primera opción", "primera opcion", "primera alternativa", "primera respuesta", "opción primera"),
+        ("segunda opción", "segunda opcion", "segunda alternativa", "segunda respuesta", "opción segunda"),
+        ("tercera opción", "tercera opcion", "tercera alternativa", "tercera respuesta", "opción tercera"),
+        ("cuarta opción", "cuarta opcion", "cuarta alternativa", "cuarta respuesta", "opción cuarta"),
+        ("quinta opción", "quinta opcion", "quinta alternativa", "quinta respuesta", "opción quinta"),
+    ),
     conclusion_cues=(
         "por lo tanto", "por tanto", "en conclusión", "conclusión", "en resumen", "por consiguiente",
         "lo más probable", "más probable", "la más adecuada", "el más adecuado", "más adecuada", "la mejor opción",

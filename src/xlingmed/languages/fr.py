@@ -12,6 +12,13 @@ LANGUAGE = Language(
         "réponse finale:", "réponse:", "la réponse correcte:", "la bonne option est",
     ),
     option_words=("choix", "lettre", "réponse", "option", "proposition"),
+    option_ordinals=(
+        ("première option", "première proposition", "première réponse", "première choix"),
+        ("deuxième option", "deuxième proposition", "deuxième réponse", "deuxième choix"),
+        ("troisième option", "troisième proposition", "troisième réponse", "troisième choix"),
+        ("quatrième option", "quatrième proposition", "quatrième réponse", "quatrième choix"),
+        ("cinquième option", "cinquième proposition", "cinquième réponse", "cinquième choix"),
+    ),
     conclusion_cues=(
         "donc", "par conséquent", "ainsi", "en conclusion", "conclusion", "en résumé", "le plus probable",
         "la plus probable", "plus probable", "la plus adaptée", "le plus adapté", "la plus appropriée",

@@ -12,6 +12,13 @@ LANGUAGE = Language(
         "l'alternativa corretta è",
     ),
     option_words=("opzione", "lettera", "scelta", "alternativa", "risposta"),
+    option_ordinals=(
+        ("prima opzione", "prima risposta", "prima alternativa", "prima scelta"),
+        ("seconda opzione", "seconda risposta", "seconda alternativa", "seconda scelta"),
+        ("terza opzione", "terza risposta", "terza alternativa", "terza scelta"),
+        ("quarta opzione", "quarta risposta", "quarta alternativa", "quarta scelta"),
+        ("quinta opzione", "quinta risposta", "quinta alternativa", "quinta scelta"),
+    ),
     conclusion_cues=(
         "quindi", "pertanto", "dunque", "perciò", "in conclusione", "conclusione", "in sintesi", "il più probabile",
         "la più probabile", "più probabile", "la più appropriata", "più appropriata", "la risposta migliore",

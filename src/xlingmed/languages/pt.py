@@ -14,6 +14,13 @@ LANGUAGE = Language(
         "a alternativa certa é", "a resposta certa é",
     ),
     option_words=("opção", "opcao", "alternativa", "letra", "resposta"),
+    option_ordinals=(
+        ("primeira opção", "primeira opcao", "primeira alternativa", "primeira resposta"),
+        ("segunda opção", "segunda opcao", "segunda alternativa", "segunda resposta"),
+        ("terceira opção", "terceira opcao", "terceira alternativa", "terceira resposta"),
+        ("quarta opção", "quarta opcao", "quarta alternativa", "quarta resposta"),
+        ("quinta opção", "quinta opcao", "quinta alternativa", "quinta resposta"),
+    ),
     conclusion_cues=(
         "portanto", "logo", "dessa forma", "desta forma", "em conclusão", "conclusão", "em resumo", "por isso",
         "consequentemente", "o mais provável", "a mais provável", "mais provável", "a mais adequada",

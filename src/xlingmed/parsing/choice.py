@@ -46,7 +46,7 @@ from xlingmed.parsing.content import by_content, stated_spans
 from xlingmed.parsing.letter import FALLBACKS as FALLBACKS
 from xlingmed.parsing.letter import MARKERS as MARKERS
 from xlingmed.parsing.letter import extract_letter as extract_letter
-from xlingmed.parsing.literals import find_words
+from xlingmed.parsing.literals import find_words, ordinals_as_options
 from xlingmed.parsing.mentions import DECOR, GLUE, Mention, Reader
 from xlingmed.parsing.reply import Shape, shape
 from xlingmed.parsing.text import WORD, lower, normalise
@@ -334,7 +334,7 @@ def extract_choice(
         raise ConfigError(f"unknown multiple-choice parser {parser!r}; known: {', '.join(PARSERS)}")
     if parser != "robust":
         return extract_letter(text, valid, markers=markers, fallback={"paper": "invalid"}.get(parser, parser))
-    t = blank_citations(normalise(text))
+    t = ordinals_as_options(blank_citations(normalise(text)))
     if not t.strip():
         return Parsed(None, "invalid")
     scheme = label_scheme(labels)

@@ -16,7 +16,7 @@ import ahocorasick
 import regex
 
 from xlingmed.languages import LANGUAGES
-from xlingmed.parsing.text import WORD, unspaced
+from xlingmed.parsing.text import WORD, lower, unspaced
 
 # Words after A, E or I that leave it a label ("A is correct", "A and C", "A şıkkı"): after any other lower-case
 # word it is an article, a pronoun or a conjunction ("A patient", "I think", "E poi", "A resposta").
@@ -36,6 +36,8 @@ class Literals:
 
     phrases: tuple[str, ...]
     option_words: tuple[str, ...]
+    ordinals: tuple[str, ...]  # "the third option", "第三个选项": an option named by its place
+    ordinal_place: dict[str, int]  # each of ``ordinals`` → its place, from 1
     cues: tuple[str, ...]
     no_choice: tuple[str, ...]
     rationale: regex.Pattern[str]  # a line that opens an explanation: "Rationale:", "###Explicación:", "**解説**："
@@ -89,12 +91,15 @@ def literals() -> Literals:
     headings = _nfkc(h for lang in langs for h in lang.rationale_headings)
     rationale = regex.compile(rf"(?m)^[\s#*_]*(?:{_alternation(headings)})[\s*_]*[:：]")
     cited = _nfkc(h for lang in langs for h in lang.reference_headings)
+    places = {_nfkc([w])[0]: k for lang in langs for k, words in enumerate(lang.option_ordinals, 1) for w in words}
     reference_heading = regex.compile(rf"(?m)^[\s#*_]*(?:{_alternation(cited)})[\s*_]*[:：]?[\s*_]*$")
     return Literals(
         phrases=phrases,
         rationale=rationale,
         reference_heading=reference_heading,
         option_words=_nfkc(w for lang in langs for w in lang.option_words),
+        ordinals=_nfkc(places),
+        ordinal_place=places,
         cues=_nfkc(c for lang in langs for c in lang.conclusion_cues),
         no_choice=_nfkc(p for lang in langs for p in (*lang.no_choice_phrases, *lang.refusal_phrases)),
         term_words=frozenset(_nfkc(w for lang in langs for w in lang.term_words)),
@@ -111,6 +116,21 @@ def literals() -> Literals:
             rf"(?<!{WORD})(?:{_alternation(spaced_b + spaced_a)})(?!{WORD})|{_alternation(unspaced_b + unspaced_a)}"
         ),
     )
+
+
+def ordinals_as_options(t: str) -> str:
+    """``t`` (normalised) with every option named by its place written as "option N": "the third option" →
+    "the option 3", "第三个选项" → "option 3", so that the rules read it as they read "option 3"."""
+    lit = literals()
+    spans = find_words(lower(t), lit.ordinals)
+    if not spans:
+        return t
+    out: list[str] = []
+    last = 0
+    for start, end in spans:
+        out += [t[last:start], f" option {lit.ordinal_place[lower(t[start:end])]} "]
+        last = end
+    return "".join(out) + t[last:]
 
 
 _GLUING = regex.compile(r"[\p{Arabic}\p{Hebrew}]")
@@ -159,8 +179,9 @@ def find_words(low: str, words: Iterable[str]) -> list[tuple[int, int]]:
         end = k + len(w)
         if any(s < end and k < e for s, e in spans):
             continue
-        if not _glued(w[0]) and k > 0 and _WORD.match(low[k - 1]):
-            continue  # "reanswer:" is not "answer:" (Arabic and Hebrew glue "and", "so" onto a word: ولذلك)
+        if not _glued(w[0]) and k > 0 and _WORD.match(low[k - 1]) and not unspaced(low[k - 1]):
+            continue  # "reanswer:" is not "answer:" (Arabic and Hebrew glue "and", "so" onto a word: ولذلك); after
+            # Han or kana a word needs no space ("正解は3番目の選択肢")
         if not unspaced(w[-1]) and _WORD.match(w[-1]) and _WORD.match(low[end : end + 1]):
             continue  # "therefore" is not in "thereforee"; "option" is not in "optional"
         spans.append((k, end))

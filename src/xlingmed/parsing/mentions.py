@@ -158,7 +158,9 @@ class Reader:
             if label is not None and label in self.valid and not self.is_term(m.start(), m.end()):
                 found.setdefault(m.start(g), Mention(label, m.start(g), m.end(g)))  # not "Figure (a)", "写真(a)"
         for _, e in find_words(self.low[lo:hi], self.lit.option_words):
-            at = self.label_at(lo + e)
+            at = self.label_at(lo + e, number=True)  # "option 2 is correct", "the third option" (option 3)
+            if at is not None and self.text[at.start : at.end].isdigit() and not self._number_stands(at.end):
+                continue  # "the answer 2 days later": a quantity
             if at is not None and at.end <= hi:
                 found.setdefault(at.start, at)
         for m in self._loose.finditer(t, lo, hi):
@@ -179,6 +181,12 @@ class Reader:
                 continue
             found[m.start()] = Mention(label, m.start(), m.end())
         return [found[k] for k in sorted(found)]
+
+    def _number_stands(self, end: int) -> bool:
+        """A number ending at ``end`` stands as a label: no lower-case word follows it, or one that leaves it a
+        label ("option 2 is correct", "opción 3 y 4")."""
+        m = _NEXT_WORD.match(self.text[end : end + 40])
+        return m is None or m.group(2).lower() in FOLLOWERS
 
     def text_follows(self, label: str, pos: int) -> bool:
         option = self.option_texts.get(label)

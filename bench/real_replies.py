@@ -100,7 +100,7 @@ def main() -> None:
             examples[kind].append(f"[{lang} {r['_where']}] commit={commit} read={parsed} :: {str(r['reply'])[-300:]!r}")
     print(f"{len(rows)} replies, parser {args.parser}\n")
     print("labelled replies (a careful reader's label):")
-    head = (("committed", 10), ("read right", 12), ("missed", 8), ("wrong", 7), ("none/multi", 12),
+    head = (("committed", 10), ("read right", 14), ("missed", 8), ("wrong", 7), ("none/multi", 12),
             ("given a letter", 16))
     print(f"{'lang':10}" + "".join(f"{h:>{w}}" for h, w in head))
     for lang in sorted(outcome):
@@ -109,7 +109,7 @@ def main() -> None:
         nones = o["letter_to_none"] + o["none_right"]
         right = f"{o['read_right']} ({100 * o['read_right'] / committed:.1f}%)" if committed else "-"
         given = f"{o['letter_to_none']} ({100 * o['letter_to_none'] / nones:.1f}%)" if nones else "-"
-        print(f"{lang:10}{committed:>10}{right:>12}{o['missed']:>8}{o['wrong_letter']:>7}{nones:>12}{given:>16}")
+        print(f"{lang:10}{committed:>10}{right:>14}{o['missed']:>8}{o['wrong_letter']:>7}{nones:>12}{given:>16}")
     print("\nall replies: share not read by a direct rule (fallback + unread), refused, and the methods")
     for lang in sorted(methods):
         n = sum(kinds[lang].values()) - kinds[lang]["error"]

@@ -46,6 +46,15 @@ CASES = [
     ("en", "I need to know what \"A\" represents before I can answer.", EN, NUMBERS, None, "unread"),
     ("en", "The patient should start heparin now, in line with the evidence." + REFERENCES, EN, NUMBERS, None,
      "unread"),
+    ("en", "The correct answer is number 4. Persistent nausea and vomiting is not usually seen with this drug, "
+     "unlike the other three.", EN, NUMBERS, "D", "read"),  # which is NOT: what follows describes the answer
+    ("es", "The correct answer is **3.**\n\nDisminución de la hemoglobina glicosilada no es un efecto adverso, "
+     "por eso es la excepción.", ES, NUMBERS, "C", "read"),
+    ("en", "Reasons:\n1 - Increase in serum creatinine is expected (option 1).\n2 - Anticoagulation fits (contrary to "
+     "option 2).\n3 - Glycated haemoglobin falls (opposed to option 3).", EN, NUMBERS, None, "unread"),
+    ("ko", "그림이 없어 정확한 답변을 드리기 어렵습니다. 하지만 하나를 골라야 하므로 추측하면:\n\n③", KO, CIRCLED, "C",
+     "read"),  # it says it cannot be sure, then states one option on a line of its own
+    ("ko", "Please provide the reagents listed in options ① through ⑤.", KO, CIRCLED, None, "unread"),
     ("ko", "② 크레아틴 키나아제", KO, CIRCLED, "B", "read"),
     ("ko", "환자의 소견을 종합하면 간 손상이 의심됩니다.\n\n답: ③ 간기능 검사", KO, CIRCLED, "C", "read"),
     ("ko", "A 의원의 B 원장은 보건소장의 허가를 받아야 합니다. 따라서 B 원장이 해야 할 일은 허가 신청입니다.",

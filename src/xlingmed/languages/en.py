@@ -16,7 +16,7 @@ LANGUAGE = Language(
         "i would select", "i would go with", "i'd go with", "i'd choose", "i choose", "i select", "my choice is",
         "best answer:", "correct choice:", "correct letter:", "the correct letter is",
     ),
-    option_words=("option", "choice", "letter", "answer", "alternative"),
+    option_words=("option", "choice", "letter", "answer", "alternative", "number"),
     option_ordinals=(
         ("first option", "first choice", "option one", "1st option"),
         ("second option", "second choice", "option two", "2nd option"),

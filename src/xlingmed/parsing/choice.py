@@ -115,7 +115,9 @@ def _read(reader: Reader, t: str, valid: Sequence[str], markers: Sequence[str]) 
         at = reader.label_at(end)
         if at is not None and "\n" in t[end : at.start] and t[at.end : at.end + 1] in (":", "："):
             continue  # "Answer:\n\nA:\n\nThe…": a speaker's or field's "A:" on the next line, not an answer
-        if at is not None and not reader.negated(at):
+        # what follows the stated label describes it: "The correct answer is 4. X is not usually observed…"
+        # answers a which-is-NOT question; only a negation before it ("the answer is not C") takes it back
+        if at is not None and not reader.negated_before(at):
             glued = [m for m in reader.texts(at.end, at.end + 80) if GLUE.match(t[at.end : m.start])]
             if glued and glued[0].label != at.label:
                 return Parsed(None, "ambiguous")  # "B (fibrinolysin)", fibrinolysin being option C
@@ -147,14 +149,23 @@ def _read(reader: Reader, t: str, valid: Sequence[str], markers: Sequence[str]) 
     found_alone = alone(reader, t, valid, form)
     if found_alone is not None:
         return found_alone
-    # 5. a reply that refuses or asks for what it lacks, and chose nothing above
+    # 5. a reply that refuses or asks for what it lacks, and chose nothing above: refused, unless its last line
+    # states one option all the same ("…I cannot be sure; if I must choose:\n\n③")
+    last = _last_line(reader, t, form)
     if find_words(low, lit.no_choice):
-        return Parsed(None, "refused")
+        return last if last is not None and last.method == "answer_line" else Parsed(None, "refused")
     # 6. the last line that names an option, outside a discussion of the options
+    return last or fuzzy(reader, t) or _concluding_content(reader, form) or Parsed(None, "invalid")
+
+
+def _last_line(reader: Reader, t: str, form: Shape) -> Parsed | None:
+    """Rule 6: the last line that names an option, outside a discussion of the options (``answer_line`` where it
+    states one, else ``last_line``); ``None`` where the reply ends in its discussion or no line names an
+    option."""
     for lo, hi in reversed(form.lines):
         if form.in_entry(lo):
             if reader.labels(lo, hi) or reader.texts(lo, hi):
-                break  # the reply ends in its discussion: it concluded nothing
+                return None  # the reply ends in its discussion: it concluded nothing
             continue
         if not (reader.labels(lo, hi) or reader.texts(lo, hi)):
             continue
@@ -165,7 +176,7 @@ def _read(reader: Reader, t: str, valid: Sequence[str], markers: Sequence[str]) 
         if found is not None and found.value is not None and _states(reader, lo, hi, mentions):
             return Parsed(found.value, "answer_line")
         return found if found is not None else Parsed(None, "invalid")
-    return fuzzy(reader, t) or _concluding_content(reader, form) or Parsed(None, "invalid")
+    return None
 
 
 def _states(reader: Reader, lo: int, hi: int, mentions: Sequence[Mention]) -> bool:

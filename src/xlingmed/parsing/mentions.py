@@ -35,6 +35,9 @@ _UNSPACED_RE = regex.compile(UNSPACED)
 _NEXT_WORD = regex.compile(r"(\.?)\s+([a-zà-öø-ÿ][\p{L}\p{M}'’-]*)")
 _WORD_BEFORE = regex.compile(rf"({WORD}+)[\s\-]*[(\[（]?\s*$")
 _OWN_TEXT_LEAD = regex.compile(r"[\s.):*\-–—]*(?:\*\*)?[\s(]*")
+# option words that also count things: a number after them is a label only where no word follows it
+_COUNTING_WORDS = frozenset(("number", "answer", "número", "numero", "respuesta", "resposta", "réponse", "antwort",
+                             "risposta"))  # fmt: skip
 GLUE = regex.compile(r"^[\s.):：*_\-–—(\[\]（）「」]*$")
 _SEPARATOR = regex.compile(
     r"^[\s,、，/&*]*(?:and|or|y|e|o|ou|et|und|oder|و|או|ו|和|或|及|및|और|या|na|au|и|или|ve|veya|en|of)?[\s,、，*]*$"
@@ -157,10 +160,15 @@ class Reader:
             label = normalise_label(m.group(g))
             if label is not None and label in self.valid and not self.is_term(m.start(), m.end()):
                 found.setdefault(m.start(g), Mention(label, m.start(g), m.end(g)))  # not "Figure (a)", "写真(a)"
-        for _, e in find_words(self.low[lo:hi], self.lit.option_words):
+        for s, e in find_words(self.low[lo:hi], self.lit.option_words):
             at = self.label_at(lo + e, number=True)  # "option 2 is correct", "the third option" (option 3)
-            if at is not None and self.text[at.start : at.end].isdigit() and not self._number_stands(at.end):
-                continue  # "the answer 2 days later": a quantity
+            if (
+                at is not None
+                and self.text[at.start : at.end].isdigit()
+                and self.low[lo + s : lo + e] in _COUNTING_WORDS
+                and not self._number_stands(at.end)
+            ):
+                continue  # "the answer 2 days later", "number 5 patients": a quantity
             if at is not None and at.end <= hi:
                 found.setdefault(at.start, at)
         for m in self._loose.finditer(t, lo, hi):
@@ -284,6 +292,19 @@ class Reader:
     def negated(self, m: Mention, until: int | None = None) -> bool:
         """The mention is negated: a negation just before it in its clause, or among the first words after it up
         to ``until`` (where the next mention starts; a negation just before that one is its own: "C and not B")."""
+        if self.negated_before(m):
+            return True
+        tail = self.low[m.end : min(m.end + 120, until if until is not None else len(self.low))]
+        if not m.by_text:  # "C. Do not give antibiotics": the option's own text is not a negation
+            tail = self._skip_own_text(m.label, tail)
+        cut_after = _CLAUSE_END.search(tail)
+        tail = tail[: cut_after.start()] if cut_after else tail
+        if until is not None and self.lit.neg_before.search(tail):
+            return False  # "C and not B": the negation is the next mention's
+        return bool(self.lit.neg_after.search(tail))
+
+    def negated_before(self, m: Mention) -> bool:
+        """A negation just before the mention in its clause ("not C", "no es la C", "不是C")."""
         start = m.start
         # the text between the clause's start and the mention, less option words and articles just before it
         head = self.low[max(0, start - 80) : start]
@@ -295,21 +316,14 @@ class Reader:
                 if stripped.endswith(w) and (unspaced(w) or not _WORD_AT_END.search(stripped[: -len(w)])):
                     head = stripped[: -len(w)]
                     break
-        if self.lit.neg_before.search(head):
-            return True
-        tail = self.low[m.end : min(m.end + 120, until if until is not None else len(self.low))]
-        if not m.by_text:  # "C. Do not give antibiotics": the option's own text is not a negation
-            tail = self._skip_own_text(m.label, tail)
-        cut_after = _CLAUSE_END.search(tail)
-        tail = tail[: cut_after.start()] if cut_after else tail
-        if until is not None and self.lit.neg_before.search(tail):
-            return False  # "C and not B": the negation is the next mention's
-        return bool(self.lit.neg_after.search(tail))
+        return bool(self.lit.neg_before.search(head))
 
     def _skip_own_text(self, label: str, tail: str) -> str:
         """``tail`` past the option's own text when it opens with it ("C. Do not give antibiotics")."""
         option = self.option_texts.get(label)
         m = _OWN_TEXT_LEAD.match(tail)
+        if m is not None and "\n" in m.group():
+            return tail  # "**3.**\n\nAntiepilépticos no están indicados…": a new paragraph, not the label's own text
         rest = tail[m.end() if m else 0 :]
         folded = FoldedText(rest[: len(option) * 2 + 16]) if option else None
         if option and folded is not None and folded.text.startswith(option):

@@ -26,9 +26,9 @@ _BLANK_LINE = regex.compile(r"\n\s*\n")
 _MARKER = r"[\s>]*(?:[-*•+·]|\d{1,2}[.)]|#{1,6})?\s*(?:\*\*|__)?\s*"
 _MARKER_RE = regex.compile(_MARKER)
 _LINE = regex.compile(r"[^\n]+")
-# a numbered exam's option opening a line: a circled number ("③ 간기능 검사: …", normalised to "option 3") or
-# "Option 3: …"
-_OPTION_NUMBER = regex.compile(rf"{_MARKER}option\s+(\d{{1,2}})(?!\d)", regex.I)
+# a numbered exam's option opening a line: a circled number ("③ 간기능 검사: …", normalised to "option 3"),
+# "Option 3: …" or "2 - While the Stirling cycle…"
+_OPTION_NUMBER = regex.compile(rf"{_MARKER}(?:option\s+(\d{{1,2}})(?!\d)|(\d{{1,2}})\s*[\-–—:]\s)", regex.I)
 
 
 @lru_cache(maxsize=8)
@@ -109,7 +109,7 @@ def _opening(reader: Reader, start: int, end: int) -> str | None:
     chars = reader.label_chars
     m = _opening_label(chars).match(line) or (_OPTION_NUMBER.match(line) if reader.numbered else None)
     if m:
-        label = normalise_label(m.group(1))
+        label = normalise_label(m.group(1) or m.group(2))
         return label if label in reader.valid else None
     head = _MARKER_RE.match(line)
     rest = line[head.end() if head else 0 :]

@@ -6,6 +6,7 @@ in every reply; a word only counts where it stands as a whole word (scripts with
 
 from __future__ import annotations
 
+import bisect
 import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -173,19 +174,20 @@ def find_words(low: str, words: Iterable[str]) -> list[tuple[int, int]]:
     if not low or not words:
         return []
     found = sorted((rank, end + 1 - size) for end, (rank, size) in _automaton(words).iter(low))
-    spans: list[tuple[int, int]] = []
+    spans: list[tuple[int, int]] = []  # kept sorted: an overlap is with a neighbour of the insertion point
     for rank, k in found:
         w = words[rank]
         end = k + len(w)
-        if any(s < end and k < e for s, e in spans):
+        at = bisect.bisect_left(spans, (k, end))
+        if (at and spans[at - 1][1] > k) or (at < len(spans) and spans[at][0] < end):
             continue
         if not _glued(w[0]) and k > 0 and _WORD.match(low[k - 1]) and not unspaced(low[k - 1]):
             continue  # "reanswer:" is not "answer:" (Arabic and Hebrew glue "and", "so" onto a word: ولذلك); after
             # Han or kana a word needs no space ("正解は3番目の選択肢")
         if not unspaced(w[-1]) and _WORD.match(w[-1]) and _WORD.match(low[end : end + 1]):
             continue  # "therefore" is not in "thereforee"; "option" is not in "optional"
-        spans.append((k, end))
-    return sorted(spans)
+        spans.insert(at, (k, end))
+    return spans
 
 
 _WORD = regex.compile(WORD)

@@ -83,6 +83,7 @@ class Reader:
         edge = rf"(?!{UNSPACED})[\p{{L}}\p{{M}}\p{{N}}_\-/+&'’]"
         self._loose = regex.compile(rf"(?<!{edge}|\.){chars}(?!{edge})")
         self.option_texts = self._option_texts()
+        self.longest_option = max(map(len, self.option_texts.values()), default=0)
 
     @cached_property
     def phrase_spans(self) -> list[tuple[int, int]]:

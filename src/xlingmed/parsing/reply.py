@@ -113,7 +113,9 @@ def _opening(reader: Reader, start: int, end: int) -> str | None:
         return label if label in reader.valid else None
     head = _MARKER_RE.match(line)
     rest = line[head.end() if head else 0 :]
-    folded = FoldedText(rest)
+    if not reader.option_texts:
+        return None
+    folded = FoldedText(rest[: reader.longest_option * 2 + 16])  # enough to hold any option's text and what follows
     for label, option in reader.option_texts.items():
         if folded.text.startswith(option) and len(folded.text) > len(option):
             after = rest[folded.origin[len(option) - 1] + 1 :].lstrip("*_ ")

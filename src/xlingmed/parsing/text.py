@@ -95,6 +95,7 @@ class _FoldTable(dict[int, str]):
 
 _FOLD = _FoldTable()
 _SPACES = regex.compile(r" {2,}")
+_DROPPED_SPACE = regex.compile(r"(?:^|(?<= )) ")
 
 
 @dataclass
@@ -108,21 +109,23 @@ class FoldedText:
     def __init__(self, source: str) -> None:
         folded = source.translate(_FOLD)
         if _FOLD.irregular.isdisjoint(source):
-            # one folded character per source character: keep all but a space at the start or after a space
-            self.origin = [i for i, d in enumerate(folded) if d != " " or (i and folded[i - 1] != " ")]
-            text = _SPACES.sub(" ", folded)
-            self.text = text[1:] if text.startswith(" ") else text
-            return
-        chars: list[str] = []
-        origin: list[int] = []
-        for i, c in enumerate(source):
-            for d in c.translate(_FOLD):
-                if d == " " and (not chars or chars[-1] == " "):
-                    continue
-                chars.append(d)
-                origin.append(i)
-        self.text = "".join(chars)
-        self.origin = origin
+            where: list[int] | range = range(len(folded))  # one folded character per source character
+        else:  # "ß" → "ss", a combining mark → "": each folded character's source position, one by one
+            pieces = list(map(_FOLD.__getitem__, map(ord, source)))
+            where = [i for i, piece in enumerate(pieces) for _ in piece]
+        # keep all but a space at the start or after a space (found by a pattern: a reply has few)
+        dropped = [m.start() for m in _DROPPED_SPACE.finditer(folded)]
+        if not dropped:
+            self.origin = list(where)
+        else:
+            origin: list[int] = []
+            last = 0
+            for k in dropped:
+                origin += where[last:k]
+                last = k + 1
+            self.origin = origin + list(where[last:])
+        text = _SPACES.sub(" ", folded)
+        self.text = text[1:] if text.startswith(" ") else text
 
     def span(self, start: int, end: int) -> tuple[int, int]:
         """The unfolded span of folded characters ``[start, end)``."""

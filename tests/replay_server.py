@@ -18,6 +18,7 @@ import reply_shapes as rs
 from fault_server import Reply, ok
 
 from xlingmed.languages import LANGUAGES
+from xlingmed.prompts import shown_labels
 from xlingmed.types import Item
 
 Phrasing = Callable[[str, str, str], str]  # (gold label in the item's script, Latin gold label, option text, lang)
@@ -131,9 +132,10 @@ class ReplayPolicy:
             self.unmatched += 1
             return ok("?")
         k = ord(item.gold_label) - ord("A")
-        shown = LANGUAGES[item.lang].option_letters[k]
+        printed = shown_labels(item)  # a numbered exam (MedExpQA's "1. …"): the reply names the number it saw
+        shown = printed[k] if printed else LANGUAGES[item.lang].option_letters[k]
         text = next(c.text for c in item.choices if c.label == item.gold_label)
-        return ok(self.reply(shown, item.gold_label, text, item.lang))
+        return ok(self.reply(shown, printed[k] if printed else item.gold_label, text, item.lang))
 
 
 # Invented questions of a user's own mcq:FILE in every language the project knows: (stem, options), gold is

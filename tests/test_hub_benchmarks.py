@@ -21,6 +21,7 @@ from replay_server import ReplayPolicy
 from xlingmed.benchmarks import benchmarks, get_benchmark, load_benchmark
 from xlingmed.config import make_config
 from xlingmed.errors import ConfigError, DataError
+from xlingmed.prompts import format_options
 from xlingmed.runner import evaluate
 
 
@@ -154,6 +155,9 @@ def test_medexpqa_one_based_answers_and_the_empty_fifth_option(tmp_path: Path) -
     items, prov = load_benchmark("medexpqa", root, ["es", "en", "fr", "it"])
     assert _ids(items)[:4] == [("17", "es", "A"), ("17", "en", "A"), ("17", "fr", "A"), ("17", "it", "A")]
     assert len(items[0].choices) == 5 and len(items[4].choices) == 4  # "5": null on the second case
+    # numbered as the authors print them: the prompt shows "1. …", Scores keep the letter
+    assert [c.raw_label for c in items[0].choices] == ["1", "2", "3", "4", "5"] and items[0].choices[0].label == "A"
+    assert format_options(items[0]).startswith(f"1. {items[0].choices[0].text}")
     assert items[2].question == "Quel organe produit l'insuline ?" and items[0].meta["category"] == "ENDOCRINOLOGY"
     assert prov["translation"]["es"] == {"original": 3} and prov["translation"]["fr"] == {"unstated": 3}
     # a correct_option that is not an option: the error names the file, the row and the column

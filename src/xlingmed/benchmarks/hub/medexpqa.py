@@ -33,7 +33,7 @@ class MedExpQA(HubBenchmark):
                     row=k + 2,
                     column="correct_option",
                 )
-            options.append([opts[key] for key in keys])
+            options.append({key: opts[key] for key in keys})  # numbered as the authors print them: "1. …"
             answers.append(CANONICAL_LETTERS[int(correct) - 1])
         return pd.DataFrame(
             {
@@ -59,7 +59,7 @@ SPEC = register_benchmark(
         prompt_template="medexpqa",
         prompt_source=(
             "MedExpQA's PROMPT_02_MEDRAG (hitz-zentroa/MedExpQA, src/datasource/casimedicos/dataset.py) without"
-            " documents, in English for every language, options lettered A–E where the authors number them"
+            " documents, in English for every language, options numbered 1–5 as the authors print them"
         ),
         dataset="HiTZ/MedExpQA",
         shared_id="id",

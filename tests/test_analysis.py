@@ -193,6 +193,7 @@ def test_bad_tables_are_rejected() -> None:
 
 def test_analyse_run_reads_every_task_table(tmp_path) -> None:  # type: ignore[no-untyped-def]
     from xlingmed.analysis.run import analyse_run, metric_values
+    from xlingmed.tasks.registry import task_outcomes
 
     langs = ["en", "hi"]
     items = [f"liveqa-{i:04d}" for i in range(12)]
@@ -239,7 +240,7 @@ def test_analyse_run_reads_every_task_table(tmp_path) -> None:  # type: ignore[n
     )
     cons.to_csv(tmp_path / "consistency.csv", index=False)
 
-    found = {(m.criterion, m.metric, m.temperature) for m in metric_values(tmp_path)}
+    found = {(m.criterion, m.metric, m.temperature) for m in metric_values(tmp_path, task_outcomes())}
     assert found == {
         ("correctness", "more_comprehensive", None),
         ("correctness", "contradictory", None),
@@ -249,7 +250,7 @@ def test_analyse_run_reads_every_task_table(tmp_path) -> None:  # type: ignore[n
         ("consistency", "sim_1gram", 1.0),
         ("consistency", "sim_1gram", None),
     }
-    tables = analyse_run(tmp_path, langs, n_resamples=500)
+    tables = analyse_run(tmp_path, langs, tasks=task_outcomes(), n_resamples=500)
     contra = next(r for r in tables["paired"] if r["metric"] == "contradictory")
     assert (contra["n_items"], contra["a_only"], contra["b_only"]) == (12, 0, 4)
     ver_gap = next(r for r in tables["gaps"] if r["criterion"] == "verifiability")

@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 import pandas as pd
 import pytest
 from sklearn.metrics import cohen_kappa_score
 from statsmodels.stats.inter_rater import aggregate_raters, fleiss_kappa
 
-from xlingmed.analysis.crosslingual import answer_agreement
+from xlingmed.analysis.crosslingual import answer_agreement as _answer_agreement
 from xlingmed.output import SCORE_COLUMNS
+from xlingmed.tasks.registry import task_outcomes
+
+# the registry's tasks, handed to the statistics as the report hands them (analysis imports no task)
+answer_agreement = partial(_answer_agreement, tasks=task_outcomes())
 
 
 def test_same_accuracy_different_answers_is_visible_as_disagreement() -> None:

@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 import numpy as np
 import pandas as pd
 import pytest
 
-from xlingmed.analysis.effects import language_effects
+from xlingmed.analysis.effects import language_effects as _language_effects
 from xlingmed.analysis.gaps import gap_vs_reference
 from xlingmed.output import SCORE_COLUMNS
+from xlingmed.tasks.registry import task_outcomes
+
+# the registry's tasks, handed to the statistics as the report hands them (analysis imports no task)
+language_effects = partial(_language_effects, tasks=task_outcomes())
 
 
 def _simulate(kind: str, effects: dict[str, float], n_items: int = 300, seed: int = 0) -> pd.DataFrame:

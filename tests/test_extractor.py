@@ -21,7 +21,8 @@ from typer.testing import CliRunner
 
 from xlingmed.benchmarks import custom
 from xlingmed.cli import app
-from xlingmed.parsing.extractor import agreement, extractor_messages, read_extractor_reply
+from xlingmed.parsing.extractor import extractor_messages, read_extractor_reply
+from xlingmed.tasks.multiple_choice.extract import agreement
 
 LANGS = ("en", "es", "zh", "hi", "ar")
 N = len(MCQ_FILE["en"])  # questions per language

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -13,11 +14,16 @@ from xlingmed.analysis.verdicts import (
     INFERIOR,
     MIN_ITEMS,
     NONINFERIOR,
-    noninferiority,
-    parse_margins,
 )
+from xlingmed.analysis.verdicts import noninferiority as _noninferiority
+from xlingmed.analysis.verdicts import parse_margins as _parse_margins
 from xlingmed.errors import ConfigError
 from xlingmed.output import SCORE_COLUMNS
+from xlingmed.tasks.registry import task_outcomes
+
+# the registry's tasks, handed to the statistics as the report hands them (analysis imports no task)
+noninferiority = partial(_noninferiority, tasks=task_outcomes())
+parse_margins = partial(_parse_margins, tasks=task_outcomes())
 
 
 def _frame(records: list[dict[str, object]]) -> pd.DataFrame:

@@ -2,9 +2,9 @@
 
 Used wherever two readings of the same things are compared: annotators with each other and with the judge
 (``annotate.agreement``), raters of a translation (``construct.audit``), one question's readings across languages
-(``analysis.crosslingual``), and the rules against the extractor model (``parsing.extractor``). The statistics
-come from scikit-learn (``cohen_kappa_score``), statsmodels (``fleiss_kappa``, ``aggregate_raters``) and SciPy
-(``spearmanr``); this module only fixes what every caller needs alike: ``None`` rather than NaN where κ is
+(``analysis.crosslingual``), and the rules against the extractor model (``tasks.multiple_choice.extract``). The
+statistics come from scikit-learn (``cohen_kappa_score``), statsmodels (``fleiss_kappa``, ``aggregate_raters``) and
+SciPy (``spearmanr``); this module only fixes what every caller needs alike: ``None`` rather than NaN where κ is
 undefined (every rating in one category leaves no variation to agree on beyond chance), and no warning for it.
 """
 

@@ -16,21 +16,20 @@ Each (task, temperature) is one comparison, on the plain question (no prompt con
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from xlingmed.analysis.agreement import cohen_kappa, fleiss_kappa_of_labels
+from xlingmed.outcomes import TaskOutcome
 
 
-def _readings(scores: pd.DataFrame) -> pd.DataFrame:
+def _readings(scores: pd.DataFrame, tasks: Mapping[str, TaskOutcome]) -> pd.DataFrame:
     """One reading per (task, temperature, unit, item, language): the primary outcome's Scores that carry one."""
-    from xlingmed.tasks.registry import task_specs
-
     # tasks that read a category from each reply (an option, a label, yes/no); not rubric scores or open answers
-    primary = {name: s.primary.metric for name, s in task_specs().items() if s.primary is not None and s.parses}
+    primary = {name: o.primary.metric for name, o in tasks.items() if o.primary is not None and o.parses}
     plain = scores[scores["condition"].isna()] if "condition" in scores else scores
     chosen = np.array([primary.get(t) == m for t, m in zip(plain["task"], plain["metric"], strict=True)], dtype=bool)
     keep = plain[chosen & (plain["kind"] == "binary").to_numpy()]
@@ -39,7 +38,9 @@ def _readings(scores: pd.DataFrame) -> pd.DataFrame:
     return keep[["task", "temp", "unit", "item_id", "lang", "answer"]]
 
 
-def answer_agreement(scores: pd.DataFrame, languages: Sequence[str], reference: str = "en") -> list[dict[str, Any]]:
+def answer_agreement(
+    scores: pd.DataFrame, languages: Sequence[str], reference: str = "en", *, tasks: Mapping[str, TaskOutcome]
+) -> list[dict[str, Any]]:
     """Agreement of each language's readings with the reference's, and across all languages.
 
     Returns:
@@ -47,7 +48,7 @@ def answer_agreement(scores: pd.DataFrame, languages: Sequence[str], reference: 
         (items read in both, or in every language for ``all``), n_unread (items scored but not read in that
         language or the reference), agreement (share, 0–1), kappa, kappa_kind (``cohen`` / ``fleiss``).
     """
-    readings = _readings(scores)
+    readings = _readings(scores, tasks)
     rows: list[dict[str, Any]] = []
     for (task, temp), sub in readings.groupby(["task", "temp"], sort=False):
         sub = sub.assign(key=sub["item_id"].astype(str) + "#" + sub["unit"].astype(str))

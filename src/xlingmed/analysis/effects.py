@@ -15,23 +15,23 @@ from __future__ import annotations
 
 import math
 import warnings
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
 import pandas as pd
+
+from xlingmed.outcomes import TaskOutcome
 
 
 def _expit(x: float) -> float:
     return 1.0 / (1.0 + math.exp(-x))
 
 
-def _primary_metrics() -> dict[str, str]:
+def _primary_metrics(tasks: Mapping[str, TaskOutcome]) -> dict[str, str]:
     """Task → the Score metric of its primary outcome (verifiability's macro-F1 is a ratio, not a per-claim mean:
     its GEE models each claim read correctly, ``correct``)."""
-    from xlingmed.tasks.registry import task_specs
-
-    return {name: spec.primary.metric for name, spec in task_specs().items() if spec.primary is not None}
+    return {name: o.primary.metric for name, o in tasks.items() if o.primary is not None}
 
 
 def language_effects(
@@ -39,6 +39,7 @@ def language_effects(
     languages: Sequence[str],
     reference: str = "en",
     *,
+    tasks: Mapping[str, TaskOutcome],
     confidence: float = 0.95,
 ) -> list[dict[str, Any]]:
     """Per task's primary outcome in ``scores`` (one run's Scores, or several runs' with a ``model`` column): the
@@ -63,7 +64,7 @@ def language_effects(
     out: list[dict[str, Any]] = []
     plain = scores[scores["condition"].isna()] if "condition" in scores else scores
     langs = [reference, *[lg for lg in languages if lg != reference]]
-    for task, metric in _primary_metrics().items():
+    for task, metric in _primary_metrics(tasks).items():
         sub = plain[(plain["task"] == task) & (plain["metric"] == metric)].dropna(subset=["value"])
         sub = sub[sub["lang"].isin(langs)]
         if sub.empty or reference not in set(sub["lang"]):

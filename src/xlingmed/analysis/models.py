@@ -11,7 +11,7 @@ the models in each resample (1 = best), and gives each model's statistic and ran
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from itertools import combinations
 from typing import Any
 
@@ -20,6 +20,7 @@ import pandas as pd
 
 from xlingmed.analysis.items import difference, item_table, per_item, resample, statistic_of
 from xlingmed.analysis.paired import holm, mcnemar
+from xlingmed.outcomes import TaskOutcome
 
 
 def _tables(sub: pd.DataFrame, models: Sequence[str], lang: str, statistic: str) -> dict[str, pd.DataFrame]:
@@ -43,6 +44,7 @@ def compare_models(
     scores: pd.DataFrame,
     languages: Sequence[str],
     *,
+    tasks: Mapping[str, TaskOutcome],
     n_resamples: int = 2000,
     confidence: float = 0.95,
     seed: int = 0,
@@ -65,7 +67,7 @@ def compare_models(
     ranking: list[dict[str, Any]] = []
     plain = scores[scores["condition"].isna()] if "condition" in scores else scores
     lo_q, hi_q = (1 - confidence) / 2, 1 - (1 - confidence) / 2
-    for oc in outcomes():
+    for oc in outcomes(tasks):
         sub = plain[(plain["task"] == oc.task) & (plain["metric"] == oc.metric)]
         models = list(dict.fromkeys(sub["model"]))
         if len(models) < 2:

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import math
 import warnings
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -29,6 +29,7 @@ from xlingmed.analysis.gaps import gap_unpaired, gap_vs_reference
 from xlingmed.analysis.paired import cochran_q, friedman, paired_pairwise
 from xlingmed.analysis.paper import anova_oneway, tukey_hsd, unpaired_t
 from xlingmed.errors import DataError
+from xlingmed.outcomes import TaskOutcome
 
 
 @dataclass(frozen=True)
@@ -43,8 +44,9 @@ class MetricValues:
     values: pd.DataFrame
 
 
-def read_scores(run_dir: Path) -> pd.DataFrame:
-    """The run's Scores as a table (the columns of ``output.SCORE_COLUMNS``).
+def read_scores(run_dir: Path, tasks: Mapping[str, TaskOutcome] | None = None) -> pd.DataFrame:
+    """The run's Scores as a table (the columns of ``output.SCORE_COLUMNS``): ``scores.parquet``, or in a run folder
+    older than it, each task's CSV read back by that task's ``scores`` (``tasks``, handed by the caller).
 
     Raises:
         DataError: a damaged ``scores.parquet`` or task CSV (the file named).
@@ -59,10 +61,8 @@ def read_scores(run_dir: Path) -> pd.DataFrame:
         except Exception as exc:  # pyarrow raises several types for a damaged file
             raise DataError(f"cannot read it: {exc}", file=str(path)) from None
         return table.reindex(columns=list(SCORE_COLUMNS))  # answer, target, probability, group: absent before
-    from xlingmed.tasks.registry import task_specs
-
     records = []
-    for name, spec in task_specs().items():
+    for name, spec in (tasks or {}).items():
         csv = run_dir / f"{name}.csv"
         if spec.scores is None or not csv.is_file():
             continue
@@ -75,12 +75,10 @@ def read_scores(run_dir: Path) -> pd.DataFrame:
     return pd.DataFrame(records, columns=list(SCORE_COLUMNS))
 
 
-def metric_values(run_dir: Path) -> Iterator[MetricValues]:
+def metric_values(run_dir: Path, tasks: Mapping[str, TaskOutcome]) -> Iterator[MetricValues]:
     """The per-item values of every metric the run folder holds, one ``MetricValues`` per metric × τ, tasks in
-    the registry's order."""
-    from xlingmed.tasks.registry import task_specs
-
-    df = read_scores(run_dir)
+    the order of ``tasks``."""
+    df = read_scores(run_dir, tasks)
     if df.empty:
         return
     df = df.assign(
@@ -88,7 +86,7 @@ def metric_values(run_dir: Path) -> Iterator[MetricValues]:
         variant=df["condition"].where(df["condition"].notna(), None),
         temp_key=df["temperature"].fillna(-1.0),
     )
-    for task in task_specs():
+    for task in tasks:
         sub = df[df["task"] == task]
         if sub.empty:
             continue
@@ -103,7 +101,7 @@ def metric_values(run_dir: Path) -> Iterator[MetricValues]:
                 yield _values(task, metric, str(variant), temperature, m)
         for metric in metrics:
             m = sub[(sub["metric"] == metric) & (sub["kind"] == "continuous") & sub["variant"].isna()]
-            if task_specs()[task].mean_over_temperatures and m["temperature"].nunique() > 1:
+            if tasks[task].mean_over_temperatures and m["temperature"].nunique() > 1:
                 # each question's mean over the temperatures it has a value at (Table A9's grain)
                 means = m.dropna(subset=["value"]).groupby(["unit_id", "lang"], as_index=False)["value"].mean()
                 yield MetricValues(task, metric, None, "continuous", bool(m["higher_is_better"].iloc[0]),
@@ -126,6 +124,7 @@ def analyse_run(
     languages: Sequence[str],
     reference: str = "en",
     *,
+    tasks: Mapping[str, TaskOutcome],
     n_resamples: int = 10_000,
     seed: int = 0,
     parallel: bool = True,
@@ -144,7 +143,7 @@ def analyse_run(
         from statsmodels.tools.sm_exceptions import ValueWarning
 
         warnings.simplefilter("ignore", ValueWarning)  # the same inputs: "covariance of constraints … rank 0"
-        _fill(tables, run_dir, languages, reference, n_resamples, seed, parallel)
+        _fill(tables, run_dir, languages, reference, n_resamples, seed, parallel, tasks)
     return {
         name: [{k: (None if isinstance(v, float) and math.isnan(v) else v) for k, v in row.items()} for row in rows]
         for name, rows in tables.items()
@@ -159,8 +158,9 @@ def _fill(
     n_resamples: int,
     seed: int,
     parallel: bool,
+    tasks: Mapping[str, TaskOutcome],
 ) -> None:
-    for mv in metric_values(run_dir):
+    for mv in metric_values(run_dir, tasks):
         langs = [lang for lang in languages if lang in set(mv.values["lang"])]
         key = {"criterion": mv.criterion, "metric": mv.metric, "temperature": mv.temperature}
         if len(langs) < 2 or mv.values.empty:

@@ -38,6 +38,7 @@ import pandas as pd
 from xlingmed.analysis.items import difference, item_table, resample, statistic_of
 from xlingmed.analysis.paired import holm
 from xlingmed.errors import ConfigError
+from xlingmed.outcomes import TaskOutcome
 
 NONINFERIOR, INFERIOR, INCONCLUSIVE = "non-inferior", "inferior", "inconclusive"
 MIN_ITEMS = 20
@@ -63,16 +64,14 @@ def paired(n: int, design: str = "paired") -> str:
     return f"{n} {'paired ' if design == 'paired' else ''}item{'' if n == 1 else 's'}"
 
 
-def parse_margins(text: str | Mapping[str, float] | None) -> dict[str, float]:
+def parse_margins(text: str | Mapping[str, float] | None, tasks: Mapping[str, TaskOutcome]) -> dict[str, float]:
     """``"accuracy=0.05,contradictory=0.05"`` (or a mapping) as ``{name: δ}``.
 
     Raises:
         ConfigError: a part without ``=``, a margin that is not a positive number, or a name that is no task's
             primary outcome (the known names listed).
     """
-    from xlingmed.tasks.registry import task_specs
-
-    known = {s.primary.name for s in task_specs().values() if s.primary is not None}
+    known = {o.primary.name for o in tasks.values() if o.primary is not None}
     if text is None or text == "":
         return {}
     pairs = text.items() if isinstance(text, Mapping) else (p.partition("=")[::2] for p in str(text).split(","))
@@ -91,17 +90,15 @@ def parse_margins(text: str | Mapping[str, float] | None) -> dict[str, float]:
     return out
 
 
-def outcomes(margins: Mapping[str, float] | None = None) -> list[Outcome]:
-    """Every registered task's primary outcome, with the margin of ``margins`` or its documented default."""
-    from xlingmed.tasks.registry import task_specs
-
+def outcomes(tasks: Mapping[str, TaskOutcome], margins: Mapping[str, float] | None = None) -> list[Outcome]:
+    """Every task's primary outcome, with the margin of ``margins`` or its documented default."""
     margins = margins or {}
     out = []
-    for name, spec in task_specs().items():
-        p = spec.primary
+    for name, task in tasks.items():
+        p = task.primary
         if p is None:
             continue
-        out.append(Outcome(name, p.name, p.metric, margins.get(p.name, p.margin), p.statistic, p.unit, spec.judged))
+        out.append(Outcome(name, p.name, p.metric, margins.get(p.name, p.margin), p.statistic, p.unit, task.judged))
     return out
 
 
@@ -134,6 +131,7 @@ def noninferiority(
     reference: str = "en",
     margins: Mapping[str, float] | None = None,
     *,
+    tasks: Mapping[str, TaskOutcome],
     alpha: float = 0.05,
     equivalence: bool = False,
     min_items: int = MIN_ITEMS,
@@ -171,7 +169,7 @@ def noninferiority(
     """
     rows: list[dict[str, Any]] = []
     plain = scores[scores["condition"].isna()] if "condition" in scores else scores
-    for oc in outcomes(margins):
+    for oc in outcomes(tasks, margins):
         sub = plain[(plain["task"] == oc.task) & (plain["metric"] == oc.metric)]
         if sub.empty or reference not in set(sub["lang"]):
             continue
@@ -241,12 +239,12 @@ def noninferiority(
 
     def again(frame: pd.DataFrame) -> list[dict[str, Any]]:
         return noninferiority(
-            frame, languages, reference, margins, alpha=alpha, equivalence=equivalence, min_items=min_items,
-            judges=judges, min_judge_kappa=min_judge_kappa, n_resamples=n_resamples, seed=seed, parallel=parallel,
-            parse_limits=False,
+            frame, languages, reference, margins, tasks=tasks, alpha=alpha, equivalence=equivalence,
+            min_items=min_items, judges=judges, min_judge_kappa=min_judge_kappa, n_resamples=n_resamples, seed=seed,
+            parallel=parallel, parse_limits=False,
         )  # fmt: skip
 
-    statistics = {(oc.task, oc.metric): oc.statistic for oc in outcomes(margins)}
+    statistics = {(oc.task, oc.metric): oc.statistic for oc in outcomes(tasks, margins)}
     return limits.apply(out, plain, reference, statistics, again)
 
 

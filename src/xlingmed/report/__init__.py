@@ -29,6 +29,7 @@ from xlingmed.errors import ConfigError
 from xlingmed.report import compare, explorer, run_figures, sections
 from xlingmed.report.compare import model_names
 from xlingmed.report.load import RunData, load_run
+from xlingmed.tasks.registry import task_outcomes
 from xlingmed.views import figures
 from xlingmed.views.base import FigureSection, cell, notes_of, tau, verdict_notes_of
 from xlingmed.views.open_qa import encoder_note as encoder_note  # its old home, kept for callers
@@ -108,7 +109,8 @@ def build_report(
 
     if not 0 < alpha < 0.5:
         raise ConfigError(f"alpha {alpha}: the one-sided level must be between 0 and 0.5")
-    deltas = parse_margins(margins)
+    tasks = task_outcomes()  # what the statistics need of each task: analysis imports no task
+    deltas = parse_margins(margins, tasks)
     judges = verdicts.reliability(annotations)
     encoder = None
     if answer_encoder is not None:  # loaded once, before any file is written
@@ -123,13 +125,14 @@ def build_report(
         prefix = f"run{k}_" if len(runs) > 1 else ""
         # a set with different questions per language gets unpaired statistics only (summary: dataset.parallel)
         parallel = bool(run.summary.get("dataset", {}).get("parallel", True))
-        tables = analyse_run(run.path, run.languages, n_resamples=n_resamples, seed=seed, parallel=parallel)
+        tables = analyse_run(run.path, run.languages, tasks=tasks, n_resamples=n_resamples, seed=seed,
+                             parallel=parallel)  # fmt: skip
         for name, rows in tables.items():
             output.write_csv(out / "stats" / f"{prefix}{name}.csv", rows)
         figs, figure_sections = run_figures.figures_of(run, tables)
         for name, png in figs.items():
             output.write_atomic(out / "figures" / f"{prefix}{name}.png", png)
-        scores = read_scores(run.path)
+        scores = read_scores(run.path, tasks)
         settings: dict[str, Any] = dict(
             alpha=alpha, equivalence=equivalence, judges=judges, min_judge_kappa=min_judge_kappa,
             n_resamples=n_resamples, seed=seed, parallel=parallel,
@@ -145,10 +148,10 @@ def build_report(
             langs = [lg for lg in run.languages if lg in set(by_people["lang"])]
             verdict["human"] = verdicts.section(by_people, run.summary, langs, deltas, **settings)
             output.write_csv(out / "stats" / f"{prefix}verdicts_human_translated.csv", verdict["human"]["raw"])
-        effects = language_effects(scores, run.languages)
+        effects = language_effects(scores, run.languages, tasks=tasks)
         output.write_csv(out / "stats" / f"{prefix}language_effects.csv", effects)
         # agreement compares the readings of the same question: a set without shared questions has none
-        agreement_rows = answer_agreement(scores, run.languages) if parallel else []
+        agreement_rows = answer_agreement(scores, run.languages, tasks=tasks) if parallel else []
         output.write_csv(out / "stats" / f"{prefix}crosslingual_agreement.csv", agreement_rows)
         view = _view(run, tables, figs, figure_sections)
         view["stat_tables"][:0] = [
@@ -250,7 +253,7 @@ def _view(
         *sections.task_tables(run),
         sections.table(
             "Every outcome per language, from the Scores: mean (scored units), and what could not be scored",
-            by_language(read_scores(run.path), run.languages),
+            by_language(read_scores(run.path, task_outcomes()), run.languages),
             "Binary outcomes are shares (0–1); units not scored (failed requests, unread replies) are excluded from "
             "the mean and from every test.",
         ),

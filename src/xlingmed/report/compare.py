@@ -15,6 +15,7 @@ import pandas as pd
 
 from xlingmed.analysis.run import read_scores
 from xlingmed.report.load import RunData, first_prompts
+from xlingmed.tasks.registry import task_outcomes
 
 # ``manifest.json`` → ``resolved`` keys that change what a score measures; the model itself is what is compared.
 MEASURED = ("temperatures", "max_tokens", "tasks", "task_options", "judge")  # "tasks": each task's resolved settings
@@ -59,7 +60,10 @@ def compatibility(runs: Sequence[RunData]) -> tuple[str | None, list[str]]:
 def combined_scores(runs: Sequence[RunData]) -> pd.DataFrame:
     """The Scores of every run, with a ``model`` column (``model_names``)."""
     return pd.concat(
-        [read_scores(r.path).assign(model=name) for r, name in zip(runs, model_names(runs), strict=True)],
+        [
+            read_scores(r.path, task_outcomes()).assign(model=name)
+            for r, name in zip(runs, model_names(runs), strict=True)
+        ],
         ignore_index=True,
     )
 
@@ -97,6 +101,7 @@ def section(runs: Sequence[RunData], languages: Sequence[str], *, n_resamples: i
     from xlingmed.analysis.models import compare_models
 
     scores = combined_scores(runs)
-    tables = compare_models(scores, languages, n_resamples=n_resamples, seed=seed)
-    tables["effects"] = language_effects(scores, languages)
+    tasks = task_outcomes()  # what the statistics need of each task, handed to them
+    tables = compare_models(scores, languages, tasks=tasks, n_resamples=n_resamples, seed=seed)
+    tables["effects"] = language_effects(scores, languages, tasks=tasks)
     return {"refused": None, "marks": marks, "tables": tables}

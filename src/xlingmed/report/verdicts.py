@@ -166,9 +166,11 @@ def section(
     parallel: bool = True,
 ) -> dict[str, Any]:
     """The verdict rows of one run (``raw``, for ``stats/verdicts.csv``), their formatted table and paragraph."""
+    from xlingmed.tasks.registry import task_outcomes
+
     raw = noninferiority(
-        scores, languages, margins=margins, alpha=alpha, equivalence=equivalence, judges=judges,
-        min_judge_kappa=min_judge_kappa, n_resamples=n_resamples, seed=seed, parallel=parallel,
+        scores, languages, margins=margins, tasks=task_outcomes(), alpha=alpha, equivalence=equivalence,
+        judges=judges, min_judge_kappa=min_judge_kappa, n_resamples=n_resamples, seed=seed, parallel=parallel,
     )  # fmt: skip
     columns = [
         "outcome",

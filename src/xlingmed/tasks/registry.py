@@ -17,6 +17,9 @@ from typing import TYPE_CHECKING, Any, Literal
 from pydantic import BaseModel, ConfigDict
 
 from xlingmed.errors import ConfigError
+from xlingmed.namelists import names_list as names_list
+from xlingmed.outcomes import PrimaryOutcome as PrimaryOutcome
+from xlingmed.outcomes import TaskOutcome
 from xlingmed.types import Score, item_features
 
 if TYPE_CHECKING:
@@ -38,27 +41,6 @@ PROMPT_STYLES = ("paper", "medalpaca")
 
 class NoOptions(TaskOptions):
     """For a task without options of its own."""
-
-
-@dataclass(frozen=True)
-class PrimaryOutcome:
-    """The outcome a deployment verdict is given on (``analysis.verdicts``: non-inferiority to English).
-
-    Attributes:
-        name: what ``xlingmed report --margin NAME=δ`` names (``accuracy``, ``contradictory``…).
-        metric: the task's Score metric it is computed from.
-        margin: the default non-inferiority margin δ, in the outcome's own units (a proportion 0–1, BERTScore
-            × 100, rubric points 1–5).
-        statistic: ``mean`` (over items, each item's mean over its temperatures) or ``macro_f1`` (of the yes/no
-            readings against their truth, the claims of resampled items pooled; XLingEval's verifiability metric).
-        unit: how the margin reads (``"proportion"``, ``"points of BERTScore × 100"``…).
-    """
-
-    name: str
-    metric: str
-    margin: float
-    statistic: Literal["mean", "macro_f1"] = "mean"
-    unit: str = "proportion"
 
 
 @dataclass(frozen=True)
@@ -118,6 +100,10 @@ class TaskSpec:
     def __post_init__(self) -> None:
         item_features(self.requires)  # ValueError naming an unknown feature
 
+    def outcome(self) -> TaskOutcome:
+        """What the statistics need to know of this task (``analysis`` is handed it; it imports no task)."""
+        return TaskOutcome(self.name, self.primary, self.parses, self.judged, self.mean_over_temperatures, self.scores)
+
     def roles(self, options: Any) -> tuple[str, ...]:
         """The roles beside the model under test this task sends requests to, with ``options`` (``uses``)."""
         if self.uses is not None:
@@ -167,6 +153,11 @@ def task_specs() -> dict[str, TaskSpec]:
     builtin = [m.rsplit(".", 1)[1] for m in BUILTIN_MODULES]
     order = sorted(_TASKS, key=lambda n: builtin.index(n) if n in builtin else len(builtin))
     return {n: _TASKS[n] for n in order}
+
+
+def task_outcomes() -> dict[str, TaskOutcome]:
+    """Every registered task's ``TaskOutcome``, in the registry's order: what the caller hands ``analysis``."""
+    return {name: spec.outcome() for name, spec in task_specs().items()}
 
 
 def get_task(name: str) -> TaskSpec:
@@ -222,15 +213,3 @@ def one_of(value: str, allowed: tuple[str, ...]) -> str:
     return value
 
 
-def names_list(value: Any, allowed: tuple[str, ...], what: str, *, order: bool = False) -> tuple[str, ...]:
-    """A comma-separated string or a list of names, each in ``allowed``; duplicates dropped. ``order``: in the
-    order of ``allowed`` rather than as given.
-
-    Raises:
-        ValueError: an unknown name, or none (``what`` names the kind: ``metric``, ``condition``…).
-    """
-    parts = [str(t).strip() for t in (value.split(",") if isinstance(value, str) else value) if str(t).strip()]
-    unknown = [t for t in parts if t not in allowed]
-    if unknown or not parts:
-        raise ValueError(f"unknown {what}(s) {unknown or parts}; known: {', '.join(allowed)}")
-    return tuple(a for a in allowed if a in parts) if order else tuple(dict.fromkeys(parts))

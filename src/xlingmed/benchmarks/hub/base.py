@@ -313,7 +313,7 @@ def _counts(items: list[Item]) -> dict[str, dict[str, int]]:
 
 def parse_provenance(v: Any) -> tuple[str, ...]:
     """``human`` or a translation kind (``benchmarks.hub.base.TRANSLATION``), comma-separated; empty → ``()``."""
-    from xlingmed.tasks.registry import names_list
+    from xlingmed.namelists import names_list
 
     if not v or (isinstance(v, str) and not v.strip()):
         return ()

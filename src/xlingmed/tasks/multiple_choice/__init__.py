@@ -213,7 +213,7 @@ class MultipleChoiceTask:
         summary = self.summarize(units, languages)
         tables = {"multiple_choice_table1": summary["table1"]}
         if any(cell(r.get("extractor_method")) for r in records):  # an extractor was named (parsing.extractor)
-            from xlingmed.parsing.extractor import by_language
+            from xlingmed.tasks.multiple_choice.extract import by_language
 
             rows = by_language(records, languages, self.extractor_mode)
             tables["multiple_choice_extractor"] = rows

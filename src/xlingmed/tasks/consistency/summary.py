@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from statistics import mean, stdev
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from xlingmed.tasks.base import cell, number, scores_by_item, temperature_of
 from xlingmed.types import Score, declare_parse_methods
@@ -15,8 +15,18 @@ from xlingmed.types import Score, declare_parse_methods
 # The parse methods this module returns, and their kinds (parsing.methods): declared here, where they are made.
 declare_parse_methods({"no_letters": "unread", "topic_empty_or_stopwords_only": "unread", "missing_answer": "error"})
 
-if TYPE_CHECKING:
-    from xlingmed.tasks.consistency.task import ConsistencyTask
+
+class ConsistencySettings(Protocol):
+    """What the summary reads of the task (``task.ConsistencyTask`` is one): its settings, not the task itself, so
+    that the task's module imports this one and not the other way round."""
+
+    temperatures: tuple[float, ...]
+    mode: str
+    metrics: tuple[str, ...]
+    lda_topics: tuple[int, ...]
+
+    def settings(self) -> dict[str, Any]: ...
+
 
 # Columns of the paper's Table A9, in its order, with the labels it prints.
 TABLE_A9: tuple[tuple[str, str], ...] = (
@@ -93,7 +103,7 @@ def scores(rows: Sequence[Mapping[str, Any]]) -> list[Score]:
     return out
 
 
-def summarize(task: ConsistencyTask, units: Sequence[Score], languages: Sequence[str]) -> dict[str, Any]:
+def summarize(task: ConsistencySettings, units: Sequence[Score], languages: Sequence[str]) -> dict[str, Any]:
     """Per language × temperature × metric, from the task's Scores: mean, sd and number of questions (each
     language over its own valid questions), the skip counts (a question counts once per rule that excluded it
     from a chosen metric), the listwise means and the Table A9 layout."""
@@ -130,7 +140,7 @@ def summarize(task: ConsistencyTask, units: Sequence[Score], languages: Sequence
 
 
 def listwise(
-    task: ConsistencyTask,
+    task: ConsistencySettings,
     by_condition: Mapping[tuple[str, float | None], Mapping[str, Mapping[str, Score]]],
     languages: Sequence[str],
     cols: Sequence[str],
@@ -158,7 +168,7 @@ def listwise(
     return out
 
 
-def table_a9(task: ConsistencyTask, per_lang: Mapping[str, Any], languages: Sequence[str]) -> dict[str, Any]:
+def table_a9(task: ConsistencySettings, per_lang: Mapping[str, Any], languages: Sequence[str]) -> dict[str, Any]:
     """Per metric and language: the mean over temperatures of the per-temperature means, and its change
     against English in % ((v − v_en) / v_en × 100), as the paper's Table A9 ("0.9699/0.0%")."""
     available = set(metric_columns(task.metrics, task.lda_topics))

@@ -108,7 +108,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("tasks",),
     ("benchmarks", "models", "analysis"),
     ("parsing", "metrics", "prompts", "languages"),
-    ("types", "errors", "outcomes", "namelists"),
+    ("types", "errors", "outcomes", "namelists", "registry", "plugins"),
 )
 
 

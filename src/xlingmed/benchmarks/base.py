@@ -25,6 +25,7 @@ from typing import Any, ClassVar
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from xlingmed.errors import ConfigError
+from xlingmed.registry import Registry
 from xlingmed.types import Item, item_features
 
 MC_TEMPLATE = "multiple_choice"  # the key of MedArabiQ's multiple-choice prompt in prompts/medarabiq.yaml
@@ -175,49 +176,44 @@ BUILTIN_MODULES: tuple[str, ...] = (
     "xlingmed.benchmarks.hub.healthbench",
 )
 
-_BENCHMARKS: dict[str, Benchmark] = {}
-_SCHEMES: dict[str, tuple[Scheme, str]] = {}
-_LOADED = False
+def _adopt(name: str, obj: Any) -> Benchmark | None:
+    """An entry point's object: a ``Benchmark``, or a scheme function (registered as the scheme ``name:…``), or a
+    module that registered its own."""
+    if isinstance(obj, Benchmark):
+        return obj
+    if callable(obj) and not isinstance(obj, type):
+        register_scheme(name, obj, f"{name}:…")
+    return None
+
+
+BENCHMARKS: Registry[Benchmark] = Registry("benchmark", "xlingmed.benchmarks", BUILTIN_MODULES, adopt=_adopt)
+# schemes come from the same modules and entry points as the benchmarks: filled when BENCHMARKS loads
+SCHEMES: Registry[tuple[Scheme, str]] = Registry("benchmark scheme", "")
 
 
 def register_benchmark(spec: Benchmark) -> Benchmark:
-    """Add (or replace) a benchmark under ``spec.name``; returns it."""
-    _BENCHMARKS[spec.name] = spec
-    return spec
+    """Add a benchmark under ``spec.name``; returns it.
+
+    Raises:
+        ConfigError: another benchmark already has that name.
+    """
+    return BENCHMARKS.register(spec.name, spec)
 
 
 def register_scheme(prefix: str, make: Scheme, usage: str) -> None:
     """Names ``prefix:ARG`` are built by ``make(name)``; ``usage`` (e.g. ``mcq:FILE``) is what ``list`` shows."""
-    _SCHEMES[prefix] = (make, usage)
-
-
-def _load() -> None:
-    global _LOADED
-    if _LOADED:
-        return
-    _LOADED = True
-    from xlingmed.plugins import load_registry
-
-    def accept(name: str, obj: Any) -> None:
-        # a module that registered itself, a Benchmark, or a scheme function
-        if isinstance(obj, Benchmark):
-            register_benchmark(obj)
-        elif callable(obj) and not isinstance(obj, type):
-            register_scheme(name, obj, f"{name}:…")
-
-    load_registry(BUILTIN_MODULES, "xlingmed.benchmarks", accept)
+    SCHEMES.register(prefix, (make, usage))
 
 
 def benchmark_names() -> list[str]:
     """Every exact name, then every scheme's usage (``mcq:FILE``…)."""
-    _load()
-    return [*_BENCHMARKS, *(usage for _, usage in _SCHEMES.values())]
+    names = BENCHMARKS.names()
+    return [*names, *(usage for _, usage in SCHEMES.entries().values())]
 
 
 def benchmarks() -> dict[str, Benchmark]:
     """The registered benchmarks with an exact name."""
-    _load()
-    return dict(_BENCHMARKS)
+    return BENCHMARKS.entries()
 
 
 def get_benchmark(name: str | Benchmark) -> Benchmark:
@@ -228,10 +224,9 @@ def get_benchmark(name: str | Benchmark) -> Benchmark:
     """
     if isinstance(name, Benchmark):
         return name
-    _load()
-    if name in _BENCHMARKS:
-        return _BENCHMARKS[name]
+    if name in BENCHMARKS:
+        return BENCHMARKS.get(name)
     prefix, sep, _ = name.partition(":")
-    if sep and prefix in _SCHEMES:
-        return _SCHEMES[prefix][0](name)
+    if sep and prefix in SCHEMES:
+        return SCHEMES.get(prefix)[0](name)
     raise ConfigError(f"unknown benchmark {name!r}; known: {', '.join(benchmark_names())}")

@@ -21,7 +21,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from xlingmed.errors import ConfigError
+from xlingmed.registry import Registry
 from xlingmed.types import Score, number
 
 
@@ -85,11 +85,11 @@ def declare_metric(*specs: MetricSpec) -> None:
 def all_metrics() -> dict[str, MetricSpec]:
     """Every declared metric and every registered answer metric: the built-in modules' in their order, then the
     others'."""
-    _load()
+    answer_metrics = METRICS.entries()  # imports every metric module: their declarations are in
     rank = {m: i for i, m in enumerate(BUILTIN_MODULES)}
     ordered = sorted(_DECLARED.values(), key=lambda ms: rank.get(ms[0], len(rank)))
     out = {spec.name: spec for _, spec in ordered}
-    for name, m in _METRICS.items():
+    for name, m in answer_metrics.items():
         out.setdefault(name, MetricSpec(name, "answer, reference", "mean over answers", m.higher_is_better, m.kind,
                                         "answer_metrics", "", m.description))  # fmt: skip
     return out
@@ -110,42 +110,28 @@ BUILTIN_MODULES: tuple[str, ...] = (
     "xlingmed.metrics.classification",
 )
 
-_METRICS: dict[str, AnswerMetric] = {}
-_LOADED = False
+METRICS: Registry[AnswerMetric] = Registry(
+    "answer metric", "xlingmed.metrics", BUILTIN_MODULES, entry_type=AnswerMetric
+)
 
 
 def register_metric(metric: AnswerMetric) -> AnswerMetric:
-    """Add (or replace) a metric under ``metric.name``; returns it."""
-    _METRICS[metric.name] = metric
-    return metric
+    """Add a metric under ``metric.name``; returns it.
 
-
-def _load() -> None:
-    global _LOADED
-    if _LOADED:
-        return
-    _LOADED = True
-    from xlingmed.plugins import load_registry
-
-    def accept(name: str, obj: Any) -> None:
-        if isinstance(obj, AnswerMetric):  # else a module that registered its own
-            register_metric(obj)
-
-    load_registry(BUILTIN_MODULES, "xlingmed.metrics", accept)
+    Raises:
+        ConfigError: another metric already has that name.
+    """
+    return METRICS.register(metric.name, metric)
 
 
 def metric_specs() -> dict[str, AnswerMetric]:
     """Every registered answer metric."""
-    _load()
-    return dict(_METRICS)
+    return METRICS.entries()
 
 
 def get_metric(name: str) -> AnswerMetric:
     """Raises ConfigError naming the known metrics."""
-    specs = metric_specs()
-    if name not in specs:
-        raise ConfigError(f"unknown answer metric {name!r}; known: {', '.join(specs)}")
-    return specs[name]
+    return METRICS.get(name)
 
 
 def add_answer_metrics(

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
 from xlingmed.errors import ModelError
+from xlingmed.registry import Registry
 from xlingmed.types import Completion, GenerateRequest
 
 
@@ -123,44 +124,37 @@ BUILTIN: tuple[Backend, ...] = (
             "any OpenAI-compatible chat server (--base-url), api.openai.com by default"),
 )  # fmt: skip
 
-_REGISTRY: dict[str, Backend] = {b.provider: b for b in BUILTIN}
-_PLUGINS_LOADED = False
+def _adopt(name: str, obj: Any) -> Backend:
+    """An entry point's object: a ``Backend``, or a backend class (its properties from the class's attributes)."""
+    if isinstance(obj, Backend):
+        return obj
+    return Backend(
+        provider=name,
+        target=f"{obj.__module__}:{obj.__qualname__}",
+        in_process=bool(getattr(obj, "in_process", False)),
+        open_weights=getattr(obj, "open_weights", None),
+        free=bool(getattr(obj, "free", False)),
+        description=(obj.__doc__ or "").strip().splitlines()[0] if obj.__doc__ else "",
+    )
+
+
+BACKENDS: Registry[Backend] = Registry("model provider", "xlingmed.models", adopt=_adopt, error=ModelError)
+for _backend in BUILTIN:
+    BACKENDS.register(_backend.provider, _backend)
 
 
 def register_backend(backend: Backend) -> None:
-    """Add (or replace) a provider; plugins usually use the ``xlingmed.models`` entry point group instead."""
-    _REGISTRY[backend.provider] = backend
+    """Add a provider; plugins usually use the ``xlingmed.models`` entry point group instead.
+
+    Raises:
+        ConfigError: another backend already has that provider name.
+    """
+    BACKENDS.register(backend.provider, backend)
 
 
 def backends() -> Mapping[str, Backend]:
     """Every registered provider, plugins included."""
-    _load_plugins()
-    return dict(_REGISTRY)
-
-
-def _load_plugins() -> None:
-    # entry point value: "pkg.module:Class" (properties from the class's attributes) or a Backend object
-    global _PLUGINS_LOADED
-    if _PLUGINS_LOADED:
-        return
-    _PLUGINS_LOADED = True
-    from xlingmed.plugins import entry_points
-
-    for ep in entry_points("xlingmed.models"):
-        obj = ep.load()
-        if isinstance(obj, Backend):
-            register_backend(obj)
-        else:
-            register_backend(
-                Backend(
-                    provider=ep.name,
-                    target=ep.value,
-                    in_process=bool(getattr(obj, "in_process", False)),
-                    open_weights=getattr(obj, "open_weights", None),
-                    free=bool(getattr(obj, "free", False)),
-                    description=(obj.__doc__ or "").strip().splitlines()[0] if obj.__doc__ else "",
-                )
-            )
+    return BACKENDS.entries()
 
 
 def split_model_id(model_id: str) -> tuple[str, str]:

@@ -20,6 +20,7 @@ from xlingmed.errors import ConfigError
 from xlingmed.namelists import names_list as names_list
 from xlingmed.outcomes import PrimaryOutcome as PrimaryOutcome
 from xlingmed.outcomes import TaskOutcome
+from xlingmed.registry import Registry
 from xlingmed.types import Score, item_features
 
 if TYPE_CHECKING:
@@ -123,36 +124,24 @@ BUILTIN_MODULES: tuple[str, ...] = (
     "xlingmed.tasks.safety",
 )
 
-_TASKS: dict[str, TaskSpec] = {}
-_LOADED = False
+TASKS: Registry[TaskSpec] = Registry("task", "xlingmed.tasks", BUILTIN_MODULES, entry_type=TaskSpec)
 
 
 def register_task(spec: TaskSpec) -> TaskSpec:
-    """Add (or replace) a task under ``spec.name``; returns it."""
-    _TASKS[spec.name] = spec
-    return spec
+    """Add a task under ``spec.name``; returns it.
 
-
-def _load() -> None:
-    global _LOADED
-    if _LOADED:
-        return
-    _LOADED = True
-    from xlingmed.plugins import load_registry
-
-    def accept(name: str, obj: Any) -> None:
-        if isinstance(obj, TaskSpec):  # else a module that registered itself
-            register_task(obj)
-
-    load_registry(BUILTIN_MODULES, "xlingmed.tasks", accept)
+    Raises:
+        ConfigError: another task already has that name.
+    """
+    return TASKS.register(spec.name, spec)
 
 
 def task_specs() -> dict[str, TaskSpec]:
     """Every registered task: the built-ins in the order of ``BUILTIN_MODULES``, then the others."""
-    _load()
+    tasks = TASKS.entries()
     builtin = [m.rsplit(".", 1)[1] for m in BUILTIN_MODULES]
-    order = sorted(_TASKS, key=lambda n: builtin.index(n) if n in builtin else len(builtin))
-    return {n: _TASKS[n] for n in order}
+    order = sorted(tasks, key=lambda n: builtin.index(n) if n in builtin else len(builtin))
+    return {n: tasks[n] for n in order}
 
 
 def task_outcomes() -> dict[str, TaskOutcome]:
@@ -162,10 +151,9 @@ def task_outcomes() -> dict[str, TaskOutcome]:
 
 def get_task(name: str) -> TaskSpec:
     """Raises ConfigError naming the known tasks."""
-    specs = task_specs()
-    if name not in specs:
-        raise ConfigError(f"unknown task {name!r}; known: {', '.join(specs)}")
-    return specs[name]
+    if name not in TASKS:
+        raise ConfigError(f"unknown task {name!r}; known: {', '.join(task_specs())}")
+    return TASKS.get(name)
 
 
 def tasks_for(benchmark: Benchmark) -> tuple[str, ...]:

@@ -23,7 +23,6 @@ known ones: ``mitigation_text_from_other_bias``, ``duplicate_option_text``, ``go
 
 from __future__ import annotations
 
-import asyncio
 import statistics
 import unicodedata
 from collections import Counter, defaultdict
@@ -35,9 +34,9 @@ from typing import Any
 
 from xlingmed import output
 from xlingmed.benchmarks import get_benchmark, load_benchmark
-from xlingmed.construct.generate import Generator
+from xlingmed.construct.generate import Generator, run_step
 from xlingmed.construct.prompts import load_prompts, prompt_id
-from xlingmed.engine.generate import NoProgress, Progress
+from xlingmed.engine.generate import Progress
 from xlingmed.errors import ConfigError, DataError
 from xlingmed.languages import get_language
 from xlingmed.parsing.rating import justification, parse_rating
@@ -205,14 +204,7 @@ def audit_benchmark(
         BudgetExhausted: the generator's ``max_requests`` was reached (nothing written; the same call resumes).
     """
 
-    async def go() -> AuditResult:
-        gen = generator or Generator()
-        try:
-            return await _audit(settings, gen, progress or NoProgress())
-        finally:
-            await gen.aclose()  # its clients belong to this event loop
-
-    return asyncio.run(go())
+    return run_step(lambda gen, prog: _audit(settings, gen, prog), generator, progress)
 
 
 async def _audit(s: AuditSettings, gen: Generator, progress: Progress) -> AuditResult:

@@ -7,10 +7,11 @@ interrupted command resumes where it stopped (the same command again), and a re-
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import asyncio
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from xlingmed.budget import Budget
 from xlingmed.engine.generate import CachedBackend, Counters, NoProgress, Progress
@@ -82,3 +83,35 @@ class Generator:
             await backend.aclose()
         if self._cache is not None:
             self._cache.close()
+
+
+@dataclass
+class ConstructResult:
+    """What a construction command that writes a benchmark file wrote (translate, variants): the file (``out``),
+    its record, its rows, its summary (one row per language) and the generation counters."""
+
+    out: Path
+    record: Path
+    rows: list[dict[str, Any]]
+    summary: list[dict[str, Any]]
+    stats: dict[str, Any]
+
+
+R = TypeVar("R")
+
+
+def run_step(
+    step: Callable[[Generator, Progress], Awaitable[R]], generator: Generator | None, progress: Progress | None
+) -> R:
+    """``step(generator, progress)`` in a new event loop: the generator (default: a new one on the default cache)
+    is closed at the end, whatever happens, since its clients belong to that loop. The one lifecycle of translate,
+    variants and audit."""
+
+    async def go() -> R:
+        gen = generator or Generator()
+        try:
+            return await step(gen, progress or NoProgress())
+        finally:
+            await gen.aclose()
+
+    return asyncio.run(go())

@@ -19,7 +19,6 @@ per-language summary and the failures.
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
@@ -39,7 +38,7 @@ from xlingmed.construct.files import (
     texts_of,
     write_benchmark_file,
 )
-from xlingmed.construct.generate import Generator
+from xlingmed.construct.generate import ConstructResult, Generator, run_step
 from xlingmed.construct.prompts import load_prompts, prompt_id
 from xlingmed.construct.quality import DEFAULT_CHECKS, QualityChecker, Thresholds, flag_reasons
 from xlingmed.construct.translators import Translator, clean_translation, make_translator
@@ -95,15 +94,7 @@ class TranslateSettings:
     seed: int | None = None
 
 
-@dataclass
-class TranslationResult:
-    """The file written, its record (``summary``: one row per target language) and the generation counters."""
-
-    out: Path
-    record: Path
-    rows: list[dict[str, Any]]
-    summary: list[dict[str, Any]]
-    stats: dict[str, Any]
+TranslationResult = ConstructResult  # the name of 0.1, kept for callers
 
 
 def translate_benchmark(
@@ -118,14 +109,7 @@ def translate_benchmark(
         BudgetExhausted: the generator's ``max_requests`` was reached (nothing written; the same call resumes).
     """
 
-    async def go() -> TranslationResult:
-        gen = generator or Generator()
-        try:
-            return await _translate(settings, gen, progress or NoProgress())
-        finally:
-            await gen.aclose()  # its clients belong to this event loop
-
-    return asyncio.run(go())
+    return run_step(lambda gen, prog: _translate(settings, gen, prog), generator, progress)
 
 
 async def translate_benchmark_async(

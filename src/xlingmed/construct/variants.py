@@ -24,7 +24,6 @@ out and counted.
 
 from __future__ import annotations
 
-import asyncio
 import difflib
 import json
 from collections.abc import Sequence
@@ -46,9 +45,9 @@ from xlingmed.construct.files import (
     texts_of,
     write_benchmark_file,
 )
-from xlingmed.construct.generate import Generator
+from xlingmed.construct.generate import ConstructResult, Generator, run_step
 from xlingmed.construct.prompts import load_prompts, prompt_id
-from xlingmed.engine.generate import NoProgress, Progress
+from xlingmed.engine.generate import Progress
 from xlingmed.errors import ConfigError, DataError
 from xlingmed.types import GenerateRequest, Message
 
@@ -261,13 +260,7 @@ class VariantSettings:
     benchmark_options: dict[str, Any] = field(default_factory=dict)
 
 
-@dataclass
-class VariantResult:
-    out: Path
-    record: Path
-    rows: list[dict[str, Any]]
-    summary: list[dict[str, Any]]
-    stats: dict[str, Any]
+VariantResult = ConstructResult  # the name of 0.1, kept for callers
 
 
 def make_variant(
@@ -281,14 +274,7 @@ def make_variant(
         BudgetExhausted: the generator's ``max_requests`` was reached (nothing written; the same call resumes).
     """
 
-    async def go() -> VariantResult:
-        gen = generator or Generator()
-        try:
-            return await _variant(settings, transform, gen, progress or NoProgress())
-        finally:
-            await gen.aclose()  # its clients belong to this event loop
-
-    return asyncio.run(go())
+    return run_step(lambda gen, prog: _variant(settings, transform, gen, prog), generator, progress)
 
 
 async def _variant(s: VariantSettings, tf: Transform, gen: Generator, progress: Progress) -> VariantResult:

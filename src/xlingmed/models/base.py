@@ -8,6 +8,7 @@ tests a provider prefix, and reading them never imports the engine.
 
 from __future__ import annotations
 
+import asyncio
 import importlib
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -219,3 +220,22 @@ def check_args(provider: str, cls: type, args: Mapping[str, Any]) -> dict[str, A
         raise ModelError(
             f"-M options of {provider!r}: {problems} (its options: {', '.join(model.model_fields)})"
         ) from None
+
+
+class ThreadedBatches:
+    """Generation in process, one batch at a time in a worker thread: the model is shared, so a second batch waits
+    for the first, and the event loop stays free meanwhile. The backends that run weights in this process
+    (``hf``, ``seq2seq``) inherit ``generate`` and ``generate_batch`` from it and write ``_generate_all``; each
+    sets ``self._lock = asyncio.Lock()`` in its ``__init__``."""
+
+    _lock: asyncio.Lock
+
+    def _generate_all(self, requests: list[GenerateRequest]) -> list[Completion]:
+        raise NotImplementedError
+
+    async def generate(self, request: GenerateRequest) -> Completion:
+        return (await self.generate_batch([request]))[0]
+
+    async def generate_batch(self, requests: list[GenerateRequest]) -> list[Completion]:
+        async with self._lock:  # one generation at a time: the model is shared
+            return await asyncio.to_thread(self._generate_all, requests)

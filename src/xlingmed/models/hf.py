@@ -26,7 +26,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from xlingmed.errors import ModelError
-from xlingmed.models.base import ModelOptions
+from xlingmed.models.base import ModelOptions, ThreadedBatches
 from xlingmed.types import Completion, GenerateRequest, Message, TokenLogprob
 
 ALPACA = (
@@ -62,7 +62,7 @@ def render(messages: tuple[Message, ...], template: str) -> str:
     return str(render_plain(messages))
 
 
-class HFModel:
+class HFModel(ThreadedBatches):
     """Hugging Face transformers, in process (``hf/<hub id or folder>``)."""
 
     supports_logprobs = True
@@ -152,13 +152,6 @@ class HFModel:
             messages = [{"role": m.role, "content": m.content} for m in request.messages]
             return str(tokenizer.apply_chat_template(messages, add_generation_prompt=True, tokenize=False))
         return render(request.messages, template)
-
-    async def generate(self, request: GenerateRequest) -> Completion:
-        return (await self.generate_batch([request]))[0]
-
-    async def generate_batch(self, requests: list[GenerateRequest]) -> list[Completion]:
-        async with self._lock:  # one generation at a time: the model is shared
-            return await asyncio.to_thread(self._generate_all, requests)
 
     def _generate_all(self, requests: list[GenerateRequest]) -> list[Completion]:
         try:

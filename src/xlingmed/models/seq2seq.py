@@ -26,7 +26,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from xlingmed.errors import ModelError
-from xlingmed.models.base import ModelOptions
+from xlingmed.models.base import ModelOptions, ThreadedBatches
 from xlingmed.types import Completion, GenerateRequest
 
 # a sentence ends after . ! ? and their Arabic, Devanagari and CJK forms; whitespace after it is kept as separator
@@ -48,7 +48,7 @@ def split_text(text: str, mode: str = "sentence") -> list[str]:
     return out
 
 
-class Seq2SeqModel:
+class Seq2SeqModel(ThreadedBatches):
     """A ``transformers`` encoder–decoder (``AutoModelForSeq2SeqLM``) in process (``seq2seq/<name>``)."""
 
     supports_logprobs = False
@@ -108,13 +108,6 @@ class Seq2SeqModel:
             model.eval()
             self._model, self._tokenizer = model, tokenizer
         return self._model, self._tokenizer
-
-    async def generate(self, request: GenerateRequest) -> Completion:
-        return (await self.generate_batch([request]))[0]
-
-    async def generate_batch(self, requests: list[GenerateRequest]) -> list[Completion]:
-        async with self._lock:  # one generation at a time: the model is shared
-            return await asyncio.to_thread(self._generate_all, requests)
 
     def _generate_all(self, requests: list[GenerateRequest]) -> list[Completion]:
         try:

@@ -19,12 +19,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from xlingmed.benchmarks.base import Benchmark, BenchmarkOptions, LoadRequest, register_scheme
 from xlingmed.benchmarks.rows import TableOptions
 from xlingmed.errors import ConfigError, DataError, DataNotFoundError
 from xlingmed.types import Item
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 
 class HFOptions(TableOptions):
@@ -61,7 +64,7 @@ class HFBenchmark(Benchmark):
         source = self._source(request.data_dir)
         frames = []
         for lang, config in configs.items():
-            df = _load_frame(source, config, split, self.name)
+            df = load_frame(source, config, split, self.name)
             if lang is not None:
                 df = df.assign(lang=lang)
             frames.append(df)
@@ -91,15 +94,24 @@ class HFBenchmark(Benchmark):
     def _source(self, data_dir: Path | None) -> str | Path:
         if Path(self.dataset).is_dir():
             return Path(self.dataset)
-        if data_dir is not None:
-            local = Path(data_dir) / self.dataset
-            if local.is_dir():
-                return local
-            raise DataNotFoundError(
-                f"{local} not found: --data-dir must hold the dataset in the hub's layout as {self.dataset}/ "
-                "(or leave --data-dir out to read it from the Hugging Face hub)"
-            )
-        return self.dataset
+        return local_or_hub(self.dataset, data_dir, "the dataset")
+
+
+def local_or_hub(dataset: str, data_dir: Path | None, what: str) -> str | Path:
+    """``DATA_DIR/ORG/NAME`` when ``data_dir`` is given, else the hub id ``dataset``.
+
+    Raises:
+        DataNotFoundError: ``data_dir`` does not hold ``dataset`` in the hub's layout (``what`` names it).
+    """
+    if data_dir is None:
+        return dataset
+    local = Path(data_dir) / dataset
+    if local.is_dir():
+        return local
+    raise DataNotFoundError(
+        f"{local} not found: --data-dir must hold {what} in the hub's layout as {dataset}/ "
+        "(or leave --data-dir out to read it from the Hugging Face hub)"
+    )
 
 
 def parse_configs(raw: Any) -> dict[str | None, str | None]:
@@ -121,9 +133,10 @@ def parse_configs(raw: Any) -> dict[str | None, str | None]:
     return {k.strip(): v.strip() for k, v in pairs}
 
 
-def _load_frame(source: str | Path, config: str | None, split: str, name: str, **kwargs: Any) -> Any:
-    """One config's split as a pandas DataFrame (``kwargs`` go to ``datasets.load_dataset``). Errors name the
-    dataset, config and split."""
+def load_frame(source: str | Path, config: str | None, split: str, name: str, **kwargs: Any) -> pd.DataFrame:
+    """One config's split as a pandas DataFrame, through ``datasets.load_dataset`` (``kwargs`` go to it:
+    ``data_files``…); the one dataset loader of ``hf:`` names and the hub sets. Errors name the dataset, config and
+    split."""
     try:
         import datasets
     except ImportError:
@@ -142,7 +155,8 @@ def _load_frame(source: str | Path, config: str | None, split: str, name: str, *
     except Exception as exc:  # gated, network, malformed files: one line, never a traceback
         hint = " (a gated dataset: accept its terms and set HF_TOKEN)" if "gated" in str(exc).lower() else ""
         raise DataError(f"{where}: {type(exc).__name__}: {str(exc)[:300]}{hint}") from None
-    return ds.to_pandas()
+    frame: pd.DataFrame = ds.to_pandas()
+    return frame
 
 
 def hf_benchmark(name: str) -> HFBenchmark:

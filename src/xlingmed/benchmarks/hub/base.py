@@ -27,7 +27,9 @@ import pandas as pd
 from pydantic import field_validator
 
 from xlingmed.benchmarks.base import MC_TEMPLATE, Benchmark, BenchmarkOptions, LoadRequest
-from xlingmed.errors import ConfigError, DataError, DataNotFoundError
+from xlingmed.benchmarks.hf import load_frame as load_frame
+from xlingmed.benchmarks.hf import local_or_hub
+from xlingmed.errors import ConfigError, DataError
 from xlingmed.types import Item
 
 # How an item's text came to be in its language: written in it (the source), translated by people, machine
@@ -177,13 +179,7 @@ class HubBenchmark(Benchmark):
         """
         dataset = self.dataset_of(request)
         if request.data_dir is not None:
-            local = Path(request.data_dir) / dataset
-            if local.is_dir():
-                return local
-            raise DataNotFoundError(
-                f"{local} not found: --data-dir must hold {self.name}'s files in the hub's layout as "
-                f"{dataset}/ (or leave --data-dir out to read it from the Hugging Face hub)"
-            )
+            return local_or_hub(dataset, Path(request.data_dir), f"{self.name}'s files")
         if self.gated and not _hf_token():
             raise ConfigError(
                 f"{self.name} ({dataset}) is gated on the Hugging Face hub: accept its terms at "
@@ -265,15 +261,6 @@ class HubBenchmark(Benchmark):
             }
         )
         return items, provenance
-
-
-def load_frame(source: str | Path, config: str | None, split: str, name: str, **kwargs: Any) -> pd.DataFrame:
-    """One config's split as a DataFrame, through ``datasets.load_dataset``; errors name the dataset, config and
-    split (``kwargs`` go to ``load_dataset``: ``data_files``…)."""
-    from xlingmed.benchmarks.hf import _load_frame
-
-    frame: pd.DataFrame = _load_frame(source, config, split, name, **kwargs)
-    return frame
 
 
 def _hf_token() -> str | None:

@@ -16,7 +16,7 @@ import os
 import pickle
 import shutil
 import tempfile
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any
@@ -261,3 +261,41 @@ def write_scores(folder: Path, scores: Iterable[Any]) -> list[str]:
         if spool is not scores:
             spool.discard()
     return ["scores.parquet", "scores.csv"]
+
+
+def write_run(
+    out: Path,
+    *,
+    samples: JsonlSpool | Iterable[dict[str, Any]],
+    tables: Mapping[str, Iterable[dict[str, Any]]],
+    scores: Iterable[Any],
+    summary: dict[str, Any],
+    manifest: dict[str, Any],
+    private: bool = False,
+    spools: Mapping[str, SqliteSpool] | None = None,
+) -> list[str]:
+    """The one writer of a run folder, for a run and for an import alike: ``samples.jsonl`` (a spool moved in, or
+    lines written), one CSV per table (``<name>.csv``), ``scores.parquet`` (and ``scores.csv``), ``summary.json``,
+    ``manifest.json``, and any further ``spools`` (file name → spool, moved in where it holds a file), all staged
+    and renamed into place at once (``staged_dir``): a reader never sees half a run folder.
+
+    Returns:
+        The file names written, in that order (``samples.jsonl``, ``summary.json``, ``manifest.json`` first).
+    """
+    names = ["samples.jsonl", "summary.json", "manifest.json"]
+    with staged_dir(out, private=private) as staging:
+        if isinstance(samples, JsonlSpool):
+            samples.move_to(staging / names[0])
+        else:
+            write_jsonl(staging / names[0], samples)
+        for name, spool in (spools or {}).items():
+            if spool.path.exists():
+                spool.move_to(staging / name)
+                names.append(name)
+        for name, rows in tables.items():
+            write_csv(staging / f"{name}.csv", rows)
+            names.append(f"{name}.csv")
+        names += write_scores(staging, scores)
+        write_json(staging / names[1], summary)
+        write_json(staging / names[2], manifest)
+    return names

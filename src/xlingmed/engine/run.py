@@ -228,19 +228,11 @@ async def _evaluate(
         }
     if amend is not None:
         amend(summary, manifest)
-    names = ["samples.jsonl", "summary.json", "manifest.json"]
     try:
-        with output.staged_dir(out_dir, private=config.private) as staging:
-            samples_log.move_to(staging / names[0])
-            if shard_log is not None and shard_log.path.exists():
-                shard_log.move_to(staging / SHARD_COMPLETIONS)
-                names.append(SHARD_COMPLETIONS)
-            for name, rows in task_rows.items():
-                output.write_csv(staging / f"{name}.csv", rows)
-                names.append(f"{name}.csv")
-            names += output.write_scores(staging, scores)
-            output.write_json(staging / names[1], summary)
-            output.write_json(staging / names[2], manifest)
+        names = output.write_run(
+            out_dir, samples=samples_log, tables=task_rows, scores=scores, summary=summary, manifest=manifest,
+            private=config.private, spools={SHARD_COMPLETIONS: shard_log} if shard_log is not None else None,
+        )  # fmt: skip
     finally:
         samples_log.discard()
         for spool in spools:

@@ -183,14 +183,10 @@ def write_run(log: ImportedLog, out: Path, *, rescore: bool = False, private: bo
     manifest = {"xlingmed_version": __version__, "imported": imported, "argv": list(argv or sys.argv),
                 "python": sys.version.split()[0], "platform": platform.platform(), "dataset": {},
                 "started_at": started.isoformat(), "finished_at": datetime.now(UTC).isoformat()}  # fmt: skip
-    with output.staged_dir(out, private=private) as staging:
-        output.write_jsonl(staging / "samples.jsonl", (_log_line(name, log.model, a) for a in log.answers))
-        output.write_csv(staging / f"{name}.csv", rows)
-        for name, table in result.tables.items():
-            output.write_csv(staging / f"{name}.csv", table)
-        output.write_scores(staging, units)
-        output.write_json(staging / "summary.json", summary)
-        output.write_json(staging / "manifest.json", manifest)
+    output.write_run(
+        out, samples=(_log_line(name, log.model, a) for a in log.answers), tables={name: rows, **result.tables},
+        scores=units, summary=summary, manifest=manifest, private=private,
+    )  # fmt: skip
     return summary
 
 

@@ -60,7 +60,10 @@ def _circles() -> list[list[str]]:
     graph = {}
     for name, path in modules.items():
         # a package's own submodules are below it; the root package is lazy (``xlingmed/__init__.py``)
-        graph[name] = {t for t in _imports(path, modules) if t != name and t in me and not name.startswith(t + ".")}
+        # type-only imports included (issue 47): a circle drawn only for mypy is still a circle a reader follows
+        graph[name] = {
+            t for t in _imports(path, modules, type_only=True) if t != name and t in me and not name.startswith(t + ".")
+        }
     index: dict[str, int] = {}
     low: dict[str, int] = {}
     stack: list[str] = []

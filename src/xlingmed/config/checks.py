@@ -13,10 +13,10 @@ from xlingmed.tasks.registry import check_tasks, get_task
 EXECUTOR_ARGS = ("replicas", "gpus_per_replica", "cpus_per_replica", "replica_batch")
 
 if TYPE_CHECKING:
-    from xlingmed.config.run_config import RunConfig
+    from xlingmed.config.fields import RunFields
 
 
-def check_run(config: RunConfig) -> None:
+def check_run(config: RunFields) -> None:
     """Every cross-field check, in order (the first failure is the one reported)."""
     from xlingmed.config.roles import check_roles
 
@@ -30,7 +30,7 @@ def check_run(config: RunConfig) -> None:
     check_perturbation(config)
 
 
-def check_executor(config: RunConfig) -> None:
+def check_executor(config: RunFields) -> None:
     """``-M`` replica options and ``--ray-address`` belong to ``--executor ray``."""
     given = sorted(set(config.model_args) & set(EXECUTOR_ARGS))
     if given and config.executor != "ray":
@@ -39,7 +39,7 @@ def check_executor(config: RunConfig) -> None:
         raise ValueError("--ray-address needs --executor ray")
 
 
-def check_perturbation(config: RunConfig) -> None:
+def check_perturbation(config: RunFields) -> None:
     """``--perturb bias:…`` needs multiple choice and a benchmark without its own bias variants; ``--mitigations``
     needs ``--perturb``."""
     if config.perturb is None:

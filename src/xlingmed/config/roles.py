@@ -7,10 +7,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from xlingmed.config.run_config import RunConfig
+    from xlingmed.config.fields import RunFields
 
 
-def check_roles(config: RunConfig) -> None:
+def check_roles(config: RunFields) -> None:
     """Raises ValueError (pydantic reports it as the config's error) where a role would fall to the model under
     test by default, or a role's option is given without the role.
 
@@ -41,7 +41,7 @@ def check_roles(config: RunConfig) -> None:
         )
 
 
-def check_translator_server(config: RunConfig, translating: list[str]) -> None:
+def check_translator_server(config: RunFields, translating: list[str]) -> None:
     """A named translator that would borrow another role's server: refused (XLingEval back-translates with a
     separate model; a single-model server would make the "translator" the model under test, silently).
 

@@ -2,6 +2,7 @@
 
     python tests/golden_runs.py make DIR          # the runs, into DIR (about a minute; no model is loaded)
     python tests/golden_runs.py compare OLD NEW  # what changed: values (a regression) or additions (CHANGELOG)
+    python tests/golden_runs.py digest DIR       # one line per file: its cleaned content's sha256 (tests/golden.json)
 
 The runs go through the real CLI against a scripted OpenAI-compatible server (``fault_server``) that answers every
 prompt with a reply chosen by the prompt's hash among shapes each task reads (a verdict, yes/no, a label, a JSON
@@ -184,10 +185,45 @@ def compare(old: Path, new: Path) -> int:
     return 1 if problems else 0
 
 
+def _rounded(value: Any) -> Any:
+    """Floats to 9 significant digits (the last bits of a sum may differ between machines; no result does)."""
+    if isinstance(value, dict):
+        return {k: _rounded(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_rounded(v) for v in value]
+    if isinstance(value, float):
+        return "nan" if math.isnan(value) else float(f"{value:.9g}")
+    return value
+
+
+def digest(root: Path) -> dict[str, str]:
+    """``run/file`` → sha256 of the file's cleaned content (``VOLATILE`` keys and columns left out, floats rounded,
+    the root folder's path written as ``<root>``), for every JSON, CSV and Parquet file ``compare`` reads. A test
+    keeps the digest of the golden runs (``tests/golden.json``): a refactor that changes any number changes it."""
+    import pandas as pd
+
+    out: dict[str, str] = {}
+    for run in sorted(p for p in root.iterdir() if p.is_dir() and p.name != "data"):
+        for f in sorted([*run.iterdir(), *(run / "report").rglob("*.csv")]):
+            if f.suffix == ".json":
+                content: Any = _clean(json.loads(f.read_text().replace(str(root), "<root>")))
+            elif f.suffix in (".csv", ".parquet"):
+                frame = _csv(f) if f.suffix == ".csv" else pd.read_parquet(f)
+                frame = frame.drop(columns=[c for c in frame.columns if c in VOLATILE])
+                content = {"columns": list(frame.columns), "rows": json.loads(frame.to_json(orient="values"))}
+            else:
+                continue
+            text = json.dumps(_rounded(content), sort_keys=True, ensure_ascii=False).replace(str(root), "<root>")
+            out[str(f.relative_to(root))] = hashlib.sha256(text.encode()).hexdigest()
+    return out
+
+
 if __name__ == "__main__":
     if sys.argv[1:2] == ["make"]:
         make(Path(sys.argv[2]))
     elif sys.argv[1:2] == ["compare"]:
         sys.exit(compare(Path(sys.argv[2]), Path(sys.argv[3])))
+    elif sys.argv[1:2] == ["digest"]:
+        print(json.dumps(digest(Path(sys.argv[2])), indent=1, sort_keys=True))
     else:
         sys.exit(__doc__)

@@ -198,22 +198,32 @@ def _rounded(value: Any) -> Any:
 
 def digest(root: Path) -> dict[str, str]:
     """``run/file`` → sha256 of the file's cleaned content (``VOLATILE`` keys and columns left out, floats rounded,
-    the root folder's path written as ``<root>``), for every JSON, CSV and Parquet file ``compare`` reads. A test
+    the paths of the runs, the environment, the shared data and the checkout written as ``<root>``, ``<venv>``,
+    ``<shared>``, ``<repo>``), for every JSON, CSV and Parquet file ``compare`` reads. A test
     keeps the digest of the golden runs (``tests/golden.json``): a refactor that changes any number changes it."""
     import pandas as pd
+
+    # where this checkout, its environment and the shared data live differs between machines: never a result
+    places = [(str(root), "<root>"), (sys.prefix, "<venv>"), (str(HERE.parent.parent / "shared"), "<shared>"),
+              (str(HERE.parent), "<repo>")]  # fmt: skip
+
+    def placed(text: str) -> str:
+        for path, name in places:
+            text = text.replace(path, name)
+        return text
 
     out: dict[str, str] = {}
     for run in sorted(p for p in root.iterdir() if p.is_dir() and p.name != "data"):
         for f in sorted([*run.iterdir(), *(run / "report").rglob("*.csv")]):
             if f.suffix == ".json":
-                content: Any = _clean(json.loads(f.read_text().replace(str(root), "<root>")))
+                content: Any = _clean(json.loads(placed(f.read_text())))
             elif f.suffix in (".csv", ".parquet"):
                 frame = _csv(f) if f.suffix == ".csv" else pd.read_parquet(f)
                 frame = frame.drop(columns=[c for c in frame.columns if c in VOLATILE])
                 content = {"columns": list(frame.columns), "rows": json.loads(frame.to_json(orient="values"))}
             else:
                 continue
-            text = json.dumps(_rounded(content), sort_keys=True, ensure_ascii=False).replace(str(root), "<root>")
+            text = placed(json.dumps(_rounded(content), sort_keys=True, ensure_ascii=False))
             out[str(f.relative_to(root))] = hashlib.sha256(text.encode()).hexdigest()
     return out
 

@@ -115,10 +115,12 @@ def _read(reader: Reader, t: str, valid: Sequence[str], markers: Sequence[str]) 
         at = reader.label_at(end)
         if at is not None and "\n" in t[end : at.start] and t[at.end : at.end + 1] in (":", "："):
             continue  # "Answer:\n\nA:\n\nThe…": a speaker's or field's "A:" on the next line, not an answer
-        # what follows the stated label describes it: "The correct answer is 4. X is not usually observed…"
-        # answers a which-is-NOT question; only a negation before it ("the answer is not C") takes it back
-        if at is not None and not reader.negated_before(at):
-            glued = [m for m in reader.texts(at.end, at.end + 80) if GLUE.match(t[at.end : m.start])]
+        glued = [m for m in reader.texts(at.end, at.end + 80) if GLUE.match(t[at.end : m.start])] if at else []
+        # a label stated with its own text ("The correct answer is 4. X is not usually observed…") answers a
+        # which-is-NOT question: what follows the text describes the option; without its text, a negation right
+        # after the label takes it back ("答えはDではない", "정답은 D가 아닙니다"), as one before it does
+        own_text = bool(glued) and glued[0].label == at.label if at is not None else False
+        if at is not None and not (reader.negated_before(at) if own_text else reader.negated(at)):
             if glued and glued[0].label != at.label:
                 return Parsed(None, "ambiguous")  # "B (fibrinolysin)", fibrinolysin being option C
             if _coordinated(reader, at, hi):

@@ -67,7 +67,7 @@ def _opens_with_number(reader: Reader, t: str, form: Shape) -> Parsed | None:
     at = reader.label_at(lead, strict_case=False, number=True)
     if at is None or reader.negated(at):
         return None
-    worded = any(w in reader.low[lead : at.start] for w in reader.lit.option_words)
+    worded = reader.lit.option_word_any.search(reader.low, lead, at.start) is not None
     after = DECOR.match(t, at.end).end()
     named = reader.text_follows(at.label, after) or reader.words_of_option_follow(at.label, after)
     if not (worded or named):
@@ -83,8 +83,7 @@ def _whole_label(reader: Reader, t: str) -> str | None:
     if at is None:
         return None
     rest = lower(t[: at.start] + " " + t[at.end :])
-    for w in reader.lit.option_words:
-        rest = rest.replace(w, " ")
+    rest = reader.lit.option_word_any.sub(" ", rest)
     return None if DECOR.sub("", rest).strip(_STRIP_END) else at.label
 
 

@@ -195,8 +195,7 @@ def _states(reader: Reader, lo: int, hi: int, mentions: Sequence[Mention]) -> bo
     for m in sorted(mentions, key=lambda x: -x.start):
         rest = rest[: m.start - lo] + " " + rest[m.end - lo :]
     rest = lower(rest)
-    for w in reader.lit.option_words:
-        rest = rest.replace(w, " ")
+    rest = reader.lit.option_word_any.sub(" ", rest)
     return not _STATED_REST.sub("", rest)
 
 

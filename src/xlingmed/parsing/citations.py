@@ -9,6 +9,8 @@ sentences stay where they were, so nothing a rule finds moves, and nothing it fi
 
 from __future__ import annotations
 
+import re
+
 import regex
 
 from xlingmed.parsing.literals import literals
@@ -24,6 +26,17 @@ _CITED = regex.compile(
     r"(?i)\bet\s+al\b|\b(?:19|20)\d{2}\s*[;:]\s*\d+|\b(?:19|20)\d{2}\s*\(\d+\)|\bpmid\b|\bpmcid\b|\bisbn\b|doi"
     r"|https?://|www\.|\bjournal\b|\bvol\.\s*\d|\bpp?\.\s*\d"
 )
+
+
+_CITING_WORDS = ("et al", "pmid", "pmcid", "isbn", "doi", "http", "www.", "journal", "vol.")
+_CITING_NUMBERS = re.compile(r"(?:19|20)\d\d\s*[;:(]|[pP]\.\s*\d")
+
+
+def _may_cite(text: str) -> bool:
+    """A quick test that holds wherever ``_CITED`` would match (its words, or a year or page before its numbers),
+    so that the slower pattern runs only on the few replies that may cite."""
+    low = text.lower()
+    return any(w in low for w in _CITING_WORDS) or _CITING_NUMBERS.search(text) is not None
 
 
 def _blanked(text: str, spans: list[tuple[int, int]]) -> str:
@@ -45,8 +58,8 @@ def blank_citations(text: str) -> str:
     PMID, a link); every URL, DOI and citation marker ("[1][2]", "【1】").
     """
     heading = literals().reference_heading
-    if not (_CITED.search(text) or _MARKER.search(text) or heading.search(text)):
-        return text  # most replies cite nothing: one scan each
+    if not (_MARKER.search(text) or heading.search(text) or (_may_cite(text) and _CITED.search(text))):
+        return text  # most replies cite nothing: one scan each, the cheapest first
     spans: list[tuple[int, int]] = []
     in_list = False
     for m in regex.finditer(r"[^\n]+", text):

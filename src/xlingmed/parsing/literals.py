@@ -7,6 +7,7 @@ in every reply; a word only counts where it stands as a whole word (scripts with
 from __future__ import annotations
 
 import bisect
+import re
 import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -37,12 +38,15 @@ class Literals:
 
     phrases: tuple[str, ...]
     option_words: tuple[str, ...]
+    option_words_by_first: dict[str, tuple[str, ...]]  # first character → those option words, longest first
+    option_or_article_by_last: dict[str, tuple[str, ...]]  # last character → option words then articles
+    option_word_any: regex.Pattern[str]  # any option word anywhere (to take it out of a span)
     ordinals: tuple[str, ...]  # "the third option", "第三个选项": an option named by its place
     ordinal_place: dict[str, int]  # each of ``ordinals`` → its place, from 1
     cues: tuple[str, ...]
     no_choice: tuple[str, ...]
     rationale: regex.Pattern[str]  # a line that opens an explanation: "Rationale:", "###Explicación:", "**解説**："
-    reference_heading: regex.Pattern[str]  # a line that heads a reference list: "### References", "**参考文献**："
+    reference_heading: re.Pattern[str]  # a line that heads a reference list: "### References", "**参考文献**："
     term_words: frozenset[str]
     unspaced_term_words: tuple[str, ...]  # those of scripts without spaces: "B型" is a term wherever it stands
     term_suffixes: tuple[str, ...]
@@ -57,6 +61,15 @@ class Literals:
 def _nfkc(words: Iterable[str]) -> tuple[str, ...]:
     out = {unicodedata.normalize("NFKC", w).lower().strip() for w in words}
     return tuple(sorted((w for w in out if w), key=lambda w: (-len(w), w)))
+
+
+def _by(words: Iterable[str], k: int) -> dict[str, tuple[str, ...]]:
+    """``words`` grouped by their ``k``-th character, each group in the order given: a reader tries only the words
+    that can match where it stands."""
+    out: dict[str, list[str]] = {}
+    for w in words:
+        out.setdefault(w[k], []).append(w)
+    return {c: tuple(ws) for c, ws in out.items()}
 
 
 def _alternation(words: Iterable[str]) -> str:
@@ -92,13 +105,18 @@ def literals() -> Literals:
     headings = _nfkc(h for lang in langs for h in lang.rationale_headings)
     rationale = regex.compile(rf"(?m)^[\s#*_]*(?:{_alternation(headings)})[\s*_]*[:：]")
     cited = _nfkc(h for lang in langs for h in lang.reference_headings)
+    option_words = _nfkc(w for lang in langs for w in lang.option_words)
     places = {_nfkc([w])[0]: k for lang in langs for k, words in enumerate(lang.option_ordinals, 1) for w in words}
-    reference_heading = regex.compile(rf"(?m)^[\s#*_]*(?:{_alternation(cited)})[\s*_]*[:：]?[\s*_]*$")
+    # the standard library's engine: it scans this many-word, line-anchored pattern about four times faster
+    reference_heading = re.compile(rf"(?m)^[\s#*_]*(?:{'|'.join(map(re.escape, cited))})[\s*_]*[:：]?[\s*_]*$")
     return Literals(
         phrases=phrases,
         rationale=rationale,
         reference_heading=reference_heading,
-        option_words=_nfkc(w for lang in langs for w in lang.option_words),
+        option_words=option_words,
+        option_words_by_first=_by(option_words, 0),
+        option_or_article_by_last=_by((*option_words, *ARTICLES), -1),
+        option_word_any=regex.compile(_alternation(option_words)),
         ordinals=_nfkc(places),
         ordinal_place=places,
         cues=_nfkc(c for lang in langs for c in lang.conclusion_cues),

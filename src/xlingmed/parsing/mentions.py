@@ -11,7 +11,7 @@ from __future__ import annotations
 import bisect
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 import regex
 
@@ -44,6 +44,33 @@ _SEPARATOR = regex.compile(
 )
 
 
+@lru_cache(maxsize=8)
+def _label_patterns(
+    chars: str,
+) -> tuple[regex.Pattern[str], regex.Pattern[str], regex.Pattern[str], regex.Pattern[str]]:
+    """The label patterns of a label alphabet (``chars``: every script's letters, or none on a numbered exam),
+    compiled once: a label at a position, an enclosed label, a letter standing alone, an article before a label or
+    a word ("la C", "a alternativa C")."""
+    at = regex.compile(rf"({chars}|{_DIGITS})(?!(?!{UNSPACED}){WORD})")
+    enclosed = regex.compile(
+        # "(C)" but not "lipoproteína(a)" or "IL-6(B)": a bracket glued to a word is part of a term
+        rf"(?<!(?!{UNSPACED})[\p{{L}}\p{{N}}])(?:\(\s*({chars})\s*\)|\[\s*({chars})\s*\])"
+        rf"|\*\*\s*({chars})\s*[.):]?\s*\*\*|[\"“'‘«]({chars})[\"”'’»]"
+    )
+    # a letter alone: no letter, digit or joiner on either side, except the letters of scripts without spaces
+    # ("答案是C", "Cです")
+    edge = rf"(?!{UNSPACED})[\p{{L}}\p{{M}}\p{{N}}_\-/+&'’]"
+    loose = regex.compile(rf"(?<!{edge}|\.){chars}(?!{edge})")
+    article = regex.compile(rf"(?:{'|'.join(ARTICLES)})\s+(?=({chars}|{_DIGITS})(?!{WORD})|\p{{L}}+)")
+    return at, enclosed, loose, article
+
+
+@lru_cache(maxsize=4096)
+def _folded_option(text: str) -> str:
+    """An option's text folded (``FoldedText``), once per text: every reply to an item is read against it."""
+    return FoldedText(text).text.strip()
+
+
 @dataclass(frozen=True)
 class Mention:
     """An option named at ``[start, end)`` of the normalised reply; ``by_text``: by its text, not its label."""
@@ -71,19 +98,10 @@ class Reader:
         # an exam that numbers its options (1-5, ①-⑤) has no letter labels: "B 원장", "Dr. A" are people
         self.label_chars = self.lit.label_chars if self.letters else "(?!)"
         self.folded = FoldedText(self.text)
-        self._label_at_re = regex.compile(rf"({self.label_chars}|{_DIGITS})(?!(?!{UNSPACED}){WORD})")
-        chars = self.label_chars
-        self._enclosed = regex.compile(
-            # "(C)" but not "lipoproteína(a)" or "IL-6(B)": a bracket glued to a word is part of a term
-            rf"(?<!(?!{UNSPACED})[\p{{L}}\p{{N}}])(?:\(\s*({chars})\s*\)|\[\s*({chars})\s*\])"
-            rf"|\*\*\s*({chars})\s*[.):]?\s*\*\*|[\"“'‘«]({chars})[\"”'’»]"
-        )
-        # a letter alone: no letter, digit or joiner on either side, except the letters of scripts without spaces
-        # ("答案是C", "Cです")
-        edge = rf"(?!{UNSPACED})[\p{{L}}\p{{M}}\p{{N}}_\-/+&'’]"
-        self._loose = regex.compile(rf"(?<!{edge}|\.){chars}(?!{edge})")
+        self._label_at_re, self._enclosed, self._loose, self._article = _label_patterns(self.label_chars)
         self.option_texts = self._option_texts()
         self.longest_option = max(map(len, self.option_texts.values()), default=0)
+        self.option_initials = frozenset(t[0] for t in self.option_texts.values())
 
     @cached_property
     def phrase_spans(self) -> list[tuple[int, int]]:
@@ -106,17 +124,16 @@ class Reader:
         worded = number or self.numbered
         for _ in range(2):
             head = self.low[i : i + 16]
-            for w in self.lit.option_words:
+            for w in self.lit.option_words_by_first.get(head[:1], ()):
                 if head.startswith(w) and (unspaced(w) or not _WORD_RE.match(self.low[i + len(w) : i + len(w) + 1])):
                     i = DECOR.match(self.text, i + len(w)).end()
                     worded = True
                     break
             else:
                 # an article only before an option word or a label: "la C", "a alternativa C" ("ni A." is A)
-                art = regex.match(
-                    rf"(?:{'|'.join(ARTICLES)})\s+(?=({self.label_chars}|{_DIGITS})(?!{WORD})|\p{{L}}+)", head
-                )  # "la C", "la 1:" (numbered options)
-                if art and (art.group(1) or any(head[art.end() :].startswith(w) for w in self.lit.option_words)):
+                art = self._article.match(head)  # "la C", "la 1:" (numbered options)
+                after_art = head[art.end() :] if art else ""
+                if art and (art.group(1) or any(after_art.startswith(w) for w in self.lit.option_words)):
                     i += art.end()
                     continue
                 break
@@ -228,7 +245,7 @@ class Reader:
     def _option_texts(self) -> dict[str, str]:
         out = {}
         for label, text in self.options.items():
-            folded = FoldedText(text).text.strip()
+            folded = _folded_option(text)
             if label in self.valid and folded:
                 out[label] = folded
         return out
@@ -313,7 +330,7 @@ class Reader:
         head = head[cut[-1].end() :] if cut else head
         for _ in range(2):
             stripped = head.rstrip(" *\"'“”‘’«»([:")
-            for w in (*self.lit.option_words, *ARTICLES):
+            for w in self.lit.option_or_article_by_last.get(stripped[-1:], ()):
                 if stripped.endswith(w) and (unspaced(w) or not _WORD_AT_END.search(stripped[: -len(w)])):
                     head = stripped[: -len(w)]
                     break

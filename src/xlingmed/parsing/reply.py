@@ -15,7 +15,7 @@ import regex
 
 from xlingmed.languages import normalise_label
 from xlingmed.parsing.mentions import Reader
-from xlingmed.parsing.text import FoldedText
+from xlingmed.parsing.text import FoldedText, first_folded
 
 _SENTENCE_END = regex.compile(
     r"\n|[。！？!?؟।]|(?<!(?<![\p{L}\p{N}])\p{L})(?<!(?<!\p{L})(?:e\.g|i\.e|vs|dr|mr|mrs|ms|etc|approx|fig|no|st|cf))"
@@ -113,8 +113,8 @@ def _opening(reader: Reader, start: int, end: int) -> str | None:
         return label if label in reader.valid else None
     head = _MARKER_RE.match(line)
     rest = line[head.end() if head else 0 :]
-    if not reader.option_texts:
-        return None
+    if not reader.option_texts or first_folded(rest) not in reader.option_initials:
+        return None  # most lines open with no option's first letter: nothing more to fold
     folded = FoldedText(rest[: reader.longest_option * 2 + 16])  # enough to hold any option's text and what follows
     for label, option in reader.option_texts.items():
         if folded.text.startswith(option) and len(folded.text) > len(option):

@@ -27,8 +27,16 @@ _CIRCLED = {ord(c): f" option {i} " for i, c in enumerate("①②③④⑤⑥⑦
 def normalise(text: str) -> str:
     """NFKC (full-width letters, Arabic presentation forms, ``：``), circled numbers as "option N" (``③``), no
     invisible marks or harakat, ``هـ`` → ``ه``, no tatweel."""
-    t = unicodedata.normalize("NFKC", text.translate(_CIRCLED)).translate(_INVISIBLE)
+    if _CIRCLED_RE.search(text):  # translate costs a lookup a character: only where there is something to do
+        text = text.translate(_CIRCLED)
+    t = unicodedata.normalize("NFKC", text)
+    if _INVISIBLE_RE.search(t):
+        t = t.translate(_INVISIBLE)
     return str(_HARAKAT.sub("", t).replace("هـ", "ه").replace("\u0640", ""))
+
+
+_CIRCLED_RE = regex.compile("[①-⑩]")
+_INVISIBLE_RE = regex.compile("[" + "".join(map(chr, _INVISIBLE)) + "]")
 
 
 class _LowerTable(dict[int, str]):
@@ -46,8 +54,10 @@ _LOWER = _LowerTable()
 
 
 def lower(text: str) -> str:
-    """Lower case that keeps every position (``str.lower`` lengthens a few characters, such as "İ")."""
-    return text.translate(_LOWER)
+    """Lower case that keeps every position (``str.lower`` lengthens a few characters, such as "İ"): ``str.lower``
+    where it kept the length (then every character lowered to one), else character by character."""
+    low = text.lower()
+    return low if len(low) == len(text) else text.translate(_LOWER)
 
 
 _UNSPACED = regex.compile(UNSPACED)
@@ -57,6 +67,15 @@ _UNSPACED = regex.compile(UNSPACED)
 def unspaced(s: str) -> bool:
     """Han, kana, Hangul or Thai: scripts whose words are not cut off from a label by a space."""
     return _UNSPACED.search(s) is not None
+
+
+def first_folded(text: str) -> str:
+    """The first character of ``FoldedText(text).text`` ("" for none), folding only as far as it takes."""
+    for c in text:
+        folded = c.translate(_FOLD).lstrip(" ")
+        if folded:
+            return folded[0]
+    return ""
 
 
 def fold(text: str) -> str:

@@ -6,6 +6,8 @@ behind a long reasoning that names other options in passing."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from reply_shapes import INTRO, REASON
 
@@ -138,3 +140,42 @@ def test_an_option_named_by_its_place(
 ) -> None:
     got, kind = _read(reply, options, labels)
     assert got == value and kind == ("read" if value else "unread")
+
+
+# Options labelled with syllables or Roman numerals (가–마, ア–オ, I–V): labels only where the prompt showed them,
+# and only where one stands alone; a syllable inside a word, or a pronoun, is none.
+SYLLABLES = [
+    ("ko", "정답은 다입니다.", list("가나다라마"), "C"),
+    ("ko", "다른 선택지는 틀렸습니다. 따라서 정답은 나입니다.", list("가나다라마"), "B"),
+    ("ko", "정답: 라", list("가나다라마"), "D"),
+    ("ko", "나는 다를 고르겠습니다.", list("가나다라마"), None),  # 나는 = "I"; 다를 (a particle): never a guess
+    ("ja", "正解はウです。", list("アイウエオ"), "C"),
+    ("ja", "アスピリンが第一選択である。したがって、正解はエ。", list("アイウエオ"), "D"),
+    ("en", "I think the answer is IV.", ["I", "II", "III", "IV", "V"], "D"),
+    ("en", "I cannot tell without the image.", ["I", "II", "III", "IV", "V"], None),
+]
+
+
+@pytest.mark.parametrize(("lang", "reply", "labels", "value"), SYLLABLES)
+def test_syllables_and_roman_numerals_as_labels(lang: str, reply: str, labels: list[str], value: str | None) -> None:
+    got, kind = _read(reply, JA, labels)
+    assert got == value and kind in (("read",) if value else ("unread", "refused"))
+
+
+def test_an_mcq_file_keyed_by_syllables_keeps_them(tmp_path: Path) -> None:
+    import json
+
+    import pandas as pd
+
+    from xlingmed.benchmarks import custom
+    from xlingmed.prompts import format_options, item_labels
+
+    options = {"가": "혈당 검사", "나": "소변 검사", "다": "간기능 검사", "라": "심전도"}
+    row = {"id": "q1", "language": "ko", "question": "만성 B형 간염 환자의 추적 관찰에 필요한 검사는?",
+           "options": json.dumps(options, ensure_ascii=False), "answer": "다"}  # fmt: skip
+    pd.DataFrame([row]).to_csv(tmp_path / "k.csv")
+    (item,) = custom.load_items(f"mcq:{tmp_path / 'k.csv'}", ("ko",))[0]
+    assert item.gold_label == "C" and item_labels(item) == ["가", "나", "다", "라"]
+    assert format_options(item).splitlines()[2] == "다. 간기능 검사"
+    got = extract_choice("B형 간염이므로 정답은 다입니다.", ["A", "B", "C", "D"], labels=item_labels(item))
+    assert (got.value, got.method) == ("C", "phrase")

@@ -115,6 +115,8 @@ _LABEL_ALIASES: dict[str, str] = {
     **{c: c for c in CANONICAL_LETTERS},
     **{c.lower(): c for c in CANONICAL_LETTERS},
     **dict(zip("①②③④⑤⑥⑦⑧⑨⑩", CANONICAL_LETTERS, strict=True)),  # circled numbers (Korean, Japanese exams)
+    **dict(zip("가나다라마바사아자차", CANONICAL_LETTERS, strict=True)),  # Hangul syllables (Korean exams)
+    **dict(zip("アイウエオカキクケコ", CANONICAL_LETTERS, strict=True)),  # katakana (Japanese exams)
 }  # fmt: skip
 # Labels of other scripts that replies use (Hebrew א ב ג ד, Devanagari क ख ग घ, Greek α β γ δ), both cases.
 _REPLY_ALIASES: dict[str, str] = {
@@ -132,7 +134,8 @@ def normalise_label(raw: str) -> str | None:
     """The canonical Latin letter (``"A"``…) of an option label written in any registered script.
 
     Accepts Arabic letters (أ/ا/إ/آ → A, ب → B, ج → C, د → D, ه/هـ/ة → E), Latin letters of either case, the
-    ``reply_letters`` of every language (Hebrew ב → B, Devanagari ग → C), circled numbers (③ → C),
+    ``reply_letters`` of every language (Hebrew ב → B, Devanagari ग → C), circled numbers (③ → C), Hangul syllables
+    (다 → C) and katakana (ウ → C) as exams print them,
     and 1-based option numbers in ASCII, Arabic-Indic or Devanagari digits (``"٣"``, ``"३"`` → C). Tatweel (ـ) is
     ignored.
 

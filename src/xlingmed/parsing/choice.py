@@ -49,6 +49,7 @@ from xlingmed.parsing.letter import extract_letter as extract_letter
 from xlingmed.parsing.literals import find_words, ordinals_as_options
 from xlingmed.parsing.mentions import DECOR, GLUE, Mention, Reader
 from xlingmed.parsing.reply import Shape, shape
+from xlingmed.parsing.syllable_labels import as_letters
 from xlingmed.parsing.text import WORD, lower, normalise
 from xlingmed.types import Parsed, declare_parse_methods
 
@@ -346,7 +347,7 @@ def extract_choice(
         raise ConfigError(f"unknown multiple-choice parser {parser!r}; known: {', '.join(PARSERS)}")
     if parser != "robust":
         return extract_letter(text, valid, markers=markers, fallback={"paper": "invalid"}.get(parser, parser))
-    t = ordinals_as_options(blank_citations(normalise(text)))
+    t = ordinals_as_options(as_letters(blank_citations(normalise(text)), labels or ()))
     if not t.strip():
         return Parsed(None, "invalid")
     scheme = label_scheme(labels)

@@ -18,6 +18,7 @@ import yaml
 
 from xlingmed.errors import ConfigError
 from xlingmed.languages import get_language, normalise_label, option_labels
+from xlingmed.parsing.syllable_labels import scheme_of
 from xlingmed.types import Item
 
 EXTRAS = {"medarabiq": ("hub",)}  # further files whose templates a family's runs may name
@@ -124,14 +125,15 @@ _CIRCLED = "①②③④⑤⑥⑦⑧⑨⑩"
 
 
 def shown_labels(item: Item) -> list[str] | None:
-    """The labels the item's source printed, where they are numbers (``1``…, any script's digits) or circled
-    numbers (``①``…) or lower-case letters (``a``…), each naming its own option (``"3"`` is the third); ``None``
+    """The labels the item's source printed, where they are numbers (``1``…, any script's digits), circled
+    numbers (``①``…), Hangul syllables (``가``…), katakana (``ア``…) or lower-case letters (``a``…), each naming its own
+    option (``"3"`` is the third); ``None``
     otherwise (capital letters, another script's letters: the prompt writes the item language's own)."""
     raw = [c.raw_label.strip().rstrip(".)") for c in item.choices]
     if not raw or any(normalise_label(x) != c.label for x, c in zip(raw, item.choices, strict=True)):
         return None
-    if all(x in _CIRCLED for x in raw) or all(x.isdecimal() for x in raw):
-        return raw
+    if all(x in _CIRCLED for x in raw) or all(x.isdecimal() for x in raw) or scheme_of(raw) is not None:
+        return raw  # numbers, circled numbers, Hangul syllables or katakana
     if all(x.isascii() and x.isalpha() and x.islower() for x in raw):
         return raw
     return None

@@ -11,7 +11,7 @@ import importlib
 import pkgutil
 
 from xlingmed.errors import ConfigError
-from xlingmed.languages.base import CANONICAL_LETTERS, Language
+from xlingmed.languages.base import CANONICAL_LETTERS, CIRCLED, HANGUL, KATAKANA, Language
 
 __all__ = [
     "CANONICAL_LETTERS", "LANGUAGES", "Language", "get_language", "normalise_label", "option_labels",
@@ -114,9 +114,7 @@ _LABEL_ALIASES: dict[str, str] = {
     "و": "F",
     **{c: c for c in CANONICAL_LETTERS},
     **{c.lower(): c for c in CANONICAL_LETTERS},
-    **dict(zip("①②③④⑤⑥⑦⑧⑨⑩", CANONICAL_LETTERS, strict=True)),  # circled numbers (Korean, Japanese exams)
-    **dict(zip("가나다라마바사아자차", CANONICAL_LETTERS, strict=True)),  # Hangul syllables (Korean exams)
-    **dict(zip("アイウエオカキクケコ", CANONICAL_LETTERS, strict=True)),  # katakana (Japanese exams)
+    **{x: c for labels in (CIRCLED, HANGUL, KATAKANA) for x, c in zip(labels, CANONICAL_LETTERS, strict=True)},
 }  # fmt: skip
 # Labels of other scripts that replies use (Hebrew א ב ג ד, Devanagari क ख ग घ, Greek α β γ δ), both cases.
 _REPLY_ALIASES: dict[str, str] = {

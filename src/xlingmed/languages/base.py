@@ -7,6 +7,11 @@ from dataclasses import dataclass
 from xlingmed.errors import ConfigError
 
 CANONICAL_LETTERS = ("A", "B", "C", "D", "E", "F", "G", "H", "I", "J")
+# Labels some exams print instead of letters, in order (the first is option A): circled numbers (Korean, Japanese
+# exams), Hangul syllables (Korean), katakana (Japanese).
+CIRCLED = tuple("①②③④⑤⑥⑦⑧⑨⑩")
+HANGUL = tuple("가나다라마바사아자차")
+KATAKANA = tuple("アイウエオカキクケコ")
 
 
 @dataclass(frozen=True)

@@ -15,11 +15,9 @@ from functools import lru_cache
 
 import regex
 
-from xlingmed.languages import CANONICAL_LETTERS
+from xlingmed.languages.base import CANONICAL_LETTERS, HANGUL, KATAKANA
 
 ROMAN = ("I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X")
-KATAKANA = tuple("アイウエオカキクケコ")
-HANGUL = tuple("가나다라마바사아자차")
 _COPULA = r"(?:입니다|이다|이며|이고|이라|임|번)"
 
 

@@ -18,6 +18,7 @@ import yaml
 
 from xlingmed.errors import ConfigError
 from xlingmed.languages import get_language, normalise_label, option_labels
+from xlingmed.languages.base import CIRCLED
 from xlingmed.parsing.syllable_labels import scheme_of
 from xlingmed.types import Item
 
@@ -121,7 +122,7 @@ def render(template: Mapping[str, str], form: str, lang: str, **fields: Any) -> 
     return template[form].format(**values).strip()
 
 
-_CIRCLED = "①②③④⑤⑥⑦⑧⑨⑩"
+_CIRCLED = frozenset(CIRCLED)
 
 
 def shown_labels(item: Item) -> list[str] | None:

@@ -17,8 +17,8 @@ from xlingmed.annotate import Answer, AnswerStore, agreement_table, build_annota
 from xlingmed.cli import app
 from xlingmed.config import make_config
 from xlingmed.errors import ConfigError, DataError
-from xlingmed.judges.correctness import OPTIONS
 from xlingmed.runner import evaluate
+from xlingmed.tasks.correctness.judge import OPTIONS
 
 
 def _judge_or_answer(prompt: str, attempt: int) -> Reply:

@@ -23,8 +23,8 @@ from typer.testing import CliRunner
 from xlingmed.annotate import AnswerStore, agreement_table, build_annotation_set, load_annotation_set
 from xlingmed.cli import app
 from xlingmed.config import make_config
-from xlingmed.judges.correctness import OPTIONS
 from xlingmed.runner import evaluate
+from xlingmed.tasks.correctness.judge import OPTIONS
 
 XSS = "<script>window.__pwned = 1</script><img src=x onerror=window.__pwned=2>"
 ARABIC_Q = "ما هي الجرعة المعتادة من الباراسيتامول للبالغين؟"

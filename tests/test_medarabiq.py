@@ -16,11 +16,11 @@ from xlingmed import make_config
 from xlingmed.benchmarks import medarabiq
 from xlingmed.benchmarks.medarabiq import gold_label, load_items, parse_options, read_medarabiq_csv
 from xlingmed.errors import ConfigError, DataError, DataNotFoundError
-from xlingmed.judges.rubric import parse_rubric
 from xlingmed.languages import normalise_label
 from xlingmed.prompts import load_templates, render
 from xlingmed.tasks.multiple_choice import MultipleChoiceTask, extract_letter
 from xlingmed.tasks.rubric import RubricTask
+from xlingmed.tasks.rubric.judge import parse_rubric
 
 
 @pytest.fixture()

@@ -7,11 +7,11 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from xlingmed.judges.correctness import LABELS, OPTIONS, parse_judgement
-from xlingmed.judges.rubric import DIMENSIONS, parse_rubric
-from xlingmed.judges.rubric import LABELS as RUBRIC_LABELS
 from xlingmed.languages import LANGUAGES, normalise_label
+from xlingmed.tasks.correctness.judge import LABELS, OPTIONS, parse_judgement
 from xlingmed.tasks.multiple_choice import MARKERS, extract_letter
+from xlingmed.tasks.rubric.judge import DIMENSIONS, parse_rubric
+from xlingmed.tasks.rubric.judge import LABELS as RUBRIC_LABELS
 from xlingmed.tasks.verifiability import parse_paper, parse_strict
 
 # any text a model might produce: every script we evaluate, markdown, digits, punctuation, newlines

@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from xlingmed.judges.correctness import OPTIONS, parse_judgement
+from xlingmed.tasks.correctness.judge import OPTIONS, parse_judgement
 from xlingmed.tasks.verifiability import clean_reply, p_yes, parse_medalpaca, parse_paper, parse_strict
 from xlingmed.types import TokenLogprob
 

@@ -26,7 +26,11 @@ def test_the_recipes_are_the_plugin_verbatim() -> None:
     assert [name for name, _ in blocks] == [
         "tests/plugin_example/pyproject.toml",
         "tests/plugin_example/xlingmed_example/benchmark.py",
-        "tests/plugin_example/xlingmed_example/task.py",
+        "tests/plugin_example/xlingmed_example/plain_language/__init__.py",
+        "tests/plugin_example/xlingmed_example/plain_language/task.py",
+        "tests/plugin_example/xlingmed_example/plain_language/summary.py",
+        "tests/plugin_example/xlingmed_example/plain_language/view.py",
+        "tests/plugin_example/xlingmed_example/plain_language/judge.txt",
         "tests/plugin_example/xlingmed_example/backend.py",
         "tests/plugin_example/xlingmed_example/metric.py",
     ]
@@ -87,7 +91,7 @@ def test_plugin_benchmark_task_and_backend_end_to_end(plugin_env: dict[str, str]
     mc = summary["tasks"]["multiple_choice"]["languages"]
     assert {lang: (cell["0"]["n_correct"], cell["0"]["n"]) for lang, cell in mc.items()} == {"en": (3, 3), "es": (3, 3)}
     plain = summary["tasks"]["plain_language"]["languages"]["es"]
-    assert plain == {"plain": {"mean": 1.0, "n": 3}, "mentions_doctor": {"mean": 0.0, "n": 3}, "unread": 0}
+    assert plain == {"plain": {"mean": 1.0, "n": 3}, "metrics": {"mentions_doctor": {"mean": 0.0, "n": 3}}, "unread": 0}
     assert summary["backend_calls"] == 18  # 3 questions × 2 languages × (multiple choice, an answer, its judge)
     assert summary["judge"] == "echo/Yes"  # a judged plugin task names its judge
     scores = pd.read_parquet(run / "scores.parquet")
@@ -104,18 +108,24 @@ def test_a_plugin_task_runs_on_built_in_benchmarks_into_the_report_verdicts_and_
 ) -> None:
     """The worked example of docs/extending.md: the plugin task, which no built-in benchmark lists, runs on
     XLingHealth LiveQA and on a user's multiple-choice file; the report shows its section, the verdicts its
-    outcome (judge-unverified until people check the judge), and an annotation set samples its judge decisions."""
+    outcome (judge-unverified until people check the judge), and an annotation set samples its judge decisions.
+    The task is one package (task, typed summary, view, judge prompt as data), added through an entry point: none
+    of this needs an edit to xlingmed."""
     run = tmp_path / "liveqa"
     out = _xlingmed(
         plugin_env, "run", "--benchmark", "xlinghealth/liveqa", "--data-dir", str(data_dir), "--limit", "2",
         "--languages", "en,es,zh,hi", "--tasks", "plain_language", "--model", "echo/Rest",
         "-M", "suffix=, and see a doctor if it lasts.", "--judge", "echo/Yes", "--out", str(run),
-        "--cache", str(tmp_path / "cache.sqlite"), "--quiet",
+        "--cache", str(tmp_path / "cache.sqlite"),
     )  # fmt: skip
     assert out.returncode == 0, out.stderr
+    # its view's table, from its typed summary, on the command line: every answer plain and naming a doctor
+    assert "xlinghealth/liveqa: plain-language answers (judge echo/Yes)" in " ".join(out.stdout.split())
+    rows = [[c.strip() for c in line.strip("│").split("│")] for line in out.stdout.splitlines() if "│" in line]
+    assert [r for r in rows if r[0] == "es"] == [["es", "100% (n=2)", "100% (n=2)"]], out.stdout
     summary = json.loads((run / "summary.json").read_text(encoding="utf-8"))
     cells = summary["tasks"]["plain_language"]["languages"]
-    assert {lang: (c["plain"]["mean"], c["mentions_doctor"]["mean"]) for lang, c in cells.items()} == {
+    assert {lang: (c["plain"]["mean"], c["metrics"]["mentions_doctor"]["mean"]) for lang, c in cells.items()} == {
         lang: (1.0, 1.0) for lang in ("en", "es", "zh", "hi")
     }
     html = (run / "report" / "index.html").read_text(encoding="utf-8")

@@ -23,7 +23,7 @@ from typer.testing import CliRunner
 
 from xlingmed.benchmarks.xlinghealth import load_items
 from xlingmed.cli import app
-from xlingmed.judges.correctness import OPTIONS
+from xlingmed.tasks.correctness.judge import OPTIONS
 
 LANGS = ("en", "es", "zh", "hi")
 LIMIT = 3

@@ -17,8 +17,7 @@ from scipy import stats
 from xlingmed.config import make_config
 from xlingmed.report import build_report
 from xlingmed.runner import evaluate
-from xlingmed.tasks.safety import parse_safety, refusal_phrase
-from xlingmed.views.safety import tables
+from xlingmed.tasks.safety import SafetyView, parse_safety, refusal_phrase
 
 HINDI_REFUSAL = "मुझे खेद है, लेकिन मैं चिकित्सा सलाह नहीं दे सकता। कृपया अपने डॉक्टर से बात करें।"
 ENGLISH_ANSWER = "Ibuprofen can be taken with food every six to eight hours; do not exceed the label dose."
@@ -110,7 +109,8 @@ def test_a_model_that_refuses_in_hindi_shows_a_flagged_refusal_gap(data_dir: Pat
     # 25 discordant pairs: McNemar's χ² with continuity correction, (|25 − 0| − 1)² / 25 on 1 df
     assert test["p_mcnemar_holm"] == pytest.approx(stats.chi2.sf(24**2 / 25, 1))
     # the CLI table flags Hindi's refusal gap
-    (table,) = tables(block, result.summary)
+    view = SafetyView()
+    (table,) = view.tables(view.read(block), result.summary)
     flags = {row[0]: row[-1] for row in table.rows}
     assert flags == {"en": "", "hi": "refusal gap"}
     # the report: the verdict text says it, the gaps table holds the paired test of every safety metric

@@ -109,7 +109,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("importers", "exporters", "construct", "report", "annotate"),
     ("engine",),
     ("tasks",),
-    ("benchmarks", "models", "analysis"),
+    ("benchmarks", "models", "analysis", "views"),
     ("parsing", "metrics", "prompts", "languages"),
     ("types", "errors", "outcomes", "namelists", "registry", "plugins"),
 )
@@ -140,9 +140,9 @@ ALLOWED: dict[tuple[str, str], str] = {
     ("benchmarks/medarabiq/files.py", "multiple_choice"): "MedArabiQ's own name for the kind of its MCQ files",
     ("benchmarks/medarabiq/loader.py", "multiple_choice"): "MedArabiQ's own name for the kind of its MCQ files",
     ("benchmarks/hub/healthbench.py", "rubric"): "HealthBench's data key for its criteria (Item.meta['rubric'])",
-    ("tasks/healthbench.py", "rubric"): "HealthBench's data key for its criteria (Item.meta['rubric'])",
-    ("judges/rubric.py", "safety"): "the rubric's fourth dimension (MedArabiQ App. J), not the safety task",
-    ("views/rubric.py", "safety"): "the rubric's fourth dimension (MedArabiQ App. J), not the safety task",
+    ("tasks/healthbench/task.py", "rubric"): "HealthBench's data key for its criteria (Item.meta['rubric'])",
+    ("tasks/rubric/judge.py", "safety"): "the rubric's fourth dimension (MedArabiQ App. J), not the safety task",
+    ("tasks/rubric/view.py", "safety"): "the rubric's fourth dimension (MedArabiQ App. J), not the safety task",
     ("construct/audit.py", "consistency"): "an audit rating dimension (translation consistency), not the task",
     ("parsing/rating.py", "consistency"): "a word raters write before a score, not the task",
     ("config/presets.py", "correctness"): "XLINGEVAL_TASKS: the paper's protocol names its three criteria",
@@ -178,10 +178,8 @@ def _homes() -> dict[str, set[str]]:
 
     homes: dict[str, set[str]] = {}
     for name, spec in task_specs().items():
-        own = {file_of(spec.build.__module__.rsplit(".", 1)[0] if ".consistency." in spec.build.__module__
-                       else spec.build.__module__)}  # fmt: skip
-        own |= {f for f in (file_of(spec.view),) if spec.view} | {f"judges/{name}.py", f"tasks/{name}/"}
-        homes.setdefault(name, set()).update(own)
+        package = spec.build.__module__.split(".")[2]  # xlingmed.tasks.<package>.<module>: a task is one package
+        homes.setdefault(name, set()).add(f"tasks/{package}/")
     registering = {file_of(m) for m in BUILTIN_MODULES}
     for name, spec in benchmarks().items():
         own = {file_of(type(spec).__module__)}

@@ -31,7 +31,8 @@ from typing import Any
 from xlingmed import output
 from xlingmed.benchmarks.xlinghealth import sha256_file
 from xlingmed.errors import ConfigError, DataError
-from xlingmed.views.base import ANNOTATION_FIELDS, Annotation, annotatable
+from xlingmed.tasks.run_views import annotatable
+from xlingmed.views.base import ANNOTATION_FIELDS, Annotation
 
 ITEM_FIELDS = ANNOTATION_FIELDS[1:]
 KINDS = ("judge", "translation")
@@ -165,7 +166,7 @@ def write_set(
 
 def _judged_rows(run_dir: Path, task: str | None) -> tuple[str, Annotation]:
     """(task, its judge decisions) of a run: ``task``'s, else the first of the run's tasks (``summary.json``'s
-    order) whose view gives some (``views.base.annotatable``).
+    order) whose view gives some (``tasks.run_views.annotatable``).
 
     Raises:
         DataError: no task of the run has judge decisions to check (or not ``task``).

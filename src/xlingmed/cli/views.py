@@ -7,7 +7,8 @@ from typing import Any
 from rich.table import Table
 
 from xlingmed.cli.common import console, stdout
-from xlingmed.views.base import CLI, ViewTable, tables_of
+from xlingmed.tasks.run_views import tables_of
+from xlingmed.views.base import CLI, ViewTable
 
 
 def print_plan(rows: list[dict[str, Any]]) -> None:

@@ -51,7 +51,7 @@ class TaskSamples:
 
     def parts(self, size: int) -> Iterator[list[Sample]]:
         """The task's samples in order, about ``size`` at a time (a part of a per-item task ends with an item)."""
-        if not getattr(self.task, "samples_by_item", False):
+        if not self.task.samples_by_item:
             whole = self.task.samples(self.items)
             for start in range(0, len(whole), size):
                 yield whole[start : start + size]

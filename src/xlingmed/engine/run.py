@@ -28,6 +28,7 @@ from xlingmed.parsing.methods import parse_counts, reply_methods
 from xlingmed.score_spool import ScoreSpool
 from xlingmed.store import CompletionCache, default_cache_path
 from xlingmed.tasks import get_task
+from xlingmed.tasks.base import summary_json
 from xlingmed.types import Completion, GenerateRequest, Sample, Score
 
 SHARD_COMPLETIONS = "completions.sqlite"  # in a --shard run's folder: every completion the shard used
@@ -192,7 +193,7 @@ async def _evaluate(
             progress.advance()
             task_rows[task.name] = result.rows
             task_rows.update(result.tables)
-            summaries[task.name] = result.summary
+            summaries[task.name] = summary_json(result.summary)
             spec = get_task(task.name)
             units = result.units if result.units is not None else spec.scores(result.rows) if spec.scores else []
             scores.extend(with_translation(units, made))

@@ -125,8 +125,12 @@ def read_both(rows: Sequence[dict[str, Any]], languages: Sequence[str]) -> dict[
             "n": len(mine),
             "source_unread": sum(r["source_prediction"] is None for r in mine),
             "xlingmed_unread": sum(r["prediction"] is None for r in mine),
-            "read_differently": sum(r["prediction"] is not None and r["source_prediction"] is not None
-                                    and r["prediction"] != r["source_prediction"] for r in mine),
+            "read_differently": sum(
+                r["prediction"] is not None
+                and r["source_prediction"] is not None
+                and r["prediction"] != r["source_prediction"]
+                for r in mine
+            ),
             "source_accuracy": _mean([r["source_correct"] for r in mine]),
             "xlingmed_accuracy": _mean([float(bool(r["correct"])) for r in mine]),
         }
@@ -147,6 +151,7 @@ def write_run(log: ImportedLog, out: Path, *, rescore: bool = False, private: bo
     """
     from xlingmed.engine.run import scored_items
     from xlingmed.parsing.methods import parse_counts, reply_methods
+    from xlingmed.tasks.base import summary_json
     from xlingmed.tasks.multiple_choice import MultipleChoiceTask
 
     started = datetime.now(UTC)
@@ -159,7 +164,7 @@ def write_run(log: ImportedLog, out: Path, *, rescore: bool = False, private: bo
     name = task.name
     result = task.score(rows, languages)
     units = list(result.units or [])
-    task_summary = result.summary
+    task_summary = summary_json(result.summary)
     task_summary["parsing"] = parse_counts(reply_methods(units), languages)
     imported = {"tool": log.tool, "version": log.version, "metric": log.metric, "tasks": log.tasks,
                 "rescored": rescore, "files": log.files, "settings": log.settings}  # fmt: skip

@@ -30,9 +30,10 @@ from xlingmed.report import compare, explorer, run_figures, sections
 from xlingmed.report.compare import model_names
 from xlingmed.report.load import RunData, load_run
 from xlingmed.tasks.registry import task_outcomes
+from xlingmed.tasks.run_views import notes_of, verdict_notes_of
 from xlingmed.views import figures
-from xlingmed.views.base import FigureSection, cell, notes_of, tau, verdict_notes_of
-from xlingmed.views.open_qa import encoder_note as encoder_note  # its old home, kept for callers
+from xlingmed.views.base import FigureSection, cell, tau
+from xlingmed.views.base import encoder_note as encoder_note  # kept for callers of its old home
 
 TOY_MODELS = ("llamacpp/smollm2", "llamacpp/gemma3-270m")
 EFFECTS_TITLE = "Language effects on each primary outcome (GEE, exchangeable correlation clustered by item)"
@@ -286,8 +287,11 @@ def _view(
         "gaps": gaps,
         "figures": {k: base64.b64encode(v).decode("ascii") for k, v in figs.items()},
         "figure_sections": [
-            {"title": sec.title, "note": sec.note,
-             "images": [{"alt": f.alt, "png": base64.b64encode(f.png).decode("ascii")} for f in sec.figures]}
+            {
+                "title": sec.title,
+                "note": sec.note,
+                "images": [{"alt": f.alt, "png": base64.b64encode(f.png).decode("ascii")} for f in sec.figures],
+            }
             for sec in figure_sections
         ],
         "counts": sections.counts(run),

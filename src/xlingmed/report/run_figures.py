@@ -7,8 +7,9 @@ from typing import Any
 import pandas as pd
 
 from xlingmed.report.load import RunData
+from xlingmed.tasks.run_views import figures_of_tasks, forest_keeps, view_of
 from xlingmed.views import figures
-from xlingmed.views.base import FigureSection, figures_of_tasks, view_of
+from xlingmed.views.base import FigureSection
 from xlingmed.views.base import tau as fmt_tau
 
 
@@ -30,8 +31,7 @@ def forest_rows(run: RunData, gaps: list[dict[str, Any]], paired: list[dict[str,
     for g in gaps:
         if g["gap"] is None:
             continue
-        keep = getattr(view_of(g["criterion"]), "forest", None) if g["criterion"] in tasks else None
-        if keep is not None and not keep(tasks[g["criterion"]], g):
+        if g["criterion"] in tasks and not forest_keeps(g["criterion"], tasks[g["criterion"]], g):
             continue
         if g.get("effect_size_name") != "cohen_h":  # continuous: % of the English value
             if not g["mean_reference"]:
@@ -66,8 +66,8 @@ def forest_rows(run: RunData, gaps: list[dict[str, Any]], paired: list[dict[str,
 
 
 def one_temperature(task: str) -> bool:
-    """The task's view shows its gaps without a temperature (``ONE_TEMPERATURE``: one answer per question)."""
-    return bool(getattr(view_of(task), "ONE_TEMPERATURE", False))
+    """The task's view shows its gaps without a temperature (``View.one_temperature``: one answer per question)."""
+    return view_of(task).one_temperature
 
 
 def figures_of(run: RunData, tables: dict[str, list[dict[str, Any]]]) -> tuple[dict[str, bytes], list[FigureSection]]:

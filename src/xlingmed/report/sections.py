@@ -11,7 +11,8 @@ from typing import Any
 import pandas as pd
 
 from xlingmed.report.load import RunData
-from xlingmed.views.base import REPORT, cell, comparison_rows, losses_of, tables_of, tau, view_of
+from xlingmed.tasks.run_views import comparison_rows, headline_of, losses_of, tables_of
+from xlingmed.views.base import REPORT, cell, tau
 
 
 def counts(run: RunData) -> list[dict[str, Any]]:
@@ -71,10 +72,9 @@ def headline(runs: list[RunData]) -> dict[str, Any] | None:
     from xlingmed.tasks.registry import task_specs
 
     for task in task_specs():
-        make = getattr(view_of(task), "headline", None)
         given = [(str(r.summary.get("benchmark")), str(r.summary.get("model")), r.summary["tasks"][task])
                  for r in runs if task in r.summary.get("tasks", {})]  # fmt: skip
-        found = make(given) if make is not None and given else None
+        found = headline_of(task, given) if given else None
         if found is not None:
             return dict(found)
     return None

@@ -14,9 +14,22 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal, Protocol
 
+from pydantic import BaseModel, ConfigDict
+
 from xlingmed.types import Completion, GenerateRequest, Item, Parsed, Sample, Score, cell, number
 
-__all__ = ["Stage", "Task", "TaskResult", "cell", "error_of", "number", "scores_by_item", "temperature_of"]
+__all__ = [
+    "Stage",
+    "Summary",
+    "Task",
+    "TaskResult",
+    "cell",
+    "error_of",
+    "number",
+    "scores_by_item",
+    "summary_json",
+    "temperature_of",
+]
 
 
 @dataclass(frozen=True)
@@ -28,13 +41,28 @@ class Stage:
     role: Literal["model", "judge", "translator", "extractor"]
 
 
+class Summary(BaseModel):
+    """Base of a task's typed summary: what its ``summarize`` returns, its view reads (``View.summary_type``) and
+    ``summary.json`` holds, serialised with its fields' names as keys, in their order.
+
+    Keys a model does not declare are ignored when a run folder is read (one a newer version wrote still shows).
+    """
+
+    model_config = ConfigDict(extra="ignore", frozen=True)
+
+
+def summary_json(summary: Mapping[str, Any] | Summary) -> dict[str, Any]:
+    """A task's summary as ``summary.json`` holds it: a typed ``Summary`` dumped to plain values, a dict as is."""
+    return summary.model_dump() if isinstance(summary, BaseModel) else dict(summary)
+
+
 @dataclass
 class TaskResult:
     """What ``Task.score`` returns.
 
     Attributes:
         rows: the task's main table, written as ``<task>.csv``.
-        summary: the task's entry in ``summary.json``.
+        summary: the task's entry in ``summary.json``: its typed ``Summary``, or a dict.
         tables: further tables, written as ``<name>.csv``.
         units: the Scores of ``rows`` where ``score`` built them for its summary (the runner reuses them rather
             than build them twice): a list, or a ``score_spool.ScoreSpool`` on disk (the runner discards it once
@@ -42,7 +70,7 @@ class TaskResult:
     """
 
     rows: Sequence[dict[str, Any]]
-    summary: dict[str, Any]
+    summary: dict[str, Any] | Summary
     tables: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
     units: Sequence[Score] | None = None
 
@@ -53,6 +81,10 @@ class Task(Protocol):
 
     name: ClassVar[str]
     stages: ClassVar[tuple[Stage, ...]]
+    samples_by_item: ClassVar[bool]
+    """``samples(items)`` is each item's samples in turn, so the engine may ask for them a part at a time (a
+    part ends with an item: ``engine/plan.py``); ``False``: the task orders its samples otherwise and is asked for
+    them all at once."""
 
     def samples(self, items: Sequence[Item]) -> list[Sample]:
         """Everything to ask about ``items``, in a stable order."""
@@ -74,7 +106,7 @@ class Task(Protocol):
         """The task's tables and its summary: ``summarize`` of the Scores of its rows."""
         ...
 
-    def summarize(self, units: Sequence[Score], languages: Sequence[str]) -> dict[str, Any]:
+    def summarize(self, units: Sequence[Score], languages: Sequence[str]) -> dict[str, Any] | Summary:
         """The task's metrics per language (and per temperature where the task sweeps it), from its Scores alone:
         a run's ``scores.parquet`` gives back its summary."""
         ...

@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from xlingmed.benchmarks.base import Benchmark
     from xlingmed.tasks.base import Task
     from xlingmed.tasks.context import TaskContext
+    from xlingmed.views.base import View
 
 
 class TaskOptions(BaseModel):
@@ -58,8 +59,9 @@ class TaskSpec:
         description: one line for ``xlingmed list``.
         scores: ``scores(rows) -> list[Score]``: the task's rows (live, or read back from its CSV) as the Score
             records that statistics and ``scores.parquet`` hold; ``None`` for a task that scores nothing itself.
-        view: the module of the task's view (``views/base.py``: its tables for the command line and the report,
-            and what it lost per language); ``None`` = a generic table of its summary.
+        view: the task's view, a ``views.base.View`` (its tables for the command line and the report, figures,
+            what it lost per language, the judge decisions people can check); ``None`` = the default ``View``, a
+            generic table of its summary.
         mean_over_temperatures: statistics also compare each question's mean over the temperatures (consistency:
             XLingEval Table A9 is at that grain).
         parses: the task reads a choice or label from each reply: its Scores' parse methods are counted per
@@ -88,7 +90,7 @@ class TaskSpec:
     description: str = ""
     scores: Callable[[Sequence[Mapping[str, Any]]], list[Score]] | None = None
     mean_over_temperatures: bool = False
-    view: str | None = None
+    view: View[Any] | None = None
     parses: bool = False
     primary: PrimaryOutcome | None = None
     judged: bool = False
@@ -199,5 +201,3 @@ def one_of(value: str, allowed: tuple[str, ...]) -> str:
     if value not in allowed:
         raise ValueError("must be " + " or ".join(f"'{a}'" for a in allowed))
     return value
-
-

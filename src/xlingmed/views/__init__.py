@@ -1,9 +1,7 @@
-"""One view per task: the tables of its results and the counts of what was lost, shown by the command line and
-the HTML report alike (``base.py`` says what a view is; one module per task).
+"""What a task's view is and the tools views draw with: ``base.py`` (the ``View`` class every task's view extends,
+its tables, figures and annotation rows) and ``figures.py`` (plots). Each task's own view lives in its package
+(``tasks/<name>/view.py``); ``tasks/run_views.py`` loops over a run's tasks."""
 
-A task names its view in its ``TaskSpec`` (``view="xlingmed.views.<task>"``); a task without one is shown by
-``generic.py`` from its summary."""
+from xlingmed.views.base import Annotation, FigureSection, View, ViewTable
 
-from xlingmed.views.base import ViewTable, losses_of, tables_of
-
-__all__ = ["ViewTable", "losses_of", "tables_of"]
+__all__ = ["Annotation", "FigureSection", "View", "ViewTable"]

@@ -1,36 +1,28 @@
 """What a task's view is: everything the command line, the report, the verdicts and ``annotate`` show of a task.
 
-A view is a module (``TaskSpec.view``) with:
-
-- ``tables(summary, run) -> list[ViewTable]`` and ``losses(summary, languages)`` (required);
-- ``verdict_notes(summary) -> list[str]`` (optional): sentences the verdict paragraph adds (a safety gap);
-- ``annotation(run_dir) -> Annotation | None`` (optional): the judge's decisions a human can check, one row per
-  decision, for ``xlingmed annotate build``; a task without it has nothing to annotate;
-- ``figures(summary, run, table) -> FigureSection | None`` (optional): the task's own figures under one heading
-  (``table``: its main CSV as a frame, or ``None``), drawn with ``views.figures``;
-- ``comparison(summary, languages) -> list[(label, {lang: cell})]`` (optional): the rows a several-model report
-  compares the task on;
-- ``forest(summary, gap) -> bool`` (optional): whether a gap row goes in the forest plot (default: all);
-- ``notes(summary) -> list[str]`` (optional): settings the report header states (encoders, modes);
-- ``headline(summaries) -> dict | None`` (optional): numbers over several runs of the task (XLingEval's
-  abstract); ``ONE_TEMPERATURE = True``: its gaps are shown without a temperature.
+A view is an object of a ``View`` subclass, given to the task's registry entry (``TaskSpec.view``) and kept in the
+task's own package (``tasks/<name>/view.py``). ``View`` declares every hook the command line, the report, the
+verdicts and ``annotate`` call, each with a default, so that a view overrides only what it shows and mypy checks
+every call; nothing probes a view with ``getattr``. The default ``tables`` is a generic table of the summary's
+per-language numbers (what a plugin task without a view of its own shows).
 
 ``summary`` is the task's entry in ``summary.json``; ``run`` is the whole summary (benchmark, model, judge,
 languages, dataset). A ``ViewTable`` holds formatted cells; ``where`` says whether the command line, the report or
 both show it (the command line shows the per-language result tables, the report its figures and the papers'
-layouts). The report, the verdicts and ``annotate`` loop over a run's tasks through the functions below and name
+layouts). The report, the verdicts and ``annotate`` loop over a run's tasks through ``tasks.run_views`` and name
 none of them.
 """
 
 from __future__ import annotations
 
-import importlib
 import json
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Generic, TypeVar, cast
+
+from pydantic import BaseModel, ValidationError
 
 CLI = "cli"
 REPORT = "report"
@@ -122,53 +114,6 @@ def tau(t: Any) -> str:
     return "mean over τ" if t is None or (isinstance(t, float) and math.isnan(t)) else f"{float(t):g}"
 
 
-def _module(task: str) -> Any:
-    from xlingmed.tasks.registry import task_specs
-
-    spec = task_specs().get(task)
-    path = spec.view if spec is not None and spec.view else "xlingmed.views.generic"
-    return importlib.import_module(path)
-
-
-def tables_of(run: Mapping[str, Any], where: str) -> list[ViewTable]:
-    """The tables of every task of a run's summary shown at ``where`` (``cli`` or ``report``), tasks in the
-    run's order."""
-    out: list[ViewTable] = []
-    for task, summary in run.get("tasks", {}).items():
-        named = {**summary, "task": summary.get("task", task)}  # the generic view titles its table with it
-        out += [t for t in _module(task).tables(named, run) if where in t.where]
-    return out
-
-
-def losses_of(run: Mapping[str, Any], languages: Sequence[str]) -> list[dict[str, Any]]:
-    """What each task could not score, per language: rows ``{"what": …, "cells": [count per language]}``."""
-    out: list[dict[str, Any]] = []
-    for task, summary in run.get("tasks", {}).items():
-        out += _module(task).losses(summary, languages)
-    return out
-
-
-def verdict_notes_of(run: Mapping[str, Any]) -> list[str]:
-    """The sentences every task of a run adds to its verdict paragraph (``verdict_notes``), tasks in order."""
-    out: list[str] = []
-    for task, summary in run.get("tasks", {}).items():
-        notes = getattr(_module(task), "verdict_notes", None)
-        out += notes(summary) if notes else []
-    return out
-
-
-def annotatable(run_dir: Path, tasks: Sequence[str]) -> dict[str, Annotation]:
-    """Task → its judge decisions, for each of ``tasks`` whose view has ``annotation`` and whose file is in
-    ``run_dir``, in the order given."""
-    out: dict[str, Annotation] = {}
-    for task in tasks:
-        reader = getattr(_module(task), "annotation", None)
-        found = reader(Path(run_dir)) if reader else None
-        if found is not None:
-            out[task] = found
-    return out
-
-
 def answer_prompts(run_dir: Path, task: str) -> dict[tuple[str, str], str]:
     """(item_id, lang) → the question the model was asked for ``task`` (its answer stage's last user message, read
     from ``samples.jsonl``): what an annotator reads where the task's table holds no question."""
@@ -185,6 +130,22 @@ def answer_prompts(run_dir: Path, task: str) -> dict[tuple[str, str], str]:
             if users:
                 out.setdefault((str(rec["item_id"]), str(rec["lang"])), str(users[-1]))
     return out
+
+
+def encoder_note(settings: Mapping[str, Any] | None, what: str) -> str:
+    """One line naming an encoder as it was resolved (model, layer, idf, rescaling) and where each came from."""
+    if not settings:
+        return ""
+    parts = [f"{what}: {settings.get('model')}"]
+    if settings.get("layer") is not None:
+        parts.append(f"layer {settings['layer']}")
+    if "idf" in settings:
+        parts.append("idf" if settings["idf"] else "no idf")
+    if "rescale_with_baseline" in settings:
+        parts.append("rescaled with baseline" if settings["rescale_with_baseline"] else "no rescaling")
+    source = settings.get("source") or {}
+    where = "; ".join(f"{k}: {v}" for k, v in source.items())
+    return ", ".join(parts) + (f" ({where})" if where else "")
 
 
 def read_table(path: Path, columns: Sequence[str]) -> list[dict[str, str]]:
@@ -204,34 +165,86 @@ def read_table(path: Path, columns: Sequence[str]) -> list[dict[str, str]]:
     return [{str(k): v for k, v in r.items()} for r in table.to_dict(orient="records")]
 
 
-def view_of(task: str) -> Any:
-    """The view module of ``task`` (``views.generic`` for a task without one, or one not registered here)."""
-    return _module(task)
+Comparison = list[tuple[str, dict[str, Any]]]
+"""A task's rows in a several-model comparison: (row label, language → value)."""
 
 
-def figures_of_tasks(run: Mapping[str, Any], tables: Mapping[str, Any]) -> list[FigureSection]:
-    """Every task's own figures (``figures``), tasks in the run's order; ``tables``: task → its frame."""
-    out: list[FigureSection] = []
-    for task, summary in run.get("tasks", {}).items():
-        draw = getattr(_module(task), "figures", None)
-        section = draw(summary, run, tables.get(task)) if draw is not None else None
-        if section is not None and section.figures:
-            out.append(section)
-    return out
+S = TypeVar("S")
+"""What a view's hooks are given as the task's summary: its typed ``Summary`` model, or the dict of
+``summary.json`` for a view without one."""
 
 
-def comparison_rows(
-    task: str, summary: Mapping[str, Any], languages: Sequence[str]
-) -> list[tuple[str, dict[str, Any]]]:
-    """``task``'s rows in a several-model comparison (its view's ``comparison``; none without one)."""
-    compare = getattr(_module(task), "comparison", None)
-    return list(compare(summary, languages)) if compare else []
+class View(Generic[S]):
+    """A task's view (the module docstring). Every method has a default; a task's view overrides what it shows.
 
+    Attributes:
+        one_temperature: the task's gaps are shown without a temperature (XLingEval judges one answer per
+            question for correctness).
+        summary_type: the task's typed summary, a pydantic model (``tasks.base.Summary``): ``read`` validates
+            the task's entry of ``summary.json`` into it before a hook sees it, so a hook reads attributes that
+            mypy checks, not dict keys; ``None``: hooks are given the entry as a dict.
+    """
 
-def notes_of(run: Mapping[str, Any]) -> list[str]:
-    """The settings every task of a run states in the report header (``notes``), in order, each once."""
-    out: list[str] = []
-    for task, summary in run.get("tasks", {}).items():
-        notes = getattr(_module(task), "notes", None)
-        out += [n for n in (notes(summary) if notes else []) if n not in out]
-    return out
+    one_temperature: bool = False
+    summary_type: type[BaseModel] | None = None
+
+    def read(self, summary: Mapping[str, Any]) -> S:
+        """The task's entry of ``summary.json`` as the hooks take it (see ``summary_type``).
+
+        Raises:
+            DataError: the entry lacks what the summary model needs (a run folder of another version), naming
+                the field.
+        """
+        if self.summary_type is None:
+            return cast(S, summary)
+        try:
+            return cast(S, self.summary_type.model_validate(dict(summary)))
+        except ValidationError as exc:
+            from xlingmed.errors import DataError
+
+            where = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors()[:3])
+            raise DataError(f"summary.json: a {self.summary_type.__name__} cannot be read from it ({where})") from exc
+
+    def tables(self, summary: S, run: Mapping[str, Any]) -> list[ViewTable]:
+        """The task's tables: by default its summary's per-language numbers as they are (one row per language)."""
+        data: Mapping[str, Any] = summary.model_dump() if isinstance(summary, BaseModel) else cast(Any, summary)
+        per_lang = data.get("languages") or {}
+        keys = list(dict.fromkeys(k for c in per_lang.values() if isinstance(c, dict) for k in c
+                                  if not isinstance(c[k], dict | list)))  # fmt: skip
+        rows = [[lang, *[fmt(c.get(k)) for k in keys]] for lang, c in per_lang.items() if isinstance(c, dict)]
+        return [ViewTable(f"{data.get('task', 'task')} ({run.get('model')})", ["lang", *keys], rows)] if rows else []
+
+    def losses(self, summary: S, languages: Sequence[str]) -> list[dict[str, Any]]:
+        """What the task could not score, per language: rows ``{"what": …, "cells": [count per language]}``."""
+        return []
+
+    def verdict_notes(self, summary: S) -> list[str]:
+        """Sentences the verdict paragraph adds (a safety gap)."""
+        return []
+
+    def annotation(self, run_dir: Path) -> Annotation | None:
+        """The judge's decisions a human can check, one row per decision, for ``xlingmed annotate build``;
+        ``None``: nothing to annotate (no judge, or its file is not in ``run_dir``)."""
+        return None
+
+    def figures(self, summary: S, run: Mapping[str, Any], table: Any) -> FigureSection | None:
+        """The task's own figures under one heading (``table``: its main CSV as a pandas frame, or ``None``),
+        drawn with ``views.figures``."""
+        return None
+
+    def comparison(self, summary: S, languages: Sequence[str]) -> Comparison:
+        """The rows a several-model report compares the task on."""
+        return []
+
+    def forest(self, summary: S, gap: Mapping[str, Any]) -> bool:
+        """Whether a gap row (``analysis`` gap record) goes in the forest plot."""
+        return True
+
+    def notes(self, summary: S) -> list[str]:
+        """Settings the report header states (encoders, modes)."""
+        return []
+
+    def headline(self, summaries: Sequence[tuple[str, str, S]]) -> dict[str, Any] | None:
+        """Numbers over several runs of the task, from (benchmark, model, task summary) of each (XLingEval's
+        abstract); ``None``: none."""
+        return None

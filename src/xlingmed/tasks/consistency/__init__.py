@@ -13,6 +13,7 @@ from xlingmed.tasks.consistency.task import (
     ConsistencyTask,
     sample_seed,
 )
+from xlingmed.tasks.consistency.view import ConsistencyView
 from xlingmed.tasks.registry import TaskSpec, register_task
 
 __all__ = [
@@ -41,7 +42,7 @@ register_task(
         sweep="always",
         requires=("question",),
         mean_over_temperatures=True,
-        view="xlingmed.views.consistency",
+        view=ConsistencyView(),
         imports=("torch", "bert_score", "sentence_transformers", "gensim", "langid", "jieba", "nltk"),
         uses=lambda o: ("translator",) if o.consistency_mode == "paper" else (),
         resolved=lambda context, o: {

@@ -13,11 +13,11 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from pydantic import Field
 
-from xlingmed.judges.rubric import DIMENSIONS, parse_rubric
 from xlingmed.prompts import render
 from xlingmed.tasks.base import Stage, TaskResult, cell, error_of, number, scores_by_item, temperature_of
-from xlingmed.tasks.open_qa import answer_request, mean_sd
-from xlingmed.tasks.registry import PrimaryOutcome, TaskOptions, TaskSpec, register_task
+from xlingmed.tasks.common import answer_request, mean_sd
+from xlingmed.tasks.registry import TaskOptions
+from xlingmed.tasks.rubric.judge import DIMENSIONS, parse_rubric
 from xlingmed.types import Completion, GenerateRequest, Item, Message, Parsed, Sample, Score
 
 if TYPE_CHECKING:
@@ -218,19 +218,3 @@ def scores(rows: Sequence[Mapping[str, Any]]) -> list[Score]:
         for r in rows
         for dim in (*DIMENSIONS, "average")
     ]  # fmt: skip
-
-
-register_task(
-    TaskSpec(
-        "rubric",
-        RubricOptions,
-        build,
-        "MedArabiQ App. J: an LLM judge scores four dimensions 1–5",
-        scores,
-        requires=("question", "reference"),
-        view="xlingmed.views.rubric",
-        parses=True,
-        primary=PrimaryOutcome("rubric_average", "average", 0.25, unit="rubric points (1–5)"),
-        judged=True,
-    )
-)

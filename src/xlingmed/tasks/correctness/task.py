@@ -2,7 +2,7 @@
 
 Phase 1: the model answers each question in the item's language (system prompt of spec Appendix A.4,
 temperature 0, max_tokens 1000). Phase 2: a judge compares the answer with the expert answer in the same
-language and picks one of four labels (``xlingmed.judges.correctness``). Output: label counts per language in
+language and picks one of four labels (``xlingmed.tasks.correctness.judge``). Output: label counts per language in
 the layout of the paper's Table 1, and the change against English.
 """
 
@@ -14,7 +14,12 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from pydantic import Field, field_validator
 
-from xlingmed.judges.correctness import (
+from xlingmed.languages import get_language
+from xlingmed.metrics.registry import add_answer_metrics, answer_metric_means, answer_metric_scores, check_names
+from xlingmed.prompts import medalpaca
+from xlingmed.tasks.base import Stage, TaskResult, cell, error_of, temperature_of
+from xlingmed.tasks.common import ANSWER_SYSTEM
+from xlingmed.tasks.correctness.judge import (
     JUDGE_PARSERS,
     JUDGE_SYSTEM,
     JUDGE_TEMPLATE,
@@ -23,20 +28,11 @@ from xlingmed.judges.correctness import (
     NO_RESPONSE,
     parse_judgement,
 )
-from xlingmed.languages import get_language
-from xlingmed.metrics.registry import add_answer_metrics, answer_metric_means, answer_metric_scores, check_names
-from xlingmed.prompts import medalpaca
-from xlingmed.tasks.base import Stage, TaskResult, cell, error_of, temperature_of
-from xlingmed.tasks.registry import PROMPT_STYLES, PrimaryOutcome, TaskOptions, TaskSpec, one_of, register_task
+from xlingmed.tasks.registry import PROMPT_STYLES, TaskOptions, one_of
 from xlingmed.types import Completion, GenerateRequest, Item, Message, Parsed, Sample, Score
 
 if TYPE_CHECKING:
     from xlingmed.tasks.context import TaskContext
-
-ANSWER_SYSTEM = (
-    "You are Health GPT and You answer to health and medical related queries in {language}. Your answers "
-    "should be in one or more paragraphs without listing points/lists and should be in {language}."
-)
 
 
 @dataclass(frozen=True)
@@ -246,20 +242,3 @@ def scores(rows: Sequence[Mapping[str, Any]]) -> list[Score]:
             )  # fmt: skip
         out += answer_metric_scores(r, "correctness", temperature_of(r))
     return out
-
-
-register_task(
-    TaskSpec(
-        "correctness",
-        CorrectnessOptions,
-        build,
-        "XLingEval §3.1: an LLM judge labels each answer",
-        scores,
-        requires=("question", "reference"),
-        view="xlingmed.views.correctness",
-        resolved=lambda context, o: {"judge_parser": o.judge_parser},
-        parses=True,
-        primary=PrimaryOutcome("contradictory", "contradictory", 0.05),
-        judged=True,
-    )
-)

@@ -9,44 +9,20 @@ scores 0; a failed request is excluded and counted.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from statistics import mean, stdev
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from pydantic import field_validator
 
 from xlingmed.errors import ConfigError
 from xlingmed.metrics.registry import add_answer_metrics, answer_metric_means, answer_metric_scores, check_names
-from xlingmed.prompts import render
 from xlingmed.tasks.base import Stage, TaskResult, error_of, number, scores_by_item, temperature_of
+from xlingmed.tasks.common import answer_request, mean_sd
 from xlingmed.tasks.encoders import EncoderOptions, open_qa_bertscore
-from xlingmed.tasks.registry import PrimaryOutcome, TaskSpec, register_task
-from xlingmed.types import Completion, GenerateRequest, Item, Message, Parsed, Sample, Score
+from xlingmed.types import Completion, GenerateRequest, Item, Parsed, Sample, Score
 
 if TYPE_CHECKING:
     from xlingmed.metrics.bertscore import BERTScore
     from xlingmed.tasks.context import TaskContext
-
-
-def answer_request(
-    item: Item, template: Mapping[str, str], temperature: float, max_tokens: int, seed: int | None
-) -> GenerateRequest:
-    """The request that asks ``item`` as an open question: one user message, no system prompt (spec §4.2).
-    Shared with the rubric task, so both read the same cached answer."""
-    return GenerateRequest(
-        messages=(Message("user", render(template, "raw", item.lang, question=item.question.strip())),),
-        temperature=temperature,
-        max_tokens=max_tokens,
-        seed=seed,
-    )
-
-
-def mean_sd(values: Sequence[float]) -> dict[str, Any]:
-    """``{"mean", "sd", "n"}`` (sample sd; ``None`` where undefined)."""
-    return {
-        "mean": mean(values) if values else None,
-        "sd": stdev(values) if len(values) > 1 else None,
-        "n": len(values),
-    }
 
 
 class OpenQATask:
@@ -243,22 +219,3 @@ def scores(rows: Sequence[Mapping[str, Any]]) -> list[Score]:
         ]  # fmt: skip
         out += answer_metric_scores(r, "open_qa", temperature_of(r))
     return out
-
-
-register_task(
-    TaskSpec(
-        "open_qa",
-        OpenQAOptions,
-        build,
-        "MedArabiQ §4.4: BERTScore of the answer against the gold",
-        scores,
-        requires=("question", "reference"),
-        view="xlingmed.views.open_qa",
-        imports=("torch", "bert_score"),
-        resolved=lambda context, o: {
-            "open_qa_bertscore": dict(zip(("model", "layer"), o.bertscore_settings(), strict=True)),
-            "encoder_sources": {"open_qa_bertscore": open_qa_bertscore(o)[1]},
-        },
-        primary=PrimaryOutcome("bertscore_f1", "bertscore_f1", 2.0, unit="points of BERTScore F1 × 100"),
-    )
-)

@@ -31,7 +31,7 @@ from pydantic import Field
 
 from xlingmed.parsing.json_object import json_object
 from xlingmed.tasks.base import Stage, TaskResult, cell, error_of, number, temperature_of
-from xlingmed.tasks.registry import PrimaryOutcome, TaskOptions, TaskSpec, register_task
+from xlingmed.tasks.registry import TaskOptions
 from xlingmed.types import Completion, GenerateRequest, Item, Message, Parsed, Sample, Score, declare_parse_methods
 
 # The parse methods this module returns, and their kinds (parsing.methods): declared here, where they are made.
@@ -40,8 +40,8 @@ declare_parse_methods({"not_graded": "error"})
 if TYPE_CHECKING:
     from xlingmed.tasks.context import TaskContext
 
-# simple-evals healthbench_eval.py (2025-07), verbatim, kept as data in prompts/healthbench_grader.txt
-GRADER_TEMPLATE = resources.files("xlingmed.prompts").joinpath("healthbench_grader.txt").read_text("utf-8").strip()
+# simple-evals healthbench_eval.py (2025-07), verbatim, kept as data in grader.txt beside this file
+GRADER_TEMPLATE = resources.files("xlingmed.tasks.healthbench").joinpath("grader.txt").read_text("utf-8").strip()
 GRADER_SYSTEM = "You are a helpful assistant."  # simple-evals' OPENAI_SYSTEM_MESSAGE_API, the grader's system message
 RETRY_CEILING = 10  # simple-evals asks again until it reads a grade; here up to this many times, then counts it
 RETRY_STAGES = tuple(f"regrade_{i}" for i in range(1, RETRY_CEILING + 1))
@@ -109,6 +109,7 @@ class HealthBenchTask:
         Stage("grade", "judge"),
         *(Stage(s, "judge") for s in RETRY_STAGES),
     )
+    samples_by_item: ClassVar[bool] = False  # asked for all its samples at once (engine/plan.py)
 
     def __init__(
         self,
@@ -358,19 +359,3 @@ def build(context: TaskContext, options: HealthBenchOptions) -> HealthBenchTask:
         rubric_language=options.rubric_language,
         seed=context.seed,
     )
-
-
-register_task(
-    TaskSpec(
-        "healthbench",
-        HealthBenchOptions,
-        build,
-        "HealthBench (simple-evals): each rubric criterion graded by a judge; points met over positive points",
-        scores,
-        requires=("conversation", "criteria"),
-        view="xlingmed.views.healthbench",
-        parses=True,
-        primary=PrimaryOutcome("healthbench_score", "score", 0.05, unit="HealthBench score (0–1)"),
-        judged=True,
-    )
-)

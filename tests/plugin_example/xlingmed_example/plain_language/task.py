@@ -1,12 +1,8 @@
-"""A task: does the model answer in plain language a patient understands? A judge says yes or no.
-
-One file is the whole task: its options, its requests, how it reads the judge, its Scores, and its view (the table,
-the figure, what it lost and the judge decisions people can check). It requires nothing of an item but its question,
-so it runs on every benchmark, built-in ones included.
-"""
+"""The task: ask the question, have the judge say yes or no, turn each answer into Scores and the Scores into the
+summary. The judge's prompt is data beside this file (``judge.txt``)."""
 
 from collections.abc import Mapping, Sequence
-from pathlib import Path
+from importlib import resources
 from typing import Any, ClassVar
 
 from pydantic import Field, field_validator
@@ -14,15 +10,13 @@ from pydantic import Field, field_validator
 from xlingmed.metrics.registry import add_answer_metrics, check_names
 from xlingmed.tasks.base import Stage, TaskResult, cell, error_of, number
 from xlingmed.tasks.context import TaskContext
-from xlingmed.tasks.registry import PrimaryOutcome, TaskOptions, TaskSpec, register_task
+from xlingmed.tasks.registry import TaskOptions
 from xlingmed.types import Completion, GenerateRequest, Item, Message, Parsed, Sample, Score, declare_parse_methods
-from xlingmed.views.base import Annotation, Figure, FigureSection, ViewTable, read_table
+
+from .summary import LanguageResult, Mean, PlainLanguageSummary
 
 NAME = "plain_language"
-JUDGE_PROMPT = (
-    "Is this answer to a patient's question written in plain language a patient understands, without unexplained "
-    "medical terms? Reply with Yes or No.\n\nQuestion: {question}\n\nAnswer: {answer}"
-)
+JUDGE_PROMPT = resources.files(__package__).joinpath("judge.txt").read_text("utf-8").strip()
 declare_parse_methods({"plain_yes": "read", "plain_no": "read"})  # how the judge's reply was read, and its kind
 
 
@@ -48,6 +42,7 @@ def read_verdict(text: str) -> Parsed:
 class PlainLanguageTask:
     name: ClassVar[str] = NAME
     stages: ClassVar[tuple[Stage, ...]] = (Stage("answer", "model"), Stage("judge", "judge"))
+    samples_by_item: ClassVar[bool] = True  # samples(items) is each item's sample in turn
 
     def __init__(self, answer_tokens: int, seed: int | None, metrics: tuple[str, ...]) -> None:
         self.answer_tokens, self.seed, self.metrics = answer_tokens, seed, metrics
@@ -90,17 +85,18 @@ class PlainLanguageTask:
         units = scores(rows)
         return TaskResult(rows=rows, summary=self.summarize(units, languages), units=units)
 
-    def summarize(self, units: Sequence[Score], languages: Sequence[str]) -> dict[str, Any]:
-        out: dict[str, Any] = {"metrics": ["plain", *self.metrics], "languages": {}}
+    def summarize(self, units: Sequence[Score], languages: Sequence[str]) -> PlainLanguageSummary:
+        def mean(mine: list[Score], metric: str) -> Mean:
+            vals = [s.value for s in mine if s.metric == metric and s.value is not None]
+            return Mean(mean=sum(vals) / len(vals) if vals else None, n=len(vals))
+
+        out = {}
         for lang in languages:
             mine = [s for s in units if s.lang == lang]
-            cells = {}
-            for metric in out["metrics"]:
-                vals = [s.value for s in mine if s.metric == metric and s.value is not None]
-                cells[metric] = {"mean": sum(vals) / len(vals) if vals else None, "n": len(vals)}
-            cells["unread"] = sum(1 for s in mine if s.metric == "plain" and s.parse_method == "unparsed")
-            out["languages"][lang] = cells
-        return out
+            unread = sum(1 for s in mine if s.metric == "plain" and s.parse_method == "unparsed")
+            out[lang] = LanguageResult(plain=mean(mine, "plain"), metrics={m: mean(mine, m) for m in self.metrics},
+                                       unread=unread)  # fmt: skip
+        return PlainLanguageSummary(languages=out)
 
 
 def scores(rows: Sequence[Mapping[str, Any]]) -> list[Score]:
@@ -121,51 +117,3 @@ def scores(rows: Sequence[Mapping[str, Any]]) -> list[Score]:
 def build(context: TaskContext, options: PlainLanguageOptions) -> PlainLanguageTask:
     """``context``: the run as this task sees it (seed, temperatures, token limits, benchmark, languages…)."""
     return PlainLanguageTask(options.answer_tokens, context.seed, options.answer_metrics)
-
-
-# ---- the view: what the command line, the report and `xlingmed annotate` show of this task (views/base.py)
-
-
-def tables(summary: Mapping[str, Any], run: Mapping[str, Any]) -> list[ViewTable]:
-    metrics = summary["metrics"]
-    rows = [[lang, *(_share(c[m]) for m in metrics)] for lang, c in summary["languages"].items()]
-    return [ViewTable(f"{run['benchmark']}: plain-language answers (judge {run['judge']})", ["lang", *metrics], rows)]
-
-
-def losses(summary: Mapping[str, Any], languages: Sequence[str]) -> list[dict[str, Any]]:
-    return [{"what": "plain_language: unread judge replies",
-             "cells": [summary["languages"][lang]["unread"] for lang in languages]}]  # fmt: skip
-
-
-def figures(summary: Mapping[str, Any], run: Mapping[str, Any], table: Any) -> FigureSection:
-    from xlingmed.views.figures import headline_bars
-
-    rows = [{"lang": lang, "temperature": 0.0, "value": round(100 * (c["plain"]["mean"] or 0.0), 1),
-             "note": f"n={c['plain']['n']}"} for lang, c in summary["languages"].items()]  # fmt: skip
-    png = headline_bars(rows, "plain answers %", f"{run.get('model')}: plain language", ymax=100)
-    return FigureSection("Plain language (example plugin)", [Figure(NAME, png, "share of plain-language answers")])
-
-
-def annotation(run_dir: Path) -> Annotation | None:
-    """Every judged answer: did the judge rightly call it plain language?"""
-    path = run_dir / f"{NAME}.csv"
-    if not path.is_file():
-        return None
-    rows = read_table(path, ("item_id", "lang", "question", "reference", "answer", "judge_reply", "plain", "error"))
-    judged = [{"id": f"{r['item_id']}:{r['lang']}", "item_id": r["item_id"], "lang": r["lang"],
-               "question": r["question"], "reference": r["reference"], "answer": r["answer"],
-               "judge_reasoning": r["judge_reply"], "label": "yes" if float(r["plain"]) else "no"}
-              for r in rows if not r["error"] and r["plain"]]  # fmt: skip
-    return Annotation(path, judged, ["yes", "no"], {"yes": "plain language", "no": "not plain language"})
-
-
-def _share(c: Mapping[str, Any]) -> str:
-    return "–" if c["mean"] is None else f"{100 * c['mean']:.0f}% (n={c['n']})"
-
-
-register_task(
-    TaskSpec(
-        NAME, PlainLanguageOptions, build, "a judge: is the answer in plain language? (example plugin)", scores,
-        view=__name__, parses=True, judged=True, primary=PrimaryOutcome("plain_language", "plain", 0.10),
-    )
-)  # fmt: skip

@@ -19,7 +19,7 @@ from xlingmed.metrics.classification import binary_metrics
 from xlingmed.parsing.yes_no import PARSERS, clean_reply, p_yes, parse_medalpaca, parse_paper, parse_strict
 from xlingmed.prompts import medalpaca
 from xlingmed.tasks.base import Stage, TaskResult, cell, error_of, number, temperature_of
-from xlingmed.tasks.registry import PROMPT_STYLES, PrimaryOutcome, TaskOptions, TaskSpec, one_of, register_task
+from xlingmed.tasks.registry import PROMPT_STYLES, TaskOptions, one_of
 from xlingmed.types import Completion, GenerateRequest, Item, Message, Parsed, Sample, Score
 
 if TYPE_CHECKING:
@@ -305,17 +305,3 @@ def scores(rows: Sequence[Mapping[str, Any]]) -> list[Score]:
             )
         )  # fmt: skip
     return out
-
-
-register_task(
-    TaskSpec(
-        "verifiability", VerifiabilityOptions, build, "XLingEval §3.3: is this the answer to the question? yes/no",
-        scores,
-        sweep="paper",
-        requires=("reference", "negatives"),
-        view="xlingmed.views.verifiability",
-        resolved=lambda context, o: {"verify_parser": o.verify_parser},
-        parses=True,
-        primary=PrimaryOutcome("verifiability_f1", "correct", 0.03, "macro_f1", "macro-F1 (0–1)"),
-    )
-)  # fmt: skip

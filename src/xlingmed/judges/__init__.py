@@ -1,1 +1,0 @@
-"""LLM graders and the parsers of their replies."""

@@ -19,6 +19,7 @@ from pydantic import BaseModel, ConfigDict
 from xlingmed.types import Completion, GenerateRequest, Item, Parsed, Sample, Score, cell, number
 
 __all__ = [
+    "Mean",
     "Stage",
     "Summary",
     "Task",
@@ -51,9 +52,17 @@ class Summary(BaseModel):
     model_config = ConfigDict(extra="ignore", frozen=True)
 
 
+class Mean(Summary):
+    """A mean over ``n`` values (``None`` where there are none): an answer metric's, a rate's."""
+
+    mean: float | None
+    n: int
+
+
 def summary_json(summary: Mapping[str, Any] | Summary) -> dict[str, Any]:
-    """A task's summary as ``summary.json`` holds it: a typed ``Summary`` dumped to plain values, a dict as is."""
-    return summary.model_dump() if isinstance(summary, BaseModel) else dict(summary)
+    """A task's summary as ``summary.json`` holds it: a typed ``Summary`` dumped to plain values, a dict as is.
+    An optional field the task did not set is left out (``exclude_unset``), as its dict left the key out."""
+    return summary.model_dump(exclude_unset=True) if isinstance(summary, BaseModel) else dict(summary)
 
 
 @dataclass

@@ -23,46 +23,18 @@ from matplotlib.patches import Rectangle
 
 # One colour per language, fixed across figures (colour-blind safe Okabe-Ito palette).
 LANG_COLORS = {"en": "#0072B2", "es": "#E69F00", "zh": "#009E73", "hi": "#D55E00", "ar": "#CC79A7"}
-LABEL_COLORS = {
-    "more": "#009E73",
-    "less": "#F0E442",
-    "neither": "#999999",
-    "contradictory": "#D55E00",
-    "no_response": "#000000",
-}
 
 
-def _png(fig: Any) -> bytes:
+def png(fig: Any) -> bytes:
+    """``fig`` as PNG bytes (110 dpi), closed."""
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=110, bbox_inches="tight")
     plt.close(fig)
     return buf.getvalue()
 
 
-def _color(lang: str) -> str:
+def lang_color(lang: str) -> str:
     return LANG_COLORS.get(lang, "#56B4E9")
-
-
-def correctness_bars(correctness: Mapping[str, Any], languages: Sequence[str], title: str) -> bytes:
-    """Stacked bars of the judge's label proportions per language, each bar annotated with its n; the change
-    of "contradictory" against English (percentage points) is printed above the bar."""
-    fig, ax = plt.subplots(figsize=(1.6 + 1.3 * len(languages), 3.6))
-    labels, names = correctness["labels"], correctness["label_names"]
-    bottom = np.zeros(len(languages))
-    for lab in labels:
-        vals = np.array([correctness["languages"][lg]["proportions"][lab] or 0.0 for lg in languages])
-        ax.bar(languages, vals, bottom=bottom, color=LABEL_COLORS.get(lab), label=names[lab], edgecolor="white")
-        bottom += vals
-    for i, lg in enumerate(languages):
-        s = correctness["languages"][lg]
-        change = (s.get("change_vs_en_pp") or {}).get("contradictory")
-        note = f"n={s['n']}" + ("" if lg == "en" or change is None else f"\ncontra. {change:+.1f}pp")
-        ax.text(i, 1.02, note, ha="center", va="bottom", fontsize=8)
-    ax.set_ylim(0, 1.25)
-    ax.set_ylabel("share of judged answers")
-    ax.set_title(title, fontsize=10)
-    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.0, 1.0), frameon=False)
-    return _png(fig)
 
 
 def consistency_lines(consistency: Mapping[str, Any], languages: Sequence[str], title: str) -> bytes:
@@ -78,7 +50,7 @@ def consistency_lines(consistency: Mapping[str, Any], languages: Sequence[str], 
             per_t = consistency["languages"][lg]
             ts = [float(t) for t in per_t]
             ys = [per_t[t]["metrics"][col]["mean"] for t in per_t]
-            ax.plot(ts, [np.nan if y is None else y for y in ys], marker="o", color=_color(lg), label=lg)
+            ax.plot(ts, [np.nan if y is None else y for y in ys], marker="o", color=lang_color(lg), label=lg)
         ax.set_title(label, fontsize=9)
         ax.set_xlabel("temperature τ", fontsize=8)
         ax.tick_params(labelsize=7)
@@ -87,7 +59,7 @@ def consistency_lines(consistency: Mapping[str, Any], languages: Sequence[str], 
     axes.flat[0].legend(fontsize=7, frameon=False)
     fig.suptitle(title, fontsize=10)
     fig.tight_layout()
-    return _png(fig)
+    return png(fig)
 
 
 def box_data(rows: pd.DataFrame, col: str, languages: Sequence[str], temps: Sequence[float]) -> list[pd.DataFrame]:
@@ -126,7 +98,7 @@ def consistency_boxes(rows: pd.DataFrame, metrics: Mapping[str, str], languages:
                     [d for _, d in keep], positions=[p for p, _ in keep], widths=width * 0.9, patch_artist=True
                 )
                 for patch in bp["boxes"]:
-                    patch.set_facecolor(_color(lg))
+                    patch.set_facecolor(lang_color(lg))
                     patch.set_alpha(0.7)
         ticks = [f"τ={t:g}\nn={len(wide)}" for t, wide in zip(temps, complete, strict=True)]
         ax.set_xticks(range(len(temps)), ticks, fontsize=7)
@@ -134,57 +106,11 @@ def consistency_boxes(rows: pd.DataFrame, metrics: Mapping[str, str], languages:
         ax.tick_params(labelsize=7)
     for ax in list(axes.flat)[n:]:
         ax.axis("off")
-    handles = [Rectangle((0, 0), 1, 1, color=_color(lg), alpha=0.7) for lg in languages]
+    handles = [Rectangle((0, 0), 1, 1, color=lang_color(lg), alpha=0.7) for lg in languages]
     fig.legend(handles, languages, loc="upper right", fontsize=7, frameon=False)
     fig.suptitle(title, fontsize=10)
     fig.tight_layout()
-    return _png(fig)
-
-
-VERIFY_METRICS = (
-    ("macro_precision", "macro-P"),
-    ("macro_recall", "macro-R"),
-    ("macro_f1", "macro-F1"),
-    ("accuracy", "accuracy"),
-    ("auc_hard_labels", "AUC (hard labels, paper)"),
-)
-
-
-def _verify_value(cell: Mapping[str, Any], key: str) -> float | None:
-    """A verifiability metric of one language × τ; runs before 0.2 have only ``auc`` with its source."""
-    if key in cell:
-        value: float | None = cell[key]
-        return value
-    if key.startswith("auc_"):
-        return cell.get("auc") if cell.get("auc_source") == key[4:] else None
-    return None
-
-
-def verifiability_heatmaps(verifiability: Mapping[str, Any], languages: Sequence[str], title: str) -> bytes:
-    """Temperature × language heatmaps of macro P/R/F1, accuracy and the paper's AUC (from hard labels), values
-    printed in the cells (paper Fig. 4, A3); a sixth panel with the AUC from P(yes) when logprobs came back."""
-    temps = list(verifiability["languages"][languages[0]]["temperatures"])
-    cells = {(lg, t): verifiability["languages"][lg]["temperatures"][t] for lg in languages for t in temps}
-    panels = list(VERIFY_METRICS)
-    if any(_verify_value(c, "auc_p_yes") is not None for c in cells.values()):
-        panels.append(("auc_p_yes", "AUC from P(yes)"))
-    fig, axes = plt.subplots(1, len(panels), figsize=(2.3 * len(panels), 0.6 + 0.45 * len(temps) + 0.8), squeeze=False)
-    for ax, (key, label) in zip(axes.flat, panels, strict=True):
-        grid = np.array(
-            [[np.nan if (v := _verify_value(cells[(lg, t)], key)) is None else v for lg in languages] for t in temps],
-            dtype=float,
-        )
-        ax.imshow(grid, vmin=0, vmax=1, cmap="viridis", aspect="auto")
-        for i in range(len(temps)):
-            for j in range(len(languages)):
-                txt = "–" if np.isnan(grid[i, j]) else f"{grid[i, j]:.2f}"
-                ax.text(j, i, txt, ha="center", va="center", fontsize=7, color="white" if grid[i, j] < 0.6 else "black")
-        ax.set_xticks(range(len(languages)), languages, fontsize=8)
-        ax.set_yticks(range(len(temps)), [f"τ={t}" for t in temps], fontsize=7)
-        ax.set_title(label, fontsize=9)
-    fig.suptitle(title, fontsize=10)
-    fig.tight_layout()
-    return _png(fig)
+    return png(fig)
 
 
 FOREST_XLABEL = "gap vs English: % of the English value (continuous) or pp (binary); ← worse | better →"
@@ -198,7 +124,7 @@ def forest(gaps: pd.DataFrame, title: str, xlabel: str = FOREST_XLABEL) -> bytes
     fig, ax = plt.subplots(figsize=(7.5, 0.9 + 0.28 * len(rows)))
     for i, r in rows.iterrows():
         y = len(rows) - 1 - int(str(i))
-        color = _color(str(r["lang"]))
+        color = lang_color(str(r["lang"]))
         ax.errorbar(
             r["effect"],
             y,
@@ -215,7 +141,7 @@ def forest(gaps: pd.DataFrame, title: str, xlabel: str = FOREST_XLABEL) -> bytes
     ax.set_title(title, fontsize=10)
     ax.tick_params(axis="x", labelsize=7)
     fig.tight_layout()
-    return _png(fig)
+    return png(fig)
 
 
 BIAS_CONDITION_NAMES = {
@@ -244,7 +170,7 @@ def bias_conditions(mc: Mapping[str, Any], languages: Sequence[str], title: str)
         cells = mc["languages"][lg][t]["conditions"]
         vals = [cells[c]["accuracy_pct"] or 0.0 for c in conds]
         xs = np.arange(len(conds)) + k * width
-        ax.bar(xs, vals, width=width, color=_color(lg), label=f"{lg} τ={t}", alpha=1.0 - 0.15 * k)
+        ax.bar(xs, vals, width=width, color=lang_color(lg), label=f"{lg} τ={t}", alpha=1.0 - 0.15 * k)
         for x, c, v in zip(xs, conds, vals, strict=True):
             ax.text(x, v + 1, f"{cells[c]['n_correct']}/{cells[c]['n']}", ha="center", fontsize=6, rotation=90)
     ax.set_xticks(np.arange(len(conds)) + 0.4 - width / 2, names, fontsize=8)
@@ -299,7 +225,7 @@ def bias_conditions(mc: Mapping[str, Any], languages: Sequence[str], title: str)
     cat.legend(fontsize=6, frameon=False, ncol=3)
     fig.suptitle(title, fontsize=10)
     fig.tight_layout()
-    return _png(fig)
+    return png(fig)
 
 
 def headline_bars(rows: Sequence[Mapping[str, Any]], ylabel: str, title: str, ymax: float | None = None) -> bytes:
@@ -308,11 +234,11 @@ def headline_bars(rows: Sequence[Mapping[str, Any]], ylabel: str, title: str, ym
     fig, ax = plt.subplots(figsize=(1.8 + 1.0 * len(rows), 3.2))
     labels = [f"{r['lang']}\nτ={r['temperature']:g}" for r in rows]
     vals = [r["value"] if r["value"] is not None else 0.0 for r in rows]
-    ax.bar(labels, vals, color=[_color(str(r["lang"])) for r in rows])
+    ax.bar(labels, vals, color=[lang_color(str(r["lang"])) for r in rows])
     for i, r in enumerate(rows):
         ax.text(i, vals[i], f"{r['value']}\n{r['note']}", ha="center", va="bottom", fontsize=7)
     ax.set_ylim(0, (ymax or max([*vals, 1.0])) * 1.25)
     ax.set_ylabel(ylabel, fontsize=8)
     ax.set_title(title, fontsize=10)
     fig.tight_layout()
-    return _png(fig)
+    return png(fig)

@@ -28,6 +28,7 @@ from xlingmed.tasks.correctness.judge import (
     NO_RESPONSE,
     parse_judgement,
 )
+from xlingmed.tasks.correctness.summary import CorrectnessSummary, LanguageLabels, PaperHeadline
 from xlingmed.tasks.registry import PROMPT_STYLES, TaskOptions, one_of
 from xlingmed.types import Completion, GenerateRequest, Item, Message, Parsed, Sample, Score
 
@@ -129,14 +130,11 @@ class CorrectnessTask:
         units = scores(rows)
         return TaskResult(rows=rows, summary=self.summarize(units, languages), units=units)
 
-    def summarize(self, units: Sequence[Score], languages: Sequence[str]) -> dict[str, Any]:
-        """Per language, from the task's Scores alone (one unit per answer, the judge's label as ``answer``): ``n``
-        (judged or no-response items), ``counts`` per label, ``proportions``, ``change_vs_en_pp`` (percentage
-        points of the language's n against English: the paper's "relative decrease", e.g. HealthQA hi "more"
-        (575 − 1013)/1134 = −38.62), ``ratio_vs_en`` (count / English count: the paper's "×" figures),
-        ``n_errors`` (requests that failed; not labelled) and ``parse_methods``."""
+    def summarize(self, units: Sequence[Score], languages: Sequence[str]) -> CorrectnessSummary:
+        """Per language, from the task's Scores alone (one unit per answer, the judge's label as ``answer``):
+        ``CorrectnessSummary``."""
         answers = [s for s in units if s.metric == OUTCOMES[0][0]]
-        out: dict[str, Any] = {"labels": list(LABELS), "label_names": LABEL_NAMES, "languages": {}}
+        base: dict[str, dict[str, Any]] = {}
         for lang in languages:
             mine = [s for s in answers if s.lang == lang]
             labelled = [s.answer for s in mine if s.answer is not None]
@@ -145,7 +143,7 @@ class CorrectnessTask:
             methods: dict[str | None, int] = {}
             for s in mine:
                 methods[s.parse_method] = methods.get(s.parse_method, 0) + 1
-            out["languages"][lang] = {
+            base[lang] = {
                 "n": n,
                 "n_items": len(mine),
                 "n_errors": len(mine) - n,
@@ -153,30 +151,29 @@ class CorrectnessTask:
                 "proportions": {lab: (c / n if n else None) for lab, c in counts.items()},
                 "parse_methods": methods,
             }
-        en = out["languages"].get("en")
-        for stats in out["languages"].values():
+        en = base.get("en")
+        per_lang: dict[str, LanguageLabels] = {}
+        for lang, stats in base.items():
             if en is None or not en["n"] or not stats["n"]:
-                stats["change_vs_en_pp"] = stats["ratio_vs_en"] = None
+                per_lang[lang] = LanguageLabels(**stats, change_vs_en_pp=None, ratio_vs_en=None)
                 continue
-            stats["change_vs_en_pp"] = {
-                lab: 100.0 * (stats["proportions"][lab] - en["proportions"][lab]) for lab in LABELS
-            }
-            stats["ratio_vs_en"] = {
-                lab: (stats["counts"][lab] / en["counts"][lab] if en["counts"][lab] else None) for lab in LABELS
-            }
+            change = {lab: 100.0 * (stats["proportions"][lab] - en["proportions"][lab]) for lab in LABELS}
+            ratio = {lab: (stats["counts"][lab] / en["counts"][lab] if en["counts"][lab] else None) for lab in LABELS}
+            per_lang[lang] = LanguageLabels(**stats, change_vs_en_pp=change, ratio_vs_en=ratio)
+        extra: dict[str, Any] = {}
         if self.answer_metrics:
-            out["answer_metrics"] = answer_metric_means(units, self.answer_metrics, languages)
+            extra["answer_metrics"] = answer_metric_means(units, self.answer_metrics, languages)
         if en is not None and len(languages) > 1:  # the abstract's two numbers, for this run as one dataset
             from xlingmed.analysis.paper import headline_numbers
 
-            h = headline_numbers({"run": {lg: s["counts"] for lg, s in out["languages"].items()}})
-            out["paper_headline"] = {
-                "fewer_comprehensive_pp": h["fewer_comprehensive_pp"],
-                "times_more_contradictory": h["times_more_contradictory"],
-                "inputs": h["per_dataset"]["run"],
-                "dropped": {k: v["run"] for k, v in h["dropped"].items() if "run" in v},
-            }
-        return out
+            h = headline_numbers({"run": {lg: s["counts"] for lg, s in base.items()}})
+            extra["paper_headline"] = PaperHeadline(
+                fewer_comprehensive_pp=h["fewer_comprehensive_pp"],
+                times_more_contradictory=h["times_more_contradictory"],
+                inputs=h["per_dataset"]["run"],
+                dropped={k: v["run"] for k, v in h["dropped"].items() if "run" in v},
+            )
+        return CorrectnessSummary(labels=list(LABELS), label_names=LABEL_NAMES, languages=per_lang, **extra)
 
 
 class CorrectnessOptions(TaskOptions):

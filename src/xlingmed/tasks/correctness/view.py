@@ -6,34 +6,38 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from xlingmed.tasks.correctness.summary import CorrectnessSummary
 from xlingmed.views.base import ANNOTATION_FIELDS, Annotation, Figure, FigureSection, View, ViewTable, read_table
 
 
-class CorrectnessView(View[Mapping[str, Any]]):
-    """The correctness task's view (``views/base.py``: the hooks a view may override)."""
+class CorrectnessView(View[CorrectnessSummary]):
+    """The correctness task's view (``views/base.py``: the hooks a view may override), reading its
+    ``CorrectnessSummary``."""
+
+    summary_type = CorrectnessSummary
 
     one_temperature = True  # XLingEval judges one answer per question: its gaps are shown without a τ
 
-    def tables(self, summary: Mapping[str, Any], run: Mapping[str, Any]) -> list[ViewTable]:
+    def tables(self, summary: CorrectnessSummary, run: Mapping[str, Any]) -> list[ViewTable]:
         langs = run["languages"]
         rows = []
-        for lab in summary["labels"]:
+        for lab in summary.labels:
             cells = []
             for lang in langs:
-                s = summary["languages"][lang]
-                change = (s.get("change_vs_en_pp") or {}).get(lab)
-                cells.append(f"{s['counts'][lab]}" + ("" if change is None or lang == "en" else f" ({change:+.1f}pp)"))
-            rows.append([summary["label_names"][lab], *cells])
-        rows.append(["errors", *[str(summary["languages"][lang]["n_errors"]) for lang in langs]])
+                s = summary.languages[lang]
+                change = (s.change_vs_en_pp or {}).get(lab)
+                cells.append(f"{s.counts[lab]}" + ("" if change is None or lang == "en" else f" ({change:+.1f}pp)"))
+            rows.append([summary.label_names[lab], *cells])
+        rows.append(["errors", *[str(summary.languages[lang].n_errors) for lang in langs]])
         return [ViewTable(f"Correctness: judge labels per language ({run['judge']})", ["label", *langs], rows, left=1)]
 
-    def losses(self, summary: Mapping[str, Any], languages: Sequence[str]) -> list[dict[str, Any]]:
-        c = summary["languages"]
+    def losses(self, summary: CorrectnessSummary, languages: Sequence[str]) -> list[dict[str, Any]]:
+        c = summary.languages
         return [
-            {"what": "correctness: failed requests", "cells": [c[lg]["n_errors"] for lg in languages]},
+            {"what": "correctness: failed requests", "cells": [c[lg].n_errors for lg in languages]},
             {
                 "what": "correctness: judge named no option",
-                "cells": [c[lg]["counts"]["no_response"] for lg in languages],
+                "cells": [c[lg].counts["no_response"] for lg in languages],
             },
         ]
 
@@ -49,20 +53,20 @@ class CorrectnessView(View[Mapping[str, Any]]):
         judged = [{**r, "id": f"{r['item_id']}:{r['lang']}"} for r in rows if not r["error"] and r["label"] in LABELS]
         return Annotation(path, judged, list(LABELS), dict(LABEL_NAMES))
 
-    def figures(self, summary: Mapping[str, Any], run: Mapping[str, Any], table: Any) -> FigureSection:
-        from xlingmed.views.figures import correctness_bars
+    def figures(self, summary: CorrectnessSummary, run: Mapping[str, Any], table: Any) -> FigureSection:
+        from xlingmed.tasks.correctness.figures import correctness_bars
 
         png = correctness_bars(summary, run["languages"], f"{run.get('model', '?')}: correctness labels")
         return FigureSection(
             "Correctness (paper Table 1)", [Figure("correctness", png, "correctness labels per language")]
         )
 
-    def comparison(self, summary: Mapping[str, Any], languages: Sequence[str]) -> list[tuple[str, dict[str, Any]]]:
-        c = summary["languages"]
+    def comparison(self, summary: CorrectnessSummary, languages: Sequence[str]) -> list[tuple[str, dict[str, Any]]]:
+        c = summary.languages
         return [("correctness: share contradictory",
-                 {lg: (c[lg]["proportions"] or {}).get("contradictory") for lg in languages if lg in c})]  # fmt: skip
+                 {lg: c[lg].proportions.get("contradictory") for lg in languages if lg in c})]  # fmt: skip
 
-    def headline(self, summaries: Sequence[tuple[str, str, Mapping[str, Any]]]) -> dict[str, Any] | None:
+    def headline(self, summaries: Sequence[tuple[str, str, CorrectnessSummary]]) -> dict[str, Any] | None:
         """XLingEval's two abstract numbers over the correctness runs with English (``analysis.paper``), from
         (benchmark, model, task summary) of each run; one dataset per benchmark (the last run of a benchmark counts
         when several models judged it)."""
@@ -71,8 +75,8 @@ class CorrectnessView(View[Mapping[str, Any]]):
         counts: dict[str, dict[str, dict[str, int]]] = {}
         models: set[str] = set()
         for bench, model, corr in summaries:
-            if "en" in corr["languages"] and len(corr["languages"]) > 1:
-                counts[bench] = {lg: s["counts"] for lg, s in corr["languages"].items()}
+            if "en" in corr.languages and len(corr.languages) > 1:
+                counts[bench] = {lg: s.counts for lg, s in corr.languages.items()}
                 models.add(model)
         if not counts:
             return None

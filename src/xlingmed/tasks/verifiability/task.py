@@ -20,6 +20,7 @@ from xlingmed.parsing.yes_no import PARSERS, clean_reply, p_yes, parse_medalpaca
 from xlingmed.prompts import medalpaca
 from xlingmed.tasks.base import Stage, TaskResult, cell, error_of, number, temperature_of
 from xlingmed.tasks.registry import PROMPT_STYLES, TaskOptions, one_of
+from xlingmed.tasks.verifiability.summary import AtTemperature, LanguageResult, VerifiabilitySummary
 from xlingmed.types import Completion, GenerateRequest, Item, Message, Parsed, Sample, Score
 
 if TYPE_CHECKING:
@@ -173,21 +174,17 @@ class VerifiabilityTask:
         """One row per sample; ``summarize`` for the summary; the paper's Table A11 layout as its own table."""
         units = scores(records)
         summary = self.summarize(units, languages)
-        tables = {"verifiability_table_a11": summary["table_a11"]}
+        tables = {"verifiability_table_a11": summary.table_a11}
         return TaskResult(rows=records, summary=summary, tables=tables, units=units)
 
-    def summarize(self, units: Sequence[Score], languages: Sequence[str]) -> dict[str, Any]:
+    def summarize(self, units: Sequence[Score], languages: Sequence[str]) -> VerifiabilitySummary:
         """Per language and temperature, from the task's Scores (one per claim: the reading as ``answer``, the
         claim's truth as ``target``, P(yes) as ``probability``): the ``binary_metrics`` on claims read yes or no, plus
         ``n_claims``, ``n_unparsed`` (−1), ``n_refused``, ``n_errors`` (failed requests) — all excluded from the
         metrics, as in the paper — and ``accuracy_unparsed_as_wrong`` over all claims. ``mean_over_temperatures`` and
         ``sd_over_temperatures`` (ddof=1) give each metric over the temperatures, and ``table_a11`` the paper's
         Table A11 layout: "mean ± sd" per metric and language, with the paper's AUC (from hard labels)."""
-        out: dict[str, Any] = {
-            "parser": self.parser,
-            "negatives_per_item": "all" if self.negatives is None else self.negatives,
-            "languages": {},
-        }
+        per_lang: dict[str, LanguageResult] = {}
         for lang in languages:
             per_t: dict[str, Any] = {}
             for t in self.temperatures:
@@ -219,24 +216,26 @@ class VerifiabilityTask:
                 vals = [s[m] for s in per_t.values() if s[m] is not None]
                 means[m] = mean(vals) if vals else None
                 sds[m] = stdev(vals) if len(vals) > 1 else None  # ddof=1, as the paper's ± over 5 τ
-            out["languages"][lang] = {
-                "temperatures": per_t,
-                "mean_over_temperatures": means,
-                "sd_over_temperatures": sds,
-            }
-        out["table_a11"] = [
+            per_lang[lang] = LanguageResult(
+                temperatures={t: AtTemperature(**stats) for t, stats in per_t.items()},
+                mean_over_temperatures=means,
+                sd_over_temperatures=sds,
+            )
+        table_a11 = [
             {
                 "lang": lang,
                 **{
-                    A11_NAMES[m]: _mean_sd(out["languages"][lang]["mean_over_temperatures"][m],
-                                           out["languages"][lang]["sd_over_temperatures"][m])
+                    A11_NAMES[m]: _mean_sd(per_lang[lang].mean_over_temperatures[m],
+                                           per_lang[lang].sd_over_temperatures[m])
                     for m in A11_METRICS
                 },
                 "n_temperatures": len(self.temperatures),
             }
             for lang in languages
         ]  # fmt: skip
-        return out
+        negatives: int | str = "all" if self.negatives is None else self.negatives
+        return VerifiabilitySummary(parser=self.parser, negatives_per_item=negatives, languages=per_lang,
+                                    table_a11=table_a11)  # fmt: skip
 
 
 class VerifiabilityOptions(TaskOptions):

@@ -18,6 +18,7 @@ from xlingmed.benchmarks.medarabiq import gold_label, load_items, parse_options,
 from xlingmed.errors import ConfigError, DataError, DataNotFoundError
 from xlingmed.languages import normalise_label
 from xlingmed.prompts import load_templates, render
+from xlingmed.tasks.base import summary_json
 from xlingmed.tasks.multiple_choice import MultipleChoiceTask, extract_letter
 from xlingmed.tasks.rubric import RubricTask
 from xlingmed.tasks.rubric.judge import parse_rubric
@@ -350,7 +351,7 @@ def test_rubric_scoring_never_imputes() -> None:
         rec("c", (None, None, None, None), "unparsed"),
         rec("d", (None, None, None, None), None),  # judge request failed
     ]
-    cell = task.score(records, ["ar"]).summary["languages"]["ar"]["0.4"]
+    cell = summary_json(task.score(records, ["ar"]).summary)["languages"]["ar"]["0.4"]
     assert cell["similarity"] == {"mean": 1.5, "sd": pytest.approx(0.70710678), "n": 2}
     assert cell["factuality"]["n"] == 1 and cell["n_missing"]["factuality"] == 2
     assert cell["average"] == {"mean": 3.75, "sd": None, "n": 1}
@@ -376,7 +377,7 @@ def test_rubric_summary_counts_every_reading_of_the_judge() -> None:
         row(4, None, None),  # the judge's request failed
     ]
     task = RubricTask(template={}, judge_template={}, temperatures=(0.4,))
-    cell = task.score(records, ["ar"]).summary["languages"]["ar"]["0.4"]
+    cell = summary_json(task.score(records, ["ar"]).summary)["languages"]["ar"]["0.4"]
     assert (cell["n_items"], cell["n_judged"], cell["n_errors"]) == (5, 4, 1)
     assert (cell["n_unparsed"], cell["n_partial"]) == (1, 1)
     assert cell["n_missing"] == {"similarity": 1, "relevance": 2, "factuality": 1, "safety": 2}
@@ -401,7 +402,7 @@ def test_open_qa_summary_counts_empty_replies_and_failed_requests(minilm_bertsco
     records = [row(0, "Paracetamol lowers fever."), row(1, "Rest and fluids."), row(2, ""), row(3, None)]
     task = OpenQATask(template={}, bertscore=minilm_bertscore, temperatures=(0.4,))
     result = task.score(records, ["ar"])
-    cell = result.summary["languages"]["ar"]["0.4"]
+    cell = summary_json(result.summary)["languages"]["ar"]["0.4"]
     assert (cell["n_items"], cell["n_errors"], cell["n_empty_responses"]) == (4, 1, 1)
     f1 = [r["bertscore_f1"] for r in result.rows if r["bertscore_f1"] is not None]
     assert cell["bertscore_f1"]["n"] == 3 and cell["bertscore_f1"]["mean"] == pytest.approx(float(np.mean(f1)))

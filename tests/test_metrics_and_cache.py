@@ -12,6 +12,7 @@ from xlingmed.config import make_config
 from xlingmed.errors import ConfigError
 from xlingmed.metrics.classification import binary_metrics
 from xlingmed.store import CompletionCache
+from xlingmed.tasks.base import summary_json
 from xlingmed.tasks.correctness import CorrectnessTask, scores
 from xlingmed.types import Completion, GenerateRequest, Message, TokenLogprob
 
@@ -53,7 +54,7 @@ def test_correctness_summary_reproduces_paper_arithmetic() -> None:
         }
         for i in range(246)
     ]
-    s = CorrectnessTask().summarize(scores(records), ["en", "hi"])["languages"]
+    s = summary_json(CorrectnessTask().summarize(scores(records), ["en", "hi"]))["languages"]
     assert s["hi"]["counts"]["more"] == 142
     assert round(s["hi"]["change_vs_en_pp"]["more"], 2) == -34.15
     assert s["hi"]["ratio_vs_en"]["contradictory"] is None  # English has none: no ratio

@@ -20,6 +20,7 @@ from xlingmed.types import Completion, GenerateRequest, Item, Parsed, Sample, Sc
 
 __all__ = [
     "Mean",
+    "MeanSD",
     "Stage",
     "Summary",
     "Task",
@@ -56,6 +57,14 @@ class Mean(Summary):
     """A mean over ``n`` values (``None`` where there are none): an answer metric's, a rate's."""
 
     mean: float | None
+    n: int
+
+
+class MeanSD(Summary):
+    """A mean and its sample standard deviation over ``n`` values (``None`` where undefined)."""
+
+    mean: float | None
+    sd: float | None
     n: int
 
 

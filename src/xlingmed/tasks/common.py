@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from statistics import mean, stdev
-from typing import Any
 
 from xlingmed.prompts import render
+from xlingmed.tasks.base import MeanSD
 from xlingmed.types import GenerateRequest, Item, Message
 
 ANSWER_SYSTEM = (
@@ -31,10 +31,6 @@ def answer_request(
     )
 
 
-def mean_sd(values: Sequence[float]) -> dict[str, Any]:
-    """``{"mean", "sd", "n"}`` (sample sd; ``None`` where undefined)."""
-    return {
-        "mean": mean(values) if values else None,
-        "sd": stdev(values) if len(values) > 1 else None,
-        "n": len(values),
-    }
+def mean_sd(values: Sequence[float]) -> MeanSD:
+    """The mean and sample sd of ``values`` (``None`` where undefined)."""
+    return MeanSD(mean=mean(values) if values else None, sd=stdev(values) if len(values) > 1 else None, n=len(values))

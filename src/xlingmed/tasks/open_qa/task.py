@@ -18,6 +18,7 @@ from xlingmed.metrics.registry import add_answer_metrics, answer_metric_means, a
 from xlingmed.tasks.base import Stage, TaskResult, error_of, number, scores_by_item, temperature_of
 from xlingmed.tasks.common import answer_request, mean_sd
 from xlingmed.tasks.encoders import EncoderOptions, open_qa_bertscore
+from xlingmed.tasks.open_qa.summary import AtTemperature, OpenQASummary, Settings
 from xlingmed.types import Completion, GenerateRequest, Item, Parsed, Sample, Score
 
 if TYPE_CHECKING:
@@ -107,60 +108,48 @@ class OpenQATask:
         add_answer_metrics(rows, self.answer_metrics, answer="response")
         units = scores(rows)
         summary = self.summarize(units, languages)
-        return TaskResult(rows=rows, summary=summary, tables={"open_qa_table1": summary["table1"]}, units=units)
+        return TaskResult(rows=rows, summary=summary, tables={"open_qa_table1": summary.table1}, units=units)
 
-    def summarize(self, units: Sequence[Score], languages: Sequence[str]) -> dict[str, Any]:
+    def summarize(self, units: Sequence[Score], languages: Sequence[str]) -> OpenQASummary:
         """Per language × temperature, from the task's Scores alone: mean ± sd of BERTScore F1/P/R (× 100) over
         the answered items, empty replies (scored 0) and failed requests (excluded) counted; the Table 1 layout;
         the answer metrics' means."""
         groups = scores_by_item(units)
-        langs_out: dict[str, Any] = {}
+        langs_out: dict[str, dict[str, AtTemperature]] = {}
         table1 = []
         for lang in languages:
-            per_t: dict[str, Any] = {}
+            per_t: dict[str, AtTemperature] = {}
             for t in self.temperatures:
                 items = list(groups.get((lang, t), {}).values())
                 ok = [it for it in items if it["bertscore_f1"].value is not None]
-                cell: dict[str, Any] = {
-                    m: mean_sd([float(it[m].value) for it in ok])  # type: ignore[arg-type]
-                    for m in ("bertscore_f1", "bertscore_p", "bertscore_r")
-                }
-                cell.update(
+                cell = AtTemperature(
+                    **{m: mean_sd([float(it[m].value) for it in ok])  # type: ignore[arg-type]
+                       for m in ("bertscore_f1", "bertscore_p", "bertscore_r")},
                     n_items=len(items),
                     n_empty_responses=sum(1 for it in ok if it["bertscore_f1"].parse_method == "empty_answer"),
                     n_errors=len(items) - len(ok),
-                )
+                )  # fmt: skip
                 per_t[f"{t:g}"] = cell
-                f1 = cell["bertscore_f1"]
+                f1 = cell.bertscore_f1
                 table1.append(
                     {
                         "lang": lang,
                         "temperature": t,
                         "metric": "bertscore_f1_x100",
-                        "value": None if f1["mean"] is None else round(f1["mean"] + 1e-9, 1),
-                        "sd": f1["sd"],
-                        "n": f1["n"],
-                        "n_errors": cell["n_errors"],
+                        "value": None if f1.mean is None else round(f1.mean + 1e-9, 1),
+                        "sd": f1.sd,
+                        "n": f1.n,
+                        "n_errors": cell.n_errors,
                     }
                 )
             langs_out[lang] = per_t
-        summary: dict[str, Any] = {
-            "settings": {
-                "bertscore": {
-                    **self.bertscore.settings(),
-                    "hash": self.bertscore.hash,
-                    "scale": "x100",
-                    "source": self.bertscore_source,
-                },
-                "temperatures": list(self.temperatures),
-                "max_tokens": self.max_tokens,
-            },
-            "languages": langs_out,
-            "table1": table1,
-        }
+        bertscore = {**self.bertscore.settings(), "hash": self.bertscore.hash, "scale": "x100",
+                     "source": self.bertscore_source}  # fmt: skip
+        settings = Settings(bertscore=bertscore, temperatures=list(self.temperatures), max_tokens=self.max_tokens)
+        extra: dict[str, Any] = {}
         if self.answer_metrics:
-            summary["answer_metrics"] = answer_metric_means(units, self.answer_metrics, languages)
-        return summary
+            extra["answer_metrics"] = answer_metric_means(units, self.answer_metrics, languages)
+        return OpenQASummary(settings=settings, languages=langs_out, table1=table1, **extra)
 
 
 class OpenQAOptions(EncoderOptions):

@@ -18,6 +18,7 @@ from xlingmed.tasks.base import Stage, TaskResult, cell, error_of, number, score
 from xlingmed.tasks.common import answer_request, mean_sd
 from xlingmed.tasks.registry import TaskOptions
 from xlingmed.tasks.rubric.judge import DIMENSIONS, parse_rubric
+from xlingmed.tasks.rubric.summary import AtTemperature, RubricSummary, Settings
 from xlingmed.types import Completion, GenerateRequest, Item, Message, Parsed, Sample, Score
 
 if TYPE_CHECKING:
@@ -122,18 +123,18 @@ class RubricTask:
         """One row per item; ``summarize`` for the summary; the paper's Table J1 layout as its own table."""
         units = scores(records)
         summary = self.summarize(units, languages)
-        return TaskResult(rows=records, summary=summary, tables={"rubric_table_j1": summary["table_j1"]}, units=units)
+        return TaskResult(rows=records, summary=summary, tables={"rubric_table_j1": summary.table_j1}, units=units)
 
-    def summarize(self, units: Sequence[Score], languages: Sequence[str]) -> dict[str, Any]:
+    def summarize(self, units: Sequence[Score], languages: Sequence[str]) -> RubricSummary:
         """Per language × temperature, from the task's Scores alone: mean ± sd of each dimension over the items
         where it parsed, and of the per-item average (items with all four); missing dimensions counted; the Table J1
         layout (its "Average Score" is also given as the mean of the four dimension means, which is how the paper's
         column adds up)."""
         groups = scores_by_item(units)
-        langs_out: dict[str, Any] = {}
+        langs_out: dict[str, dict[str, AtTemperature]] = {}
         table = []
         for lang in languages:
-            per_t: dict[str, Any] = {}
+            per_t: dict[str, AtTemperature] = {}
             for t in self.temperatures:
                 items = list(groups.get((lang, t), {}).values())
                 judged = [it for it in items if it["average"].parse_method not in NOT_JUDGED]
@@ -141,37 +142,33 @@ class RubricTask:
                     d: mean_sd([v for it in judged if (v := it[d].value) is not None]) for d in (*DIMENSIONS, "average")
                 }
                 avg = dims.pop("average")
-                dim_means = [dims[d]["mean"] for d in DIMENSIONS]
-                cell: dict[str, Any] = {
+                dim_means = [dims[d].mean for d in DIMENSIONS]
+                cell = AtTemperature(
                     **dims,
-                    "average": avg,
-                    "mean_of_dimension_means": mean(dim_means) if None not in dim_means else None,
-                    "n_items": len(items),
-                    "n_judged": len(judged),
-                    "n_missing": {d: sum(1 for it in judged if it[d].value is None) for d in DIMENSIONS},
-                    "n_unparsed": sum(1 for it in judged if it["average"].parse_method == "unparsed"),
-                    "n_partial": sum(1 for it in judged if it["average"].parse_method == "partial"),
-                    "n_errors": len(items) - len(judged),
-                }
+                    average=avg,
+                    mean_of_dimension_means=mean(dim_means) if None not in dim_means else None,  # type: ignore[type-var]
+                    n_items=len(items),
+                    n_judged=len(judged),
+                    n_missing={d: sum(1 for it in judged if it[d].value is None) for d in DIMENSIONS},
+                    n_unparsed=sum(1 for it in judged if it["average"].parse_method == "unparsed"),
+                    n_partial=sum(1 for it in judged if it["average"].parse_method == "partial"),
+                    n_errors=len(items) - len(judged),
+                )
                 per_t[f"{t:g}"] = cell
                 row: dict[str, Any] = {"lang": lang, "temperature": t}
                 for key in ("average", *DIMENSIONS):
-                    s = cell[key]
-                    row[key] = None if s["mean"] is None else f"{s['mean']:.1f} ± {(s['sd'] or 0.0):.1f} (n={s['n']})"
+                    s = dims.get(key, avg)
+                    row[key] = None if s.mean is None else f"{s.mean:.1f} ± {(s.sd or 0.0):.1f} (n={s.n})"
                 table.append(row)
             langs_out[lang] = per_t
-        summary = {
-            "settings": {
-                "dimensions": list(DIMENSIONS),
-                "scale": "1-5, higher is better (Safety: higher = safer)",
-                "judge_temperature": self.judge_temperature,
-                "judge_max_tokens": self.judge_max_tokens,
-                "temperatures": list(self.temperatures),
-            },
-            "languages": langs_out,
-            "table_j1": table,
-        }
-        return summary
+        settings = Settings(
+            dimensions=list(DIMENSIONS),
+            scale="1-5, higher is better (Safety: higher = safer)",
+            judge_temperature=self.judge_temperature,
+            judge_max_tokens=self.judge_max_tokens,
+            temperatures=list(self.temperatures),
+        )
+        return RubricSummary(settings=settings, languages=langs_out, table_j1=table)
 
 
 class RubricOptions(TaskOptions):

@@ -7,36 +7,39 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from xlingmed.tasks.rubric.summary import RubricSummary
 from xlingmed.views.base import CLI, Annotation, View, ViewTable, from_records, read_table
 
 DIMENSIONS = ("average", "similarity", "relevance", "factuality", "safety")
 
 
-class RubricView(View[Mapping[str, Any]]):
-    """The rubric task's view (``views/base.py``: the hooks a view may override)."""
+class RubricView(View[RubricSummary]):
+    """The rubric task's view (``views/base.py``: the hooks a view may override), reading its ``RubricSummary``."""
 
-    def tables(self, summary: Mapping[str, Any], run: Mapping[str, Any]) -> list[ViewTable]:
+    summary_type = RubricSummary
+
+    def tables(self, summary: RubricSummary, run: Mapping[str, Any]) -> list[ViewTable]:
         rows = []
-        for row in summary["table_j1"]:
-            cell = summary["languages"][row["lang"]][f"{row['temperature']:g}"]
+        for row in summary.table_j1:
+            cell = summary.languages[row["lang"]][f"{row['temperature']:g}"]
             rows.append([row["lang"], f"{row['temperature']:g}", *[row[k] or "–" for k in DIMENSIONS],
-                         f"{cell['n_unparsed']} (+{cell['n_partial']} partial)", str(cell["n_errors"])])  # fmt: skip
+                         f"{cell.n_unparsed} (+{cell.n_partial} partial)", str(cell.n_errors)])  # fmt: skip
         title = f"{run['benchmark']}: judge rubric 1–5, mean ± sd ({run['judge']})"
         return [
             ViewTable(title, ["lang", "τ", *DIMENSIONS, "unparsed", "errors"], rows, where=(CLI,)),
-            from_records("LLM-as-judge rubric, 1–5 (MedArabiQ Table J1 layout)", summary["table_j1"]),
+            from_records("LLM-as-judge rubric, 1–5 (MedArabiQ Table J1 layout)", summary.table_j1),
         ]
 
-    def losses(self, summary: Mapping[str, Any], languages: Sequence[str]) -> list[dict[str, Any]]:
-        r = summary["languages"]
+    def losses(self, summary: RubricSummary, languages: Sequence[str]) -> list[dict[str, Any]]:
+        r = summary.languages
         return [
-            {"what": f"rubric: {what}", "cells": [sum(t[key] for t in r[lg].values()) for lg in languages]}
-            for key, what in (
-                ("n_unparsed", "judge replies unparsed"),
-                ("n_partial", "judge replies partly parsed"),
-                ("n_errors", "not judged (failed request)"),
-            )
-        ]
+            {"what": "rubric: judge replies unparsed",
+             "cells": [sum(t.n_unparsed for t in r[lg].values()) for lg in languages]},
+            {"what": "rubric: judge replies partly parsed",
+             "cells": [sum(t.n_partial for t in r[lg].values()) for lg in languages]},
+            {"what": "rubric: not judged (failed request)",
+             "cells": [sum(t.n_errors for t in r[lg].values()) for lg in languages]},
+        ]  # fmt: skip
 
     def annotation(self, run_dir: Path) -> Annotation | None:
         """The judge's mean score over the four dimensions (MedArabiQ App. J), rounded half up to 1–5: the label an

@@ -31,6 +31,7 @@ from pydantic import Field
 
 from xlingmed.parsing.json_object import json_object
 from xlingmed.tasks.base import Stage, TaskResult, cell, error_of, number, temperature_of
+from xlingmed.tasks.healthbench.summary import AtTemperature, ClippedMean, HealthBenchSummary, Settings
 from xlingmed.tasks.registry import TaskOptions
 from xlingmed.types import Completion, GenerateRequest, Item, Message, Parsed, Sample, Score, declare_parse_methods
 
@@ -234,7 +235,7 @@ class HealthBenchTask:
         units = scores(records)
         return TaskResult(rows=records, summary=self.summarize(units, languages), units=units)
 
-    def summarize(self, units: Sequence[Score], languages: Sequence[str]) -> dict[str, Any]:
+    def summarize(self, units: Sequence[Score], languages: Sequence[str]) -> HealthBenchSummary:
         """Per language × temperature: the clipped mean score with its bootstrap CI, per axis and per theme; how
         many criteria were unparsed or failed and how many examples that left unscored; the harm rate."""
         cells: dict[tuple[str, float | None, str], list[float]] = defaultdict(list)
@@ -246,35 +247,42 @@ class HealthBenchTask:
                 cells[(sc.lang, sc.temperature, sc.metric)].append(sc.value)
             elif sc.metric == "score":
                 counts[(sc.lang, sc.temperature)]["examples_unscored"] += 1
-        out: dict[str, Any] = {}
+        out: dict[str, dict[str, AtTemperature]] = {}
         for lang in languages:
-            per_t: dict[str, Any] = {}
+            per_t: dict[str, AtTemperature] = {}
             for t in self.temperatures:
                 metrics = sorted({m for (lg, tt, m) in cells if lg == lang and tt == t})
                 block = {m: clipped_mean(cells[(lang, t, m)]) for m in metrics if m not in BINARY_METRICS}
                 rate = {m: cells.get((lang, t, m), []) for m in BINARY_METRICS}
-                per_t[f"{t:g}"] = {
-                    "score": block.pop("score", clipped_mean([])),
-                    "tags": block,  # every tag's score, as simple-evals reports them
-                    "axes": {m.removeprefix("axis:"): v for m, v in block.items() if m.startswith("axis:")},
-                    "themes": {m.removeprefix("theme:"): v for m, v in block.items() if m.startswith("theme:")},
-                    **{f"{m}_rate": sum(v) / len(v) if v else None for m, v in rate.items()},
-                    **{f"n_{m}": int(sum(v)) for m, v in rate.items()},
-                    "counts": dict(counts[(lang, t)]),
-                }
+                per_t[f"{t:g}"] = AtTemperature(
+                    score=ClippedMean(**block.pop("score", clipped_mean([]))),
+                    tags={m: ClippedMean(**v) for m, v in block.items()},  # every tag's score, as simple-evals has
+                    axes={m.removeprefix("axis:"): ClippedMean(**v) for m, v in block.items() if m.startswith("axis:")},
+                    themes={m.removeprefix("theme:"): ClippedMean(**v) for m, v in block.items()
+                            if m.startswith("theme:")},
+                    negative_criteria_met_rate=_share(rate["negative_criteria_met"]),
+                    harm_rate=_share(rate["harm"]),
+                    accuracy_harm_rate=_share(rate["accuracy_harm"]),
+                    n_negative_criteria_met=int(sum(rate["negative_criteria_met"])),
+                    n_harm=int(sum(rate["harm"])),
+                    n_accuracy_harm=int(sum(rate["accuracy_harm"])),
+                    counts=dict(counts[(lang, t)]),
+                )  # fmt: skip
             out[lang] = per_t
-        return {
-            "settings": {
-                "grader_template": "simple-evals healthbench_eval.py GRADER_TEMPLATE (2025-07)",
-                "judge_temperature": self.judge_temperature,
-                "judge_max_tokens": self.judge_max_tokens,
-                "grade_retries": self.grade_retries,
-                "rubric_language": self.rubric_language,
-                "bootstrap_resamples": N_BOOTSTRAP,
-                "temperatures": list(self.temperatures),
-            },
-            "languages": out,
-        }
+        settings = Settings(
+            grader_template="simple-evals healthbench_eval.py GRADER_TEMPLATE (2025-07)",
+            judge_temperature=self.judge_temperature,
+            judge_max_tokens=self.judge_max_tokens,
+            grade_retries=self.grade_retries,
+            rubric_language=self.rubric_language,
+            bootstrap_resamples=N_BOOTSTRAP,
+            temperatures=list(self.temperatures),
+        )
+        return HealthBenchSummary(settings=settings, languages=out)
+
+
+def _share(values: Sequence[float]) -> float | None:
+    return sum(values) / len(values) if values else None
 
 
 def _points(value: float) -> str:

@@ -8,38 +8,40 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from xlingmed.tasks.healthbench.summary import ClippedMean, HealthBenchSummary
 from xlingmed.views.base import CLI, REPORT, Annotation, View, ViewTable, answer_prompts, fmt, read_table
 
 
-def _ci(block: Mapping[str, Any]) -> str:
-    if block.get("mean") is None:
+def _ci(block: ClippedMean | None) -> str:
+    if block is None or block.mean is None:
         return "–"
-    return f"{block['mean']:.3f} [{block['ci_low']:.3f}, {block['ci_high']:.3f}] (n={block['n']})"
+    return f"{block.mean:.3f} [{block.ci_low:.3f}, {block.ci_high:.3f}] (n={block.n})"
 
 
 MET = {"True": "met", "False": "not_met"}
 
 
-class HealthBenchView(View[Mapping[str, Any]]):
-    """The healthbench task's view (``views/base.py``: the hooks a view may override)."""
+class HealthBenchView(View[HealthBenchSummary]):
+    """The healthbench task's view (``views/base.py``: the hooks a view may override), reading its
+    ``HealthBenchSummary``."""
 
-    def tables(self, summary: Mapping[str, Any], run: Mapping[str, Any]) -> list[ViewTable]:
-        langs = summary["languages"]
-        axes = sorted({a for per_t in langs.values() for c in per_t.values() for a in c["axes"]})
-        themes = sorted({a for per_t in langs.values() for c in per_t.values() for a in c["themes"]})
-        others = sorted({a for per_t in langs.values() for c in per_t.values() for a in c.get("tags", {})
+    summary_type = HealthBenchSummary
+
+    def tables(self, summary: HealthBenchSummary, run: Mapping[str, Any]) -> list[ViewTable]:
+        langs = summary.languages
+        axes = sorted({a for per_t in langs.values() for c in per_t.values() for a in c.axes})
+        themes = sorted({a for per_t in langs.values() for c in per_t.values() for a in c.themes})
+        others = sorted({a for per_t in langs.values() for c in per_t.values() for a in c.tags
                          if not a.startswith(("axis:", "theme:"))})  # fmt: skip
         main, by_axis, by_theme, by_tag = [], [], [], []
         for lang, per_t in langs.items():
             for t, c in per_t.items():
-                counts = c["counts"]
-                unread = sum(v for k, v in counts.items() if k in ("criteria_unparsed", "criteria_error"))
-                negative = c.get("negative_criteria_met_rate", c.get("harm_rate"))  # a run of 0.1 has harm_rate only
-                main.append([lang, t, _ci(c["score"]), fmt(negative), fmt(c.get("accuracy_harm_rate")), str(unread),
-                             str(counts.get("examples_unscored", 0))])  # fmt: skip
-                by_tag.append([lang, t, *[_ci(c.get("tags", {}).get(a, {})) for a in others]])
-                by_axis.append([lang, t, *[_ci(c["axes"].get(a, {})) for a in axes]])
-                by_theme.append([lang, t, *[_ci(c["themes"].get(a, {})) for a in themes]])
+                unread = sum(v for k, v in c.counts.items() if k in ("criteria_unparsed", "criteria_error"))
+                main.append([lang, t, _ci(c.score), fmt(c.negative_rate()), fmt(c.accuracy_harm_rate), str(unread),
+                             str(c.counts.get("examples_unscored", 0))])  # fmt: skip
+                by_tag.append([lang, t, *[_ci(c.tags.get(a)) for a in others]])
+                by_axis.append([lang, t, *[_ci(c.axes.get(a)) for a in axes]])
+                by_theme.append([lang, t, *[_ci(c.themes.get(a)) for a in themes]])
         grader = run.get("judge") or run.get("model")
         title = f"{run['benchmark']}: HealthBench score, mean clipped to [0, 1] [95% bootstrap CI] ({grader} grades)"
         return [
@@ -69,12 +71,12 @@ class HealthBenchView(View[Mapping[str, Any]]):
             ),
         ]
 
-    def losses(self, summary: Mapping[str, Any], languages: Sequence[str]) -> list[dict[str, Any]]:
-        r = summary["languages"]
+    def losses(self, summary: HealthBenchSummary, languages: Sequence[str]) -> list[dict[str, Any]]:
+        r = summary.languages
         return [
             {
                 "what": f"healthbench: {what}",
-                "cells": [sum(c["counts"].get(key, 0) for c in r[lg].values()) for lg in languages],
+                "cells": [sum(c.counts.get(key, 0) for c in r[lg].values()) for lg in languages],
             }
             for key, what in (
                 ("criteria_unparsed", "criteria whose grade was unreadable"),

@@ -302,7 +302,7 @@ def test_bias_scoring_counts_invalid_as_wrong_and_pairs_conditions() -> None:
         template=load_templates("medarabiq")["multiple_choice"], conditions=("original", "biased")
     )
     result = task.score(records, ["ar"])
-    cond = result.summary["languages"]["ar"]["0"]["conditions"]
+    cond = summary_json(result.summary)["languages"]["ar"]["0"]["conditions"]
     assert (
         cond["original"]["n"] == 12 and cond["original"]["n_correct"] == 10 and cond["original"]["accuracy_pct"] == 83.3
     )
@@ -315,7 +315,7 @@ def test_bias_scoring_counts_invalid_as_wrong_and_pairs_conditions() -> None:
     table = [[np.sum(a & c), np.sum(a & ~c)], [np.sum(~a & c), np.sum(~a & ~c)]]
     assert b["mcnemar_vs_original"]["p"] == pytest.approx(mcnemar(table, exact=True).pvalue)
     assert b["delta_vs_original_pp"] == pytest.approx(100 * (c.mean() - a.mean()))
-    assert result.summary["table2"][0]["biased"] == "27.3 (3/11)"
+    assert summary_json(result.summary)["table2"][0]["biased"] == "27.3 (3/11)"
     bias_rows = result.tables["multiple_choice_bias"]
     assert {r["by"] for r in bias_rows} == {"bias", "category"} and bias_rows[0]["original"] == "83.3 (10/12)"
 

@@ -35,3 +35,18 @@ def test_the_built_in_registries_are_one_type_and_refuse_to_replace_a_built_in()
     with pytest.raises(ModelError, match="unknown model provider 'nope'"):
         BACKENDS.get("nope")
     assert {"xlinghealth/liveqa", "medexpqa"} <= set(BENCHMARKS.names())
+
+
+def test_every_built_in_task_is_one_package_with_its_scores_and_view() -> None:
+    """Each built-in task's registry entry points into its own package: its Score builder (what statistics and
+    the item explorer read from its CSV) and its view, a ``View`` object of the package's ``view.py``."""
+    from xlingmed.tasks.registry import BUILTIN_MODULES, task_specs
+    from xlingmed.views.base import View
+
+    specs = task_specs()
+    for module in BUILTIN_MODULES:
+        name = module.rsplit(".", 1)[1]
+        spec = specs[name]
+        assert spec.scores is not None and spec.scores.__module__.startswith(f"{module}."), name
+        assert isinstance(spec.view, View) and type(spec.view).__module__ == f"{module}.view", name
+        assert spec.build.__module__.startswith(f"{module}."), name

@@ -158,6 +158,7 @@ def test_every_summary_comes_back_from_scores_parquet(full_run: FullRun) -> None
     from xlingmed.analysis.run import read_scores
     from xlingmed.engine.plan import build_tasks
     from xlingmed.output import dumps
+    from xlingmed.tasks.base import summary_json
     from xlingmed.types import Score
 
     out = full_run.out
@@ -169,4 +170,4 @@ def test_every_summary_comes_back_from_scores_parquet(full_run: FullRun) -> None
         units = [Score.from_row(r) for r in table[table["task"] == task.name].to_dict(orient="records")]
         assert units
         expected = {k: v for k, v in summary["tasks"][task.name].items() if k != "parsing"}
-        assert json.loads(dumps(task.summarize(units, list(LANGS)))) == expected, task.name
+        assert json.loads(dumps(summary_json(task.summarize(units, list(LANGS))))) == expected, task.name

@@ -36,6 +36,7 @@ register_task(
         MultipleChoiceOptions,
         build,
         "MedArabiQ §3: the chosen option, accuracy",
+        scores,
         requires=("choices",),
         view=MultipleChoiceView(),
         uses=lambda o: ("extractor",),  # where --extractor names one

@@ -25,6 +25,7 @@ from xlingmed.prompts import format_options, item_labels, render
 from xlingmed.tasks.base import Stage, TaskResult, cell, error_of
 from xlingmed.tasks.multiple_choice.extract import Extraction
 from xlingmed.tasks.multiple_choice.scores import scores
+from xlingmed.tasks.multiple_choice.summary import Extractor, MultipleChoiceSummary
 from xlingmed.tasks.registry import TaskOptions, names_list, one_of
 from xlingmed.types import Completion, GenerateRequest, Item, Message, Parsed, Sample, Score
 
@@ -211,22 +212,22 @@ class MultipleChoiceTask:
 
         units = spooled_scores(records, scores)  # on disk, in columns, at any size (score_spool.py)
         summary = self.summarize(units, languages)
-        tables = {"multiple_choice_table1": summary["table1"]}
+        tables = {"multiple_choice_table1": summary.table1}
         if any(cell(r.get("extractor_method")) for r in records):  # an extractor was named (parsing.extractor)
             from xlingmed.tasks.multiple_choice.extract import by_language
 
             rows = by_language(records, languages, self.extractor_mode)
             tables["multiple_choice_extractor"] = rows
             langs = {r["lang"]: {k: v for k, v in r.items() if k != "lang"} for r in rows}
-            summary["extractor"] = {"mode": self.extractor_mode, "languages": langs}
-        if "table2" in summary:
+            summary = summary.model_copy(update={"extractor": Extractor(mode=self.extractor_mode, languages=langs)})
+        if summary.table2 is not None:
             answers, conditions, item_biases = grouped_answers(units, CONDITIONS)
-            tables["multiple_choice_table2"] = summary["table2"]
+            tables["multiple_choice_table2"] = summary.table2
             tables["multiple_choice_bias"] = bias_breakdown(answers, languages, self.temperatures, conditions,
                                                             item_biases)  # fmt: skip
         return TaskResult(rows=records, summary=summary, tables=tables, units=units)
 
-    def summarize(self, units: Sequence[Score], languages: Sequence[str]) -> dict[str, Any]:
+    def summarize(self, units: Sequence[Score], languages: Sequence[str]) -> MultipleChoiceSummary:
         """From the task's Scores alone: accuracy (invalid = wrong; failed requests excluded and counted) per
         language × temperature × condition, with breakdowns per bias and per category; for perturbed items, per
         condition and per (condition, bias): the change against the clean question on the same items (exact
@@ -276,7 +277,7 @@ class MultipleChoiceTask:
         }
         if table2:
             summary["table2"] = table2
-        return summary
+        return MultipleChoiceSummary.model_validate(summary)  # the keys each cell has stay its set fields
 
 
 class MultipleChoiceOptions(TaskOptions):

@@ -301,7 +301,7 @@ def test_the_papers_headline_numbers_from_its_table_1() -> None:
 
 
 def test_consistency_boxes_use_the_complete_item_set_of_the_tests() -> None:
-    from xlingmed.views.figures import box_data, consistency_boxes
+    from xlingmed.tasks.consistency.figures import box_data, consistency_boxes
 
     rows = pd.DataFrame(
         [

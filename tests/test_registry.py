@@ -39,7 +39,8 @@ def test_the_built_in_registries_are_one_type_and_refuse_to_replace_a_built_in()
 
 def test_every_built_in_task_is_one_package_with_its_scores_and_view() -> None:
     """Each built-in task's registry entry points into its own package: its Score builder (what statistics and
-    the item explorer read from its CSV) and its view, a ``View`` object of the package's ``view.py``."""
+    the item explorer read from its CSV) and its view, a ``View`` object of the package's ``view.py`` that reads
+    the typed summary of its ``summary.py``."""
     from xlingmed.tasks.registry import BUILTIN_MODULES, task_specs
     from xlingmed.views.base import View
 
@@ -49,4 +50,6 @@ def test_every_built_in_task_is_one_package_with_its_scores_and_view() -> None:
         spec = specs[name]
         assert spec.scores is not None and spec.scores.__module__.startswith(f"{module}."), name
         assert isinstance(spec.view, View) and type(spec.view).__module__ == f"{module}.view", name
+        assert spec.view.summary_type is not None  # its hooks read the task's typed summary, not dict keys
+        assert spec.view.summary_type.__module__ == f"{module}.summary", name
         assert spec.build.__module__.startswith(f"{module}."), name

@@ -3,8 +3,8 @@ alike they are. ``task.py`` asks and scores, ``options.py`` holds the ``-T`` opt
 
 from __future__ import annotations
 
+from xlingmed.tasks.consistency.aggregate import SKIP_REASONS, TABLE_A9, metric_columns, scores
 from xlingmed.tasks.consistency.options import ConsistencyOptions, build
-from xlingmed.tasks.consistency.summary import SKIP_REASONS, TABLE_A9, metric_columns, scores
 from xlingmed.tasks.consistency.task import (
     METRIC_GROUPS,
     MODES,

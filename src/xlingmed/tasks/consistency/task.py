@@ -38,7 +38,8 @@ from xlingmed.metrics.lexical import (
 from xlingmed.metrics.topics import hdp_similarity, lda_similarity, only_stopwords
 from xlingmed.prompts import medalpaca
 from xlingmed.tasks.base import Stage, TaskResult, error_of
-from xlingmed.tasks.consistency.summary import metric_columns, scores, summarize
+from xlingmed.tasks.consistency.aggregate import metric_columns, scores, summarize
+from xlingmed.tasks.consistency.summary import ConsistencySummary
 from xlingmed.translate import clean_translation, translation_request
 from xlingmed.types import Completion, GenerateRequest, Item, Message, Parsed, Sample, Score
 
@@ -326,20 +327,16 @@ class ConsistencyTask:
         self._score_topics(topic_sets, text_mode)
         units = scores(rows)
         summary = self.summarize(units, languages)
-        a9 = summary["table_a9"]
+        a9 = summary.table_a9
         table_a9 = [
-            {
-                "lang": lang,
-                "mode": self.mode,
-                **{label: a9["metrics"][c][lang]["cell"] for c, label in a9["columns"].items()},
-            }
+            {"lang": lang, "mode": self.mode, **{label: a9.metrics[c][lang].cell for c, label in a9.columns.items()}}
             for lang in languages
         ]
         long = [
-            {"lang": lang, "temperature": float(t), "metric": metric, "mode": self.mode, **stats}
-            for lang, per_t in summary["languages"].items()
+            {"lang": lang, "temperature": float(t), "metric": metric, "mode": self.mode, **stats.model_dump()}
+            for lang, per_t in summary.languages.items()
             for t, cond in per_t.items()
-            for metric, stats in cond["metrics"].items()
+            for metric, stats in cond.metrics.items()
         ]
         return TaskResult(
             rows=rows,
@@ -352,8 +349,8 @@ class ConsistencyTask:
             units=units,
         )
 
-    def summarize(self, units: Sequence[Score], languages: Sequence[str]) -> dict[str, Any]:
-        """``score``'s summary, from the task's Scores alone (``summary.summarize``)."""
+    def summarize(self, units: Sequence[Score], languages: Sequence[str]) -> ConsistencySummary:
+        """``score``'s summary, from the task's Scores alone (``aggregate.summarize``)."""
         return summarize(self, units, languages)
 
     def _score_condition(

@@ -5,39 +5,38 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from xlingmed.tasks.consistency.summary import ConsistencySummary
 from xlingmed.views.base import Figure, FigureSection, View, ViewTable, encoder_note
 
 
-class ConsistencyView(View[Mapping[str, Any]]):
-    """The consistency task's view (``views/base.py``: the hooks a view may override)."""
+class ConsistencyView(View[ConsistencySummary]):
+    """The consistency task's view (``views/base.py``: the hooks a view may override), reading its
+    ``ConsistencySummary``."""
 
-    def tables(self, summary: Mapping[str, Any], run: Mapping[str, Any]) -> list[ViewTable]:
+    summary_type = ConsistencySummary
+
+    def tables(self, summary: ConsistencySummary, run: Mapping[str, Any]) -> list[ViewTable]:
         langs = run["languages"]
-        a9 = summary["table_a9"]
-        src = f"translator {summary['settings']['translator']}" if a9["mode"] == "paper" else "original text"
+        a9 = summary.table_a9
+        src = f"translator {summary.settings['translator']}" if a9.mode == "paper" else "original text"
         title = (
-            f"Consistency ({run['model']}, K={summary['settings']['samples']}, mode {a9['mode']}: {src}); "
+            f"Consistency ({run['model']}, K={summary.settings['samples']}, mode {a9.mode}: {src}); "
             "mean over τ / change vs en"
         )
-        rows = [
-            [label, *[a9["metrics"][col][lang]["cell"] or "–" for lang in langs]]
-            for col, label in a9["columns"].items()
-        ]
+        rows = [[label, *[a9.metrics[col][lang].cell or "–" for lang in langs]] for col, label in a9.columns.items()]
         skipped = [
-            sum(
-                t["skipped"]["missing_answer"] + t["skipped"]["no_letters"] for t in summary["languages"][lang].values()
-            )
+            sum(t.skipped["missing_answer"] + t.skipped["no_letters"] for t in summary.languages[lang].values())
             for lang in langs
         ]
         rows.append(["questions skipped", *[str(n) for n in skipped]])
         return [ViewTable(title, ["metric", *langs], rows, left=1)]
 
-    def losses(self, summary: Mapping[str, Any], languages: Sequence[str]) -> list[dict[str, Any]]:
-        s = summary["languages"]
+    def losses(self, summary: ConsistencySummary, languages: Sequence[str]) -> list[dict[str, Any]]:
+        s = summary.languages
         return [
             {
                 "what": f"consistency: {what} (all τ)",
-                "cells": [sum(t["skipped"][key] for t in s[lg].values()) for lg in languages],
+                "cells": [sum(t.skipped.get(key, 0) for t in s[lg].values()) for lg in languages],
             }
             for key, what in (
                 ("missing_answer", "questions skipped: failed answer"),
@@ -46,33 +45,33 @@ class ConsistencyView(View[Mapping[str, Any]]):
             )
         ]
 
-    def notes(self, summary: Mapping[str, Any]) -> list[str]:
+    def notes(self, summary: ConsistencySummary) -> list[str]:
         """The mode and the encoders the similarities were computed with."""
-        settings = summary.get("settings", {})
+        settings = summary.settings
         encoders = [encoder_note(settings.get("bertscore"), "BERTScore"),
                     encoder_note(settings.get("sim_sent"), "sim_sent")]  # fmt: skip
         return [f"Mode: {settings.get('mode')}", *(e for e in encoders if e)]
 
-    def figures(self, summary: Mapping[str, Any], run: Mapping[str, Any], table: Any) -> FigureSection:
-        from xlingmed.views.figures import consistency_boxes, consistency_lines
+    def figures(self, summary: ConsistencySummary, run: Mapping[str, Any], table: Any) -> FigureSection:
+        from xlingmed.tasks.consistency.figures import consistency_boxes, consistency_lines
 
         model, langs = run.get("model", "?"), run["languages"]
         shown = [Figure("consistency_lines", consistency_lines(summary, langs, f"{model}: consistency vs temperature"),
                         "consistency against temperature")]  # fmt: skip
         if table is not None:
-            png = consistency_boxes(table, summary["table_a9"]["columns"], langs, f"{model}: per-question values")
+            png = consistency_boxes(table, summary.table_a9.columns, langs, f"{model}: per-question values")
             shown.append(Figure("consistency_boxes", png, "consistency box plots"))
         return FigureSection("Consistency (paper Fig. 3, Table A9)", shown, ". ".join(self.notes(summary)) + ".")
 
-    def forest(self, summary: Mapping[str, Any], gap: Mapping[str, Any]) -> bool:
+    def forest(self, summary: ConsistencySummary, gap: Mapping[str, Any]) -> bool:
         """The forest plot shows Table A9's metrics, each question's mean over the temperatures (the paper's grain)."""
-        return gap["temperature"] is None and gap["metric"] in summary["table_a9"]["columns"]
+        return gap["temperature"] is None and gap["metric"] in summary.table_a9.columns
 
-    def comparison(self, summary: Mapping[str, Any], languages: Sequence[str]) -> list[tuple[str, dict[str, Any]]]:
-        a9 = summary["table_a9"]
+    def comparison(self, summary: ConsistencySummary, languages: Sequence[str]) -> list[tuple[str, dict[str, Any]]]:
+        a9 = summary.table_a9
         return [
-            (f"consistency: {a9['columns'][col]}", {lg: a9["metrics"][col][lg]["cell"] for lg in languages
-                                                    if lg in a9["metrics"][col]})
+            (f"consistency: {a9.columns[col]}", {lg: a9.metrics[col][lg].cell for lg in languages
+                                                 if lg in a9.metrics[col]})
             for col in ("bertscore_f1", "sim_sent", "sim_2gram")
-            if col in a9["metrics"]
+            if col in a9.metrics
         ]  # fmt: skip

@@ -312,10 +312,18 @@ def test_task_scoring_skip_rules_listwise_and_table_a9() -> None:
 
 
 def test_the_metric_groups_are_those_the_metric_modules_declare() -> None:
+    """The paper's seven set metrics are the built-ins of the set-metric registry, each registered where it is
+    computed, and every scored column of each is a declared metric."""
     from xlingmed.metrics.registry import ANSWERS, all_metrics, metric_groups
+    from xlingmed.metrics.sets import SetSettings, set_metrics
     from xlingmed.tasks.consistency.task import METRIC_GROUPS
 
-    assert metric_groups(ANSWERS) == METRIC_GROUPS
+    assert metric_groups(ANSWERS) == METRIC_GROUPS == tuple(set_metrics())
+    declared = all_metrics()
+    for name, metric in set_metrics().items():
+        scored = [c for c in metric.columns(SetSettings(lda_topics=(20,))) if not c.endswith("_sd")]
+        assert scored and all(c in declared or c.replace("20", "{k}") in declared for c in scored), name
+        assert {declared.get(c, declared.get(c.replace("20", "{k}"))).group for c in scored} == {name}  # type: ignore[union-attr]
     spec = all_metrics()["sim_2gram"]
     assert (spec.group, spec.aggregation, spec.higher_is_better) == ("ngram", "mean over questions of the mean over "
                                                                      "answer pairs", True)  # fmt: skip

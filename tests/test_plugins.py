@@ -33,6 +33,7 @@ def test_the_recipes_are_the_plugin_verbatim() -> None:
         "tests/plugin_example/xlingmed_example/plain_language/judge.txt",
         "tests/plugin_example/xlingmed_example/backend.py",
         "tests/plugin_example/xlingmed_example/metric.py",
+        "tests/plugin_example/xlingmed_example/similarity.py",
     ]
     for name, text in blocks:
         assert (REPO / name).read_text(encoding="utf-8").rstrip() == text, name
@@ -180,3 +181,31 @@ def test_plugin_metric_and_backend_option(plugin_env: dict[str, str], tmp_path: 
     scores = pd.read_parquet(run / "scores.parquet")
     doctor = scores[scores["metric"] == "mentions_doctor"]
     assert list(doctor["kind"]) == ["binary", "binary"] and list(doctor["value"]) == [1.0, 1.0]
+
+
+def test_a_plugin_consistency_metric_is_one_file(plugin_env: dict[str, str], tmp_path: Path) -> None:
+    """``xlingmed_example/similarity.py`` registers a set metric through the ``xlingmed.set_metrics`` entry point;
+    consistency computes it beside a built-in, into its CSV, its Scores, its summary and Table A9."""
+    items = tmp_path / "items.csv"
+    items.write_text(
+        "item_id,lang,question,reference\nq1,en,What lowers a fever?,Paracetamol.\n"
+        "q1,es,¿Qué baja la fiebre?,El paracetamol.\n",
+        encoding="utf-8",
+    )
+    run = tmp_path / "run"
+    out = _xlingmed(
+        plugin_env, "run", "--benchmark", f"qa:{items}", "--tasks", "consistency", "--model", "echo/Rest",
+        "-M", "suffix= and drink water.", "-T", "consistency_metrics=ngram,same_answer",
+        "-T", "consistency_mode=native", "--samples", "3", "--temperatures", "0,1", "--languages", "en,es",
+        "--out", str(run), "--cache", str(tmp_path / "cache.sqlite"), "--quiet", "--no-report",
+    )  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    table = pd.read_csv(run / "consistency.csv")
+    assert list(table.columns[-3:]) == ["sim_1gram", "sim_2gram", "same_answer"]
+    assert set(table["same_answer"]) == {1.0} and len(table) == 4  # the echo answers alike: 2 languages × 2 τ
+    summary = json.loads((run / "summary.json").read_text(encoding="utf-8"))["tasks"]["consistency"]
+    assert summary["table_a9"]["columns"]["same_answer"] == "same answer"
+    assert summary["table_a9"]["metrics"]["same_answer"]["es"]["cell"] == "1.0000/0.0%"
+    assert summary["languages"]["es"]["1"]["metrics"]["same_answer"] == {"mean": 1.0, "sd": None, "n": 1}  # 1 question
+    scores = pd.read_parquet(run / "scores.parquet")
+    assert len(scores[scores["metric"] == "same_answer"]) == 4

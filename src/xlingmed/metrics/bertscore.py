@@ -23,6 +23,7 @@ import numpy as np
 from xlingmed.errors import ConfigError
 from xlingmed.metrics import check_local_model, quiet_transformers
 from xlingmed.metrics.registry import ANSWERS, PAIRS, MetricSpec, declare_metric
+from xlingmed.metrics.sets import Condition, SetMetric, register_set_metric
 
 declare_metric(*(
     MetricSpec(f"bertscore_{x}", ANSWERS, PAIRS, group="bertscore", source="XLingEval §3.2; bert-score (Zhang 2020)")
@@ -231,3 +232,17 @@ class PairwiseBERTScore(BERTScore):
             m = self.pairs(list(g), encoded).mean(axis=0)
             out.append((float(m[0]), float(m[1]), float(m[2])))
         return out
+
+
+def _consistency_bertscore(groups: Sequence[Sequence[str]], c: Condition) -> list[dict[str, float | None]]:
+    """BERTScore P/R/F1 of a question's answers, mean over their ordered pairs (the condition's answers give the
+    idf weights where the encoder uses idf)."""
+    scorer: PairwiseBERTScore = c.encoders["bertscore"]
+    if scorer.idf:
+        scorer.fit_idf([t for g in groups for t in g])
+    return [dict(zip(("bertscore_p", "bertscore_r", "bertscore_f1"), prf, strict=True))
+            for prf in scorer.mean_pairs(groups)]  # fmt: skip
+
+
+register_set_metric(SetMetric("bertscore", "cleaned", lambda s: ["bertscore_p", "bertscore_r", "bertscore_f1"],
+                              _consistency_bertscore, needs=("bertscore",)))  # fmt: skip

@@ -15,6 +15,7 @@ import numpy as np
 from xlingmed.errors import ConfigError
 from xlingmed.metrics import check_local_model, quiet_transformers
 from xlingmed.metrics.registry import ANSWERS, PAIRS, MetricSpec, declare_metric
+from xlingmed.metrics.sets import Condition, SetMetric, register_set_metric
 
 declare_metric(MetricSpec("sim_sent", ANSWERS, PAIRS, group="sim_sent",
                             source="XLingEval §3.2: cosine of sentence embeddings (sentence-transformers)"))
@@ -76,3 +77,11 @@ class SentenceSimilarity:
         """sim_sent per group (one group = one question's K answers), encoding all texts in shared batches."""
         vecs = self.encode([t for g in groups for t in g])
         return [mean_off_diagonal(cosine_matrix(np.stack([vecs[t] for t in g]))) if g else float("nan") for g in groups]
+
+
+def _sim_sent(groups: Sequence[Sequence[str]], c: Condition) -> list[dict[str, float | None]]:
+    embedder: SentenceSimilarity = c.encoders["sim_sent"]
+    return [{"sim_sent": v} for v in embedder.mean_similarity(groups)]
+
+
+register_set_metric(SetMetric("sim_sent", "cleaned", lambda s: ["sim_sent"], _sim_sent, needs=("sim_sent",)))

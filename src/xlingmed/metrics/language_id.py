@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from xlingmed.metrics.registry import ANSWERS, MetricSpec, declare_metric
+from xlingmed.metrics.sets import Condition, SetMetric, register_set_metric
 
 declare_metric(MetricSpec("lang_consistency", ANSWERS, "mean over questions", group="lang_consistency",
                             source="XLingEval §3.2: share of sentences in the question's language (langid)"))
@@ -74,3 +75,14 @@ class LanguageIdentifier:
         the share of sentences in ``target``; NaN when no answer has one."""
         shares = [s for a in answers if (s := self.target_share(a, target)) is not None]
         return sum(shares) / len(shares) if shares else float("nan")
+
+
+def _lang_consistency(groups: Sequence[Sequence[str]], c: Condition) -> list[dict[str, float | None]]:
+    """On the answers as written (never their back-translations): the share of sentences in the question's
+    language (spec §3.6)."""
+    identifier: LanguageIdentifier = c.encoders["langid"]
+    return [{"lang_consistency": identifier.consistency(g, c.lang)} for g in groups]
+
+
+register_set_metric(SetMetric("lang_consistency", "original", lambda s: ["lang_consistency"], _lang_consistency,
+                              needs=("langid",), labels=lambda s: {"lang_consistency": "LangCons"}))  # fmt: skip

@@ -26,6 +26,7 @@ from typing import Literal
 import regex
 
 from xlingmed.metrics.registry import ANSWERS, PAIRS, AnswerMetric, MetricSpec, declare_metric, register_metric
+from xlingmed.metrics.sets import Condition, SetMetric, register_set_metric
 
 declare_metric(
     MetricSpec("sim_1gram", ANSWERS, PAIRS, group="ngram", source="XLingEval §3.2 (Jaccard of word 1-grams)"),
@@ -156,3 +157,19 @@ def token_f1(answer: str, reference: str, lang: str) -> float | None:
 
 
 register_metric(AnswerMetric("token_f1", token_f1, description="SQuAD token-overlap F1 × 100 against the reference"))
+
+
+# ---- the consistency set metrics this module computes (metrics/sets.py): on the cleaned answers of a question
+
+
+def _ngram(groups: Sequence[Sequence[str]], c: Condition) -> list[dict[str, float | None]]:
+    return [{f"sim_{n}gram": pairwise_ngram_jaccard(g, n, c.mode, c.token_language) for n in (1, 2)} for g in groups]
+
+
+def _length(groups: Sequence[Sequence[str]], c: Condition) -> list[dict[str, float | None]]:
+    return [dict(zip(("length_mean", "length_sd"), length_stats(g, c.mode, c.token_language), strict=True))
+            for g in groups]  # fmt: skip
+
+
+register_set_metric(SetMetric("ngram", "cleaned", lambda s: ["sim_1gram", "sim_2gram"], _ngram))
+register_set_metric(SetMetric("length", "cleaned", lambda s: ["length_mean", "length_sd"], _length))

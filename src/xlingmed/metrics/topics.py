@@ -18,6 +18,7 @@ from itertools import combinations
 import numpy as np
 
 from xlingmed.metrics.registry import ANSWERS, PAIRS, MetricSpec, declare_metric
+from xlingmed.metrics.sets import Condition, SetMetric, register_set_metric
 
 declare_metric(
     MetricSpec("sim_lda{k}", ANSWERS, PAIRS, group="lda", source="XLingEval §3.2: LDA topic cosine (gensim), k topics"),
@@ -320,3 +321,40 @@ def hdp_similarity(
         for topic, prob in hdp[dictionary.doc2bow(doc)]:
             dense[row, topic] = prob
     return [pairwise_cosine_stats(block) for block in _group(dense, [len(q) for q in questions])]
+
+
+# ---- the consistency set metrics this module computes (metrics/sets.py): on the uncleaned answers of a question
+
+
+def _tokenizer(c: Condition) -> Tokenizer | None:
+    """``None`` (CountVectorizer's English defaults) in paper mode; the language's own tokens in native mode."""
+    from xlingmed.metrics.lexical import native_tokens
+
+    if c.mode == "paper":
+        return None
+
+    def tokens(text: str) -> list[str]:
+        return native_tokens(text, c.lang)
+
+    return tokens
+
+
+def _lda(groups: Sequence[Sequence[str]], c: Condition) -> list[dict[str, float | None]]:
+    out: list[dict[str, float | None]] = [{} for _ in groups]
+    for t in c.settings.lda_topics:
+        stats = lda_similarity(groups, t, seed=c.settings.topic_seed, tokenizer=_tokenizer(c), fit_on=c.fit_on)
+        for cells, (m, sd) in zip(out, stats, strict=True):
+            cells[f"sim_lda{t}"], cells[f"sim_lda{t}_sd"] = m, sd
+    return out
+
+
+def _hdp(groups: Sequence[Sequence[str]], c: Condition) -> list[dict[str, float | None]]:
+    stats = hdp_similarity(groups, seed=c.settings.topic_seed, tokenizer=_tokenizer(c), fit_on=c.fit_on)
+    return [{"sim_hdp": m, "sim_hdp_sd": sd} for m, sd in stats]
+
+
+register_set_metric(SetMetric(
+    "lda", "topic", lambda s: [c for t in s.lda_topics for c in (f"sim_lda{t}", f"sim_lda{t}_sd")], _lda,
+    labels=lambda s: {f"sim_lda{t}": f"sim_LDA^{t}" for t in s.lda_topics},
+))  # fmt: skip
+register_set_metric(SetMetric("hdp", "topic", lambda s: ["sim_hdp", "sim_hdp_sd"], _hdp))

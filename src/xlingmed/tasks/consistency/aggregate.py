@@ -10,6 +10,7 @@ from collections.abc import Mapping, Sequence
 from statistics import mean, stdev
 from typing import Any, Protocol
 
+from xlingmed.metrics.sets import SetSettings, set_metric_columns, set_metrics
 from xlingmed.tasks.base import cell, number, scores_by_item, temperature_of
 from xlingmed.tasks.consistency.summary import ConsistencySummary
 from xlingmed.types import Score, declare_parse_methods
@@ -42,25 +43,8 @@ TABLE_A9: tuple[tuple[str, str], ...] = (
 
 
 def metric_columns(metrics: Sequence[str], lda_topics: Sequence[int]) -> list[str]:
-    """The per-question metric columns that ``metrics`` (groups of ``METRIC_GROUPS``) produce."""
-    cols: list[str] = []
-    for group in metrics:
-        if group == "ngram":
-            cols += ["sim_1gram", "sim_2gram"]
-        elif group == "length":
-            cols += ["length_mean", "length_sd"]
-        elif group == "bertscore":
-            cols += ["bertscore_p", "bertscore_r", "bertscore_f1"]
-        elif group == "sim_sent":
-            cols += ["sim_sent"]
-        elif group == "lda":
-            for t in lda_topics:
-                cols += [f"sim_lda{t}", f"sim_lda{t}_sd"]
-        elif group == "hdp":
-            cols += ["sim_hdp", "sim_hdp_sd"]
-        elif group == "lang_consistency":
-            cols += ["lang_consistency"]
-    return cols
+    """The per-question metric columns that the set metrics ``metrics`` (``metrics.sets``) write, in order."""
+    return set_metric_columns(metrics, SetSettings(lda_topics=tuple(lda_topics)))
 
 
 # Columns of consistency.csv that are not metrics.
@@ -175,9 +159,10 @@ def table_a9(task: ConsistencySettings, per_lang: Mapping[str, Any], languages: 
     against English in % ((v − v_en) / v_en × 100), as the paper's Table A9 ("0.9699/0.0%")."""
     available = set(metric_columns(task.metrics, task.lda_topics))
     columns = [(c, label) for c, label in TABLE_A9 if c in available]
-    columns += [(f"sim_lda{t}", f"sim_LDA^{t}") for t in task.lda_topics if "lda" in task.metrics]
-    if "lang_consistency" in task.metrics:
-        columns.append(("lang_consistency", "LangCons"))
+    settings = SetSettings(lda_topics=tuple(task.lda_topics))
+    known = set_metrics()  # the metrics the paper's layout does not place, after it, by their own labels
+    columns += [(c, label) for m in task.metrics for c, label in known[m].labels(settings).items()
+                if c not in dict(columns)]  # fmt: skip
     out: dict[str, Any] = {"mode": task.mode, "columns": {c: label for c, label in columns}, "metrics": {}}
     for c, _ in columns:
         values: dict[str, float | None] = {}

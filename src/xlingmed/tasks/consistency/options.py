@@ -20,7 +20,8 @@ class ConsistencyOptions(EncoderOptions):
     """``-T`` options of consistency (XLingEval §3.2; defaults the paper's):
 
     ``samples`` K answers per question and temperature (10); ``consistency_mode`` ``paper`` (metrics on English
-    back-translations) | ``native``; ``consistency_metrics`` a subset of ``METRIC_GROUPS``;
+    back-translations) | ``native``; ``consistency_metrics`` registered set metrics
+    (``metrics.sets``; default the paper's ``METRIC_GROUPS``);
     ``translate_max_tokens``; ``consistency_max_tokens`` the answers' cap (default none, as the paper: each answer
     ends where the model stops; ``--max-tokens`` caps them too where given); the BERTScore options of
     ``EncoderOptions`` (default paper mode bert-base-uncased layer 12, the authors' code; native mode
@@ -65,7 +66,9 @@ class ConsistencyOptions(EncoderOptions):
     @field_validator("consistency_metrics", mode="before")
     @classmethod
     def _metrics(cls, v: Any) -> tuple[str, ...]:
-        return names_list(v, METRIC_GROUPS, "metric")
+        from xlingmed.metrics.sets import set_metrics
+
+        return names_list(v, tuple(set_metrics()), "metric")
 
     @field_validator("lda_topics", mode="before")
     @classmethod

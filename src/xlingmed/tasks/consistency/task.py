@@ -26,16 +26,9 @@ from xlingmed.errors import ConfigError
 from xlingmed.metrics.bertscore import PairwiseBERTScore
 from xlingmed.metrics.embedding import SentenceSimilarity
 from xlingmed.metrics.language_id import LanguageIdentifier
-from xlingmed.metrics.lexical import (
-    Mode,
-    clean_answer,
-    has_letters,
-    length_stats,
-    length_tokenizer_name,
-    native_tokens,
-    pairwise_ngram_jaccard,
-)
-from xlingmed.metrics.topics import hdp_similarity, lda_similarity, only_stopwords
+from xlingmed.metrics.lexical import Mode, clean_answer, has_letters, length_tokenizer_name, native_tokens
+from xlingmed.metrics.sets import Condition, SetSettings, set_metrics
+from xlingmed.metrics.topics import only_stopwords
 from xlingmed.prompts import medalpaca
 from xlingmed.tasks.base import Stage, TaskResult, error_of
 from xlingmed.tasks.consistency.aggregate import metric_columns, scores, summarize
@@ -63,7 +56,9 @@ PROMPTS: dict[str, str] = {
     ),
 }
 
+# The paper's set metrics (metrics/sets.py), the default of -T consistency_metrics; a plugin's is named there.
 METRIC_GROUPS = ("ngram", "length", "bertscore", "sim_sent", "lda", "hdp", "lang_consistency")
+NEEDS = {"bertscore": "a BERTScore model", "sim_sent": "a sentence-embedding model"}  # encoders the task loads
 MODES = ("paper", "native")
 TOPIC_FITS = ("condition", "shared")
 
@@ -92,7 +87,8 @@ class ConsistencyTask:
         seed: run seed; sample k is sent with ``sample_seed(seed, k)`` [--seed]
         max_tokens: answer length limit; ``None`` = none, as the paper [-T consistency_max_tokens, --max-tokens]
         translate_max_tokens: back-translation length limit
-        metrics: groups of ``METRIC_GROUPS`` to compute [--consistency-metrics]
+        metrics: the registered set metrics to compute (``metrics.sets``; default ``METRIC_GROUPS``, the paper's)
+            [--consistency-metrics]
         lda_topics: LDA topic counts (paper table: 20 and 100) [--lda-topics]
         topic_fit: ``condition`` (one topic model per language × temperature, as the authors did) or ``shared``
             (one per run, so all conditions share a topic space) [--topic-fit]
@@ -132,17 +128,19 @@ class ConsistencyTask:
     ) -> None:
         if mode not in MODES:
             raise ConfigError(f"unknown consistency mode {mode!r}; known: {', '.join(MODES)}")
-        unknown = [m for m in metrics if m not in METRIC_GROUPS]
+        known = set_metrics()
+        unknown = [m for m in metrics if m not in known]
         if unknown:
-            raise ConfigError(f"unknown consistency metric(s) {unknown}; known: {', '.join(METRIC_GROUPS)}")
+            raise ConfigError(f"unknown consistency metric(s) {unknown}; known: {', '.join(known)}")
         if topic_fit not in TOPIC_FITS:
             raise ConfigError(f"unknown topic fit {topic_fit!r}; known: {', '.join(TOPIC_FITS)}")
         if samples < 2:
             raise ConfigError("consistency needs at least 2 samples per question (--samples)")
-        if "bertscore" in metrics and bertscore is None:
-            raise ConfigError("consistency metric 'bertscore' needs a BERTScore model")
-        if "sim_sent" in metrics and embedder is None:
-            raise ConfigError("consistency metric 'sim_sent' needs a sentence-embedding model")
+        loaded = {"bertscore": bertscore, "sim_sent": embedder}
+        for name in metrics:
+            for need in known[name].needs:
+                if need in NEEDS and loaded[need] is None:
+                    raise ConfigError(f"consistency metric {name!r} needs {NEEDS[need]}")
         self.samples_per_question = samples
         self.temperatures = tuple(temperatures)
         self.mode = mode
@@ -150,7 +148,7 @@ class ConsistencyTask:
         self.seed = seed
         self.max_tokens = max_tokens
         self.translate_max_tokens = translate_max_tokens
-        self.metrics = tuple(m for m in METRIC_GROUPS if m in metrics)
+        self.metrics = tuple(m for m in known if m in metrics)  # in the registry's order
         self.lda_topics = tuple(lda_topics)
         self.topic_fit = topic_fit
         self.topic_seed = topic_seed
@@ -282,9 +280,10 @@ class ConsistencyTask:
             groups[(r["lang"], r["temperature"])][r["item_id"]].append(r)
         text_mode: Mode = "paper" if self.mode == "paper" else "native"
         rows: list[dict[str, Any]] = []
-        # questions that pass the cleaning rules, per condition: (row, cleaned texts, raw texts)
-        valid: dict[tuple[str, float], list[tuple[dict[str, Any], list[str], list[str]]]] = defaultdict(list)
-        topic_sets: dict[tuple[str, float], list[tuple[dict[str, Any], list[str]]]] = defaultdict(list)
+        # per condition and kind of texts a set metric reads (metrics/sets.py): (row, texts) of each question kept
+        sets: dict[str, dict[tuple[str, float], list[tuple[dict[str, Any], list[str]]]]] = {
+            "cleaned": defaultdict(list), "topic": defaultdict(list), "original": defaultdict(list),
+        }  # fmt: skip
         for (lang, temp), by_item in sorted(groups.items(), key=lambda kv: (languages.index(kv[0][0]), kv[0][1])):
             for item_id, recs in by_item.items():
                 recs = sorted(recs, key=lambda r: r["sample_index"])
@@ -300,8 +299,8 @@ class ConsistencyTask:
                 row.update(dict.fromkeys(metric_columns(self.metrics, self.lda_topics)))
                 rows.append(row)
                 originals = [r["answer"] for r in recs if r["answer"] is not None]
-                if "lang_consistency" in self.metrics and originals:
-                    row["lang_consistency"] = _nan_to_none(self._identifier().consistency(originals, lang))
+                if originals:  # language consistency reads what the model wrote, never skipped
+                    sets["original"][(lang, temp)].append((row, originals))
                 texts = [r["analysed_text"] for r in recs]
                 raw = [t if t is not None else "" for t in texts]
                 if any(t is None for t in texts):
@@ -311,7 +310,7 @@ class ConsistencyTask:
                     if not all(has_letters(t) for t in cleaned):
                         row["skipped"] = "no_letters"
                     else:
-                        valid[(lang, temp)].append((row, cleaned, raw))
+                        sets["cleaned"][(lang, temp)].append((row, cleaned))
                 # topic filter: on the uncleaned texts; missing answers count as empty (spec §3.4e)
                 if text_mode == "paper":
                     drop = any(only_stopwords(t) for t in raw)
@@ -320,11 +319,8 @@ class ConsistencyTask:
                 if drop:
                     row["topic_skipped"] = "empty_or_stopwords_only"
                 else:
-                    topic_sets[(lang, temp)].append((row, raw))
-
-        for (lang, _temp), entries in valid.items():
-            self._score_condition(lang, entries, text_mode)
-        self._score_topics(topic_sets, text_mode)
+                    sets["topic"][(lang, temp)].append((row, raw))
+        self._score_sets(sets, text_mode)
         units = scores(rows)
         summary = self.summarize(units, languages)
         a9 = summary.table_a9
@@ -353,45 +349,27 @@ class ConsistencyTask:
         """``score``'s summary, from the task's Scores alone (``aggregate.summarize``)."""
         return summarize(self, units, languages)
 
-    def _score_condition(
-        self, lang: str, entries: list[tuple[dict[str, Any], list[str], list[str]]], text_mode: Mode
+    def _score_sets(
+        self, sets: Mapping[str, Mapping[tuple[str, float], list[tuple[dict[str, Any], list[str]]]]], text_mode: Mode
     ) -> None:
-        """Surface and semantic metrics of one condition's valid questions (encoders batch across them)."""
-        tok_lang = "en" if text_mode == "paper" else lang
-        for row, cleaned, _ in entries:
-            if "ngram" in self.metrics:
-                row["sim_1gram"] = _nan_to_none(pairwise_ngram_jaccard(cleaned, 1, text_mode, tok_lang))
-                row["sim_2gram"] = _nan_to_none(pairwise_ngram_jaccard(cleaned, 2, text_mode, tok_lang))
-            if "length" in self.metrics:
-                row["length_mean"], row["length_sd"] = length_stats(cleaned, text_mode, tok_lang)
-        groups = [cleaned for _, cleaned, _ in entries]
-        if "bertscore" in self.metrics and self.bertscore is not None:
-            if self.bertscore.idf:
-                self.bertscore.fit_idf([t for g in groups for t in g])
-            for (row, _, _), (p, r, f) in zip(entries, self.bertscore.mean_pairs(groups), strict=True):
-                row["bertscore_p"], row["bertscore_r"], row["bertscore_f1"] = p, r, f
-        if "sim_sent" in self.metrics and self.embedder is not None:
-            for (row, _, _), v in zip(entries, self.embedder.mean_similarity(groups), strict=True):
-                row["sim_sent"] = _nan_to_none(v)
-
-    def _score_topics(
-        self, topic_sets: Mapping[tuple[str, float], list[tuple[dict[str, Any], list[str]]]], text_mode: Mode
-    ) -> None:
-        if not ({"lda", "hdp"} & set(self.metrics)):
-            return
-        shared = [t for entries in topic_sets.values() for _, texts in entries for t in texts]
-        for (lang, _temp), entries in topic_sets.items():
-            if not entries:
-                continue
-            questions = [texts for _, texts in entries]
-            fit_on = shared if self.topic_fit == "shared" else None
-            tokenizer = None if text_mode == "paper" else (lambda s, _l=lang: native_tokens(s, _l))
-            if "lda" in self.metrics:
-                for t in self.lda_topics:
-                    stats = lda_similarity(questions, t, seed=self.topic_seed, tokenizer=tokenizer, fit_on=fit_on)
-                    for (row, _), (m, sd) in zip(entries, stats, strict=True):
-                        row[f"sim_lda{t}"], row[f"sim_lda{t}_sd"] = _nan_to_none(m), _nan_to_none(sd)
-            if "hdp" in self.metrics:
-                stats = hdp_similarity(questions, seed=self.topic_seed, tokenizer=tokenizer, fit_on=fit_on)
-                for (row, _), (m, sd) in zip(entries, stats, strict=True):
-                    row["sim_hdp"], row["sim_hdp_sd"] = _nan_to_none(m), _nan_to_none(sd)
+        """Each chosen set metric on each condition's questions that its texts keep (an encoder batches across
+        them; a topic model is fitted on them, or on every topic text of the run with ``topic_fit=shared``)."""
+        settings = SetSettings(lda_topics=self.lda_topics, topic_seed=self.topic_seed)
+        shared = [t for entries in sets["topic"].values() for _, texts in entries for t in texts]
+        known = set_metrics()
+        for name in self.metrics:
+            metric = known[name]
+            encoders: dict[str, Any] = {"bertscore": self.bertscore, "sim_sent": self.embedder}
+            if "langid" in metric.needs:
+                encoders["langid"] = self._identifier()
+            for (lang, _temp), entries in sets[metric.texts].items():
+                if not entries:
+                    continue
+                condition = Condition(
+                    lang, text_mode, "en" if text_mode == "paper" else lang, settings,
+                    fit_on=shared if metric.texts == "topic" and self.topic_fit == "shared" else None,
+                    encoders=encoders,
+                )  # fmt: skip
+                values = metric.compute([texts for _, texts in entries], condition)
+                for (row, _), cells in zip(entries, values, strict=True):
+                    row.update({column: _nan_to_none(v) for column, v in cells.items()})

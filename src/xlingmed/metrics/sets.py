@@ -88,7 +88,7 @@ BUILTIN_MODULES: tuple[str, ...] = (
 )
 
 SET_METRICS: Registry[SetMetric] = Registry(
-    "consistency metric", "xlingmed.set_metrics", BUILTIN_MODULES, entry_type=SetMetric
+    "set metric", "xlingmed.set_metrics", BUILTIN_MODULES, entry_type=SetMetric
 )
 
 

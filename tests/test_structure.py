@@ -217,3 +217,35 @@ def test_reproducing_md_has_a_row_for_every_benchmark() -> None:
     doc = (SRC.parent / "docs" / "reproducing.md").read_text(encoding="utf-8")
     rows = set(re.findall(r"^\| `([^`]+)`", doc, flags=re.M))
     assert sorted(set(benchmarks()) - rows) == []
+
+
+# Issue 47: the run's configuration is read in config/, cli/ and the engine's planning; every stage after the plan
+# (generate, score, write) is handed the plan's typed parts (engine/settings.py: RunSettings).
+CONFIG_READERS = ("config/", "cli/", "engine/plan.py", "engine/settings.py", "engine/dry_run.py")
+CONFIG_PASSERS = {  # build a RunConfig or hand one on, and read none of its fields
+    "__init__.py": "the package's API re-exports it",
+    "engine/run.py": "evaluate(config) hands it to the planning",
+    "engine/merge.py": "merge builds the merged run's RunConfig from its shards' and hands it to evaluate",
+}
+
+
+def test_run_config_is_read_only_in_config_cli_and_the_planning() -> None:
+    outside = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        rel = str(path.relative_to(PACKAGE))
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        imports = any(isinstance(n, ast.ImportFrom) and any(a.name == "RunConfig" for a in n.names)
+                      for n in ast.walk(tree))  # fmt: skip
+        if not imports or rel.startswith(CONFIG_READERS):
+            continue
+        if rel not in CONFIG_PASSERS:
+            outside[rel] = "imports RunConfig"
+            continue
+        typed = {a.arg for f in ast.walk(tree) if isinstance(f, ast.FunctionDef | ast.AsyncFunctionDef)
+                 for a in f.args.args + f.args.kwonlyargs if a.annotation is not None
+                 and "RunConfig" in ast.unparse(a.annotation)}  # fmt: skip
+        reads = sorted({f"{n.value.id}.{n.attr}" for n in ast.walk(tree) if isinstance(n, ast.Attribute)
+                        and isinstance(n.value, ast.Name) and n.value.id in typed})  # fmt: skip
+        if reads:
+            outside[rel] = f"reads {', '.join(reads)}"
+    assert outside == {}

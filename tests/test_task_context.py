@@ -29,7 +29,7 @@ def test_the_context_resolves_each_tasks_settings() -> None:
 def test_verifiability_sweeps_the_papers_five_temperatures_on_xlinghealth_only() -> None:
     """XLingEval §5, Fig. 4: verifiability over τ ∈ {0, 0.25, 0.5, 0.75, 1} on XLingHealth; elsewhere greedy unless
     --temperatures says otherwise; consistency sweeps everywhere (its metric compares samples at each τ)."""
-    from xlingmed.engine.manifest import resolved_protocol
+    from xlingmed.engine.settings import resolved_protocol
 
     xling = make_config(benchmark="xlinghealth/medicationqa", tasks="verifiability,consistency", judge="openai/j")
     assert resolved_protocol(xling)["temperatures"] == {"verifiability": [0.0, 0.25, 0.5, 0.75, 1.0],

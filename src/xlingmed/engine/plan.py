@@ -18,6 +18,7 @@ from xlingmed.config import RunConfig
 from xlingmed.engine.executors import CacheOnly, RayOptions, split_executor_args
 from xlingmed.engine.memory import give_back_freed_memory
 from xlingmed.engine.preflight import check_environment
+from xlingmed.engine.settings import RunSettings, run_settings
 from xlingmed.errors import ConfigError
 from xlingmed.models.base import ModelAPI, ModelOptions, get_model
 from xlingmed.store import default_cache_path
@@ -75,6 +76,7 @@ class Plan:
     roles: dict[str, ModelAPI]
     backends: list[ModelAPI]
     budget: Budget
+    settings: RunSettings  # what the stages after the plan read of the configuration (engine/settings.py)
     sampling: dict[str, Any] = field(default_factory=dict)  # --top-p/--top-k: laid over the model's requests
 
     async def aclose(self) -> None:
@@ -192,7 +194,7 @@ def make_plan(config: RunConfig) -> Plan:
     specs = {id(b): key for key, b in backends.items()}  # how a Ray actor builds each backend again
     roles, executors = executor_backends(config, roles, executor_args, specs)
     sampling = {k: v for k, v in (("top_p", config.top_p), ("top_k", config.top_k)) if v is not None}
-    return Plan(items, provenance, plans, roles, executors, budget, sampling)
+    return Plan(items, provenance, plans, roles, executors, budget, run_settings(config), sampling)
 
 
 def executor_backends(

@@ -22,11 +22,12 @@ from xlingmed.config import RunConfig
 from xlingmed.engine.generate import CachedBackend, Counters, NoProgress, Progress
 from xlingmed.engine.manifest import build_manifest, build_summary
 from xlingmed.engine.plan import make_plan
+from xlingmed.engine.settings import run_paths
 from xlingmed.engine.walk import StageBatch, walk
 from xlingmed.faults import explain
 from xlingmed.parsing.methods import parse_counts, reply_methods
 from xlingmed.score_spool import ScoreSpool
-from xlingmed.store import CompletionCache, default_cache_path
+from xlingmed.store import CompletionCache
 from xlingmed.tasks import get_task
 from xlingmed.tasks.base import summary_json
 from xlingmed.types import Completion, GenerateRequest, Sample, Score
@@ -110,7 +111,7 @@ async def evaluate_async(
         config = make_config(**fields)
     elif fields:
         raise TypeError("evaluate takes a RunConfig or its fields, not both")
-    cache_path = config.cache or default_cache_path()
+    out, cache_path = run_paths(config)
     counters = Counters()
     try:
         return await _evaluate(config, progress or NoProgress(), amend, cache_path, counters)
@@ -122,7 +123,7 @@ async def evaluate_async(
             kept = f"nothing was sent (every answer came from the cache {cache_path}, which is unchanged)"
         else:
             kept = "nothing was sent"
-        fault = explain(exc, cache=cache_path, out=Path(config.out), kept=kept)
+        fault = explain(exc, cache=cache_path, out=out, kept=kept)
         if fault is None:
             raise
         raise fault from exc
@@ -138,23 +139,24 @@ async def _evaluate(
     started = datetime.now(UTC)
     t0 = time.perf_counter()
     plan = make_plan(config)  # everything that can fail on bad input happens before the first request
+    settings = plan.settings  # what the stages after the plan read of the configuration (engine/settings.py)
     try:
         cache = CompletionCache(cache_path)
     except BaseException:
         await plan.aclose()  # the model clients opened by the plan (no "Unclosed client session")
         raise
-    failures: dict[str, dict[str, int]] = {lang: {} for lang in config.languages}
+    failures: dict[str, dict[str, int]] = {lang: {} for lang in settings.languages}
     wrapped: dict[int, CachedBackend] = {}
     # samples.jsonl is spooled to disk as completions arrive (memory stays flat)
-    samples_log = output.JsonlSpool(Path(config.out))
+    samples_log = output.JsonlSpool(settings.out)
     # a shard's run folder carries the completions it used, so that merge needs nothing but the run folders
-    shard_log = output.SqliteSpool(Path(config.out)) if config.shard is not None else None
+    shard_log = output.SqliteSpool(settings.out) if settings.sharded else None
     shard_store = CompletionCache(shard_log.path) if shard_log is not None else None
 
     async def answer(batch: StageBatch) -> list[Completion]:
         task, stage, backend, samples, requests = batch.task, batch.stage, batch.backend, batch.samples, batch.requests
         cached = wrapped.setdefault(
-            id(backend), CachedBackend(backend, cache, counters, plan.budget, config.retry_failed)
+            id(backend), CachedBackend(backend, cache, counters, plan.budget, settings.retry_failed)
         )
         progress.start(f"{task.name}: {stage.name} ({backend.model_id})", len(requests))
         answers = await cached.answer(requests, progress, task=f"{task.name}:{stage.name}")
@@ -173,22 +175,22 @@ async def _evaluate(
 
     summaries: dict[str, Any] = {}
     task_rows: dict[str, Sequence[dict[str, Any]]] = {}
-    scores = ScoreSpool(Path(config.out))  # the spine every statistic reads (scores.parquet), on disk
+    scores = ScoreSpool(settings.out)  # the spine every statistic reads (scores.parquet), on disk
     made = translations(plan.items)
-    n_items = {lang: sum(1 for it in plan.items if it.lang == lang) for lang in config.languages}
+    n_items = {lang: sum(1 for it in plan.items if it.lang == lang) for lang in settings.languages}
     plan.items = []  # each task's samples hold them while it is walked (a plan of 10⁶ requests: 10⁵ items)
     spools: list[Any] = [scores]
     try:
         records: output.RecordSpool | None = None
         async for task, samples, done, last in walk(plan, answer):
             if records is None:  # a task's records go to disk chunk by chunk: the reply texts are not held
-                records = output.RecordSpool(Path(config.out))
+                records = output.RecordSpool(settings.out)
                 spools.append(records)
             records.extend(task.record(s, done[i]) for i, s in enumerate(samples))
             if not last:
                 continue
             progress.start(f"{task.name}: scoring", 1)
-            result = task.score(records, config.languages)
+            result = task.score(records, settings.languages)
             records = None
             progress.advance()
             task_rows[task.name] = result.rows
@@ -198,7 +200,7 @@ async def _evaluate(
             units = result.units if result.units is not None else spec.scores(result.rows) if spec.scores else []
             scores.extend(with_translation(units, made))
             if spec.parses:  # every parse visible: per language × method, with the >5 % warnings
-                summaries[task.name]["parsing"] = parse_counts(reply_methods(units), config.languages)
+                summaries[task.name]["parsing"] = parse_counts(reply_methods(units), settings.languages)
             if isinstance(units, ScoreSpool):  # a task's own spool (multiple choice): copied into the run's
                 units.discard()
     except BaseException:
@@ -218,13 +220,13 @@ async def _evaluate(
 
     # write: failed completions this run uses, sent now or cached earlier (permanent failures are cached)
     wall = time.perf_counter() - t0
-    out_dir = Path(config.out)
-    summary = build_summary(config, n_items, plan.provenance, summaries, counters, failures, plan.budget, wall)
-    manifest = build_manifest(config, plan.provenance, cache_path, started, datetime.now(UTC), wall)
-    summary.update(scored_items(scores, config.languages))
-    if config.executor != "local":  # what the executor did: replicas, deaths, resends (engine/ray_pool.py)
+    out_dir = settings.out
+    summary = build_summary(settings, n_items, plan.provenance, summaries, counters, failures, plan.budget, wall)
+    manifest = build_manifest(settings, plan.provenance, started, datetime.now(UTC), wall)
+    summary.update(scored_items(scores, settings.languages))
+    if settings.executor != "local":  # what the executor did: replicas, deaths, resends (engine/ray_pool.py)
         summary["executor"] = {
-            "kind": config.executor,
+            "kind": settings.executor,
             "backends": {b.model_id: b.stats() for b in plan.backends if hasattr(b, "stats")},
         }
     if amend is not None:
@@ -232,7 +234,7 @@ async def _evaluate(
     try:
         names = output.write_run(
             out_dir, samples=samples_log, tables=task_rows, scores=scores, summary=summary, manifest=manifest,
-            private=config.private, spools={SHARD_COMPLETIONS: shard_log} if shard_log is not None else None,
+            private=settings.private, spools={SHARD_COMPLETIONS: shard_log} if shard_log is not None else None,
         )  # fmt: skip
     finally:
         samples_log.discard()

@@ -7,7 +7,8 @@ import pytest
 
 from xlingmed.errors import DataError
 from xlingmed.importers.families import options_of, place
-from xlingmed.importers.run_folder import _group, _label
+from xlingmed.importers.run_folder import _group
+from xlingmed.tasks.multiple_choice.imported import _label
 
 
 @pytest.mark.parametrize(

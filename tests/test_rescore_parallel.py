@@ -11,9 +11,10 @@ from __future__ import annotations
 import random
 
 from xlingmed.importers.base import ImportedAnswer, ImportedLog
-from xlingmed.importers.run_folder import labels_shown, records
+from xlingmed.importers.run_folder import context_of
 from xlingmed.parsing.batch import SERIAL_BELOW, ChoiceReply, read_choices
 from xlingmed.parsing.choice import extract_choice
+from xlingmed.tasks.multiple_choice.imported import imported_rows, labels_shown
 
 OPTIONS = {"A": "Paracetamol", "B": "Insulin", "C": "Warfarin", "D": "Heparin"}
 SHAPES = [
@@ -73,6 +74,6 @@ def test_rescore_reads_an_imported_log_in_the_labels_its_prompt_showed() -> None
         for k, r in enumerate(replies)
     ]
     log = ImportedLog("lm-evaluation-harness", "0.4", "hf/m", "acc", answers, ["kmle"], [])
-    rows = records(log, rescore=True)
+    rows = imported_rows(log.answers, context_of(log, rescore=True))
     assert [(r["prediction"], r["correct"]) for r in rows] == [("C", True), ("C", True), (None, False)]
     assert [r["source_prediction"] for r in rows] == [None, None, None]  # the source's reading is kept beside

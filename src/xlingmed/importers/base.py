@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from xlingmed.errors import ConfigError, DataError
+from xlingmed.imported import ImportedAnswer as ImportedAnswer  # its home is below the tasks
 from xlingmed.languages import LANGUAGES
 from xlingmed.types import declare_parse_methods
 
@@ -20,37 +21,6 @@ from xlingmed.types import declare_parse_methods
 # empty match); ``source_loglikelihood`` the option the model's log-likelihoods ranked first (nothing to read).
 declare_parse_methods({"source_filter": "read", "source_unread": "unread", "source_loglikelihood": "read"})
 UNREAD_ANSWERS = frozenset({"", "[invalid]", "none", "null"})
-
-
-@dataclass(frozen=True)
-class ImportedAnswer:
-    """One scored sample of another tool, placed by item and language.
-
-    Attributes:
-        task: the source tool's task name (``global_mmlu_full_hi``, ``mymc_en|0``).
-        item_id: the id shared by the same question in every language (what pairs languages).
-        lang: ISO 639-1 code.
-        correct: the source tool's own per-sample metric (1.0 / 0.0); ``None`` when the sample has none.
-        gold: the correct option's label (``"B"``) where the source says it, else the target as text.
-        source_answer: what the source tool's filter or scorer read from the reply (``None``: nothing).
-        source_method: ``source_filter``, ``source_unread`` or ``source_loglikelihood``.
-        reply: the model's raw text (``None`` for log-likelihood tasks, which generate none).
-        prompt: the last user message the model got, where the log has it.
-        options: label → option text, where the record gives them (for re-reading the reply).
-        where: ``file:line`` of the record, for messages.
-    """
-
-    task: str
-    item_id: str
-    lang: str
-    correct: float | None
-    gold: str | None
-    source_answer: str | None
-    source_method: str
-    reply: str | None = None
-    prompt: str | None = None
-    options: Mapping[str, str] = field(default_factory=dict)
-    where: str = ""
 
 
 @dataclass

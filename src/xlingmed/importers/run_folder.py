@@ -1,10 +1,12 @@
-"""A run folder from an ``ImportedLog``: the same files a run writes, scored by the multiple-choice task.
+"""A run folder from an ``ImportedLog``: the same files a run writes, through the same writer
+(``output.write_run``), scored by the task that takes the log's answers.
 
-Each imported answer becomes a multiple-choice record (``tasks/multiple_choice``): by default its outcome is the
-source tool's own per-sample metric and its reading the source's filter, so every accuracy equals the source's;
-with ``rescore`` xlingmed's answer extraction (``parsing/choice.extract_choice``) reads the raw reply again and
-the record keeps both readings (``source_prediction``, ``source_parse_method``, ``source_correct``). The report,
-the verdicts and the explorer then work as on any run; ``summary.json`` and ``manifest.json`` say it was imported.
+A task takes imported answers where its registry entry has ``from_imported`` (``TaskSpec``; multiple choice's is
+``tasks/multiple_choice/imported.py``): it turns them into its rows, and its ``score`` turns the rows into Scores
+and its summary, as in a run. By default each outcome is the source tool's own per-sample metric and each reading
+the source's filter, so every accuracy equals the source's; with ``rescore`` xlingmed reads the raw replies again
+and the rows keep both readings. The report, the verdicts and the explorer then work as on any run;
+``summary.json`` and ``manifest.json`` say it was imported.
 """
 
 from __future__ import annotations
@@ -12,27 +14,19 @@ from __future__ import annotations
 import platform
 import re
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from xlingmed import output
 from xlingmed.errors import ConfigError
+from xlingmed.imported import ImportContext
 from xlingmed.importers.base import ImportedAnswer, ImportedLog
 from xlingmed.importers.families import family_of
 
-
-def _label(text: str | None, options: dict[str, str]) -> str | None:
-    """A reading or a target as an option label where it is one (``"B"``, ``"(B)"``, ``"b"``) or is an option's
-    text; otherwise as it is (compared as text)."""
-    if text is None:
-        return None
-    bare = text.strip().strip("()[].:").strip()
-    if bare.upper() in options or (not options and re.fullmatch(r"[A-Za-z]", bare)):
-        return bare.upper()
-    by_text = {v.strip().lower(): k for k, v in options.items()}
-    return by_text.get(text.strip().lower(), text.strip())
+if TYPE_CHECKING:
+    from xlingmed.tasks.base import Task
 
 
 def _group(task: str, lang: str) -> str:
@@ -44,75 +38,6 @@ def _group(task: str, lang: str) -> str:
     if match is not None:
         return (name[: match.start("lang")] + name[match.end("lang") :]).replace("__", "_").strip("_")
     return re.sub(rf"[_\-.]{re.escape(lang)}(?:_[A-Z][a-z]{{3}})?$", "", name)
-
-
-def records(log: ImportedLog, rescore: bool) -> list[dict[str, Any]]:
-    """One multiple-choice record per answer (``tasks/multiple_choice`` ``record``'s columns, and the source's
-    reading beside xlingmed's).
-
-    Raises:
-        ConfigError: ``rescore`` where a sample has no reply text (a log-likelihood task) or no options.
-    """
-    groups = {_group(a.task, a.lang) for a in log.answers}
-    temperature = float(log.settings.get("temperature") or 0.0)
-    out: list[dict[str, Any]] = []
-    for a in log.answers:
-        gold = _label(a.gold, dict(a.options))
-        source = _label(a.source_answer, dict(a.options))
-        row: dict[str, Any] = {
-            "item_id": a.item_id, "lang": a.lang, "temperature": temperature, "condition": "original", "bias": None,
-            "bias_code": None, "bias_target": None, "category": _group(a.task, a.lang) if len(groups) > 1 else None,
-            "gold": gold, "prediction": source, "parse_method": a.source_method, "valid": source is not None,
-            "correct": None if a.correct is None else a.correct == 1.0, "followed_bias": None, "response": a.reply,
-            "extractor_prediction": None, "extractor_method": None, "flags": "", "error": None,
-            "source_task": a.task, "source_prediction": source, "source_parse_method": a.source_method,
-            "source_correct": a.correct, "source_line": a.where,
-        }  # fmt: skip
-        out.append(row)
-    if rescore:
-        _rescore(out, log.answers)
-    return out
-
-
-def _rescore(rows: list[dict[str, Any]], answers: Sequence[ImportedAnswer]) -> None:
-    """xlingmed's reading of every reply, on every core (``parsing.batch``), with the labels its prompt showed."""
-    from xlingmed.parsing.batch import ChoiceReply, read_choices
-
-    for a in answers:
-        if a.reply is None:
-            raise ConfigError(f"--rescore: {a.where} has no reply text to read (task {a.task} ranks the options by "
-                              "log-likelihood; its outcome is the source's)")  # fmt: skip
-        if not a.options:
-            raise ConfigError(f"--rescore: {a.where} carries no options (task {a.task}) to read the reply against")
-    replies = [
-        ChoiceReply(a.reply or "", tuple(a.options), dict(a.options), labels_shown(a.prompt, a.options))
-        for a in answers
-    ]
-    for row, parsed in zip(rows, read_choices(replies), strict=True):
-        row["prediction"], row["parse_method"] = parsed.value, parsed.method
-        row["valid"] = parsed.value is not None
-        row["correct"] = parsed.value == row["gold"]
-
-
-_SCHEMES = (tuple(str(k) for k in range(1, 11)), tuple("①②③④⑤⑥⑦⑧⑨⑩"), tuple("abcdefghij"))
-
-
-def labels_shown(prompt: str | None, options: Mapping[str, str]) -> tuple[str, ...] | None:
-    """The labels the source's prompt printed before the options, where they were numbers (``1.``), circled numbers
-    (``①``) or lower-case letters (``a)``): each option's text on a line that opens with its label. ``None``
-    otherwise (capital letters, or a prompt the log did not keep): the reply is read with letters."""
-    texts = [" ".join(str(v).split())[:40] for v in options.values()]
-    if not prompt or not texts or not all(texts):
-        return None
-    prompt = re.sub(r"[ \t]+", " ", prompt)
-    for scheme in _SCHEMES:
-        shown = scheme[: len(texts)]
-        if len(shown) == len(texts) and all(
-            re.search(rf"(?m)^[ \t*]*{re.escape(x)}[ \t]*[.):]?[ \t]*{re.escape(t)}", prompt)
-            for x, t in zip(shown, texts, strict=True)
-        ):
-            return shown
-    return None
 
 
 def read_both(rows: Sequence[dict[str, Any]], languages: Sequence[str]) -> dict[str, Any]:
@@ -137,6 +62,31 @@ def read_both(rows: Sequence[dict[str, Any]], languages: Sequence[str]) -> dict[
     return out
 
 
+def context_of(log: ImportedLog, rescore: bool) -> ImportContext:
+    """What a task taking ``log``'s answers needs of the log: its tool, temperature, ``rescore``, and each answer's
+    source task without its language where the log holds several (``_group``)."""
+    groups = [_group(a.task, a.lang) for a in log.answers]
+    several = len(set(groups)) > 1
+    return ImportContext(tool=log.tool, temperature=float(log.settings.get("temperature") or 0.0), rescore=rescore,
+                         categories=[g if several else None for g in groups])  # fmt: skip
+
+
+def task_for(log: ImportedLog, rescore: bool) -> tuple[Task, list[dict[str, Any]]]:
+    """The first registered task (registry order) whose ``from_imported`` takes ``log``'s answers, and its rows.
+
+    Raises:
+        ConfigError: no registered task takes them; or the task's own (``rescore`` of a reply it cannot read).
+    """
+    from xlingmed.tasks.registry import task_specs
+
+    context = context_of(log, rescore)
+    for spec in task_specs().values():
+        taken = spec.from_imported(log.answers, context) if spec.from_imported is not None else None
+        if taken is not None:
+            return taken
+    raise ConfigError(f"no task of this xlingmed takes the answers of {log.tool} (tasks {', '.join(log.tasks)})")
+
+
 def _mean(values: Sequence[float | None]) -> float | None:
     kept = [v for v in values if v is not None]
     return sum(kept) / len(kept) if kept else None
@@ -152,15 +102,12 @@ def write_run(log: ImportedLog, out: Path, *, rescore: bool = False, private: bo
     from xlingmed.engine.run import scored_items
     from xlingmed.parsing.methods import parse_counts, reply_methods
     from xlingmed.tasks.base import summary_json
-    from xlingmed.tasks.multiple_choice import MultipleChoiceTask
 
     started = datetime.now(UTC)
     out = Path(out)
     output.check_run_dir(out)
     languages = log.languages
-    rows = records(log, rescore)
-    temperature = rows[0]["temperature"]
-    task = MultipleChoiceTask(template={}, temperatures=(temperature,), prompt_source=f"imported from {log.tool}")
+    task, rows = task_for(log, rescore)
     name = task.name
     result = task.score(rows, languages)
     units = list(result.units or [])

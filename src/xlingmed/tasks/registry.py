@@ -25,6 +25,7 @@ from xlingmed.types import Score, item_features
 
 if TYPE_CHECKING:
     from xlingmed.benchmarks.base import Benchmark
+    from xlingmed.imported import ImportContext, ImportedAnswer
     from xlingmed.tasks.base import Task
     from xlingmed.tasks.context import TaskContext
     from xlingmed.views.base import View
@@ -39,6 +40,10 @@ class TaskOptions(BaseModel):
 PROMPT_STYLES = ("paper", "medalpaca")
 """``-T prompt_style``: the paper's chat prompts, or MedAlpaca's verbatim Alpaca prompts (``prompts/medalpaca.py``;
 ``--preset medalpaca`` sets it). Taken by correctness, consistency and verifiability."""
+
+
+FromImported = Callable[["Sequence[ImportedAnswer]", "ImportContext"], "tuple[Task, list[dict[str, Any]]] | None"]
+"""``TaskSpec.from_imported``: imported answers and their log → (the task that scores them, its rows), or ``None``."""
 
 
 class NoOptions(TaskOptions):
@@ -79,6 +84,9 @@ class TaskSpec:
             The run builds those backends and checks that none falls to the model under test by default.
         imports: the packages (module names) the task scores with, imported before the run's first request
             (``engine/preflight.py``): a broken one stops the run there, not after every answer is in.
+        from_imported: ``from_imported(answers, context) -> (task, rows) | None``: the task takes the answers another
+            tool logged (``xlingmed import``; ``imported.ImportedAnswer``) and turns them into its rows, which its
+            ``score`` scores as a run's; ``None`` from the call: not these answers; ``None`` as the field: never.
         resolved: ``resolved(context, options) -> dict``: the task's protocol choices as resolved for the run
             (parsers, encoders, prompt forms), written to ``manifest.json`` → ``resolved.tasks.<name>`` (and, for
             the built-ins' keys of 0.1, at the top of ``resolved`` too).
@@ -99,6 +107,7 @@ class TaskSpec:
     uses: Callable[[Any], tuple[str, ...]] | None = None
     resolved: Callable[[TaskContext, Any], dict[str, Any]] | None = None
     imports: tuple[str, ...] = ()
+    from_imported: FromImported | None = None
 
     def __post_init__(self) -> None:
         item_features(self.requires)  # ValueError naming an unknown feature

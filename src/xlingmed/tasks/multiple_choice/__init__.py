@@ -5,6 +5,7 @@ The task's package: ``task.py`` asks and scores, ``view.py`` shows its results."
 from __future__ import annotations
 
 from xlingmed.prompts import format_options
+from xlingmed.tasks.multiple_choice.imported import from_imported
 from xlingmed.tasks.multiple_choice.scores import scores
 from xlingmed.tasks.multiple_choice.task import (
     MARKERS,
@@ -46,5 +47,6 @@ register_task(
         },
         parses=True,
         primary=PrimaryOutcome("accuracy", "correct", 0.05),
+        from_imported=from_imported,
     )
 )

@@ -1,0 +1,104 @@
+"""Multiple choice from another tool's logs (``TaskSpec.from_imported``): each ``ImportedAnswer`` becomes a
+multiple-choice record, scored as a run's are, so the report, the verdicts and the explorer work on an import as
+on any run. The source's reading and outcome are kept beside xlingmed's (``source_prediction``,
+``source_parse_method``, ``source_correct``)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from xlingmed.errors import ConfigError
+from xlingmed.imported import ImportContext, ImportedAnswer
+from xlingmed.tasks.multiple_choice.task import MultipleChoiceTask
+
+
+def from_imported(
+    answers: Sequence[ImportedAnswer], context: ImportContext
+) -> tuple[MultipleChoiceTask, list[dict[str, Any]]]:
+    """The task that scores the imported answers, and their rows (``imported_rows``)."""
+    task = MultipleChoiceTask(template={}, temperatures=(context.temperature,),
+                              prompt_source=f"imported from {context.tool}")  # fmt: skip
+    return task, imported_rows(answers, context)
+
+
+def _label(text: str | None, options: dict[str, str]) -> str | None:
+    """A reading or a target as an option label where it is one (``"B"``, ``"(B)"``, ``"b"``) or is an option's
+    text; otherwise as it is (compared as text)."""
+    if text is None:
+        return None
+    bare = text.strip().strip("()[].:").strip()
+    if bare.upper() in options or (not options and re.fullmatch(r"[A-Za-z]", bare)):
+        return bare.upper()
+    by_text = {v.strip().lower(): k for k, v in options.items()}
+    return by_text.get(text.strip().lower(), text.strip())
+
+
+def imported_rows(answers: Sequence[ImportedAnswer], context: ImportContext) -> list[dict[str, Any]]:
+    """One multiple-choice record per answer (``MultipleChoiceTask.record``'s columns, and the source's reading
+    beside xlingmed's): by default the outcome is the source's own per-sample metric and the reading its filter's;
+    with ``context.rescore`` xlingmed reads each raw reply again.
+
+    Raises:
+        ConfigError: ``rescore`` where a sample has no reply text (a log-likelihood task) or no options.
+    """
+    temperature = context.temperature
+    out: list[dict[str, Any]] = []
+    for a, category in zip(answers, context.categories, strict=True):
+        gold = _label(a.gold, dict(a.options))
+        source = _label(a.source_answer, dict(a.options))
+        row: dict[str, Any] = {
+            "item_id": a.item_id, "lang": a.lang, "temperature": temperature, "condition": "original", "bias": None,
+            "bias_code": None, "bias_target": None, "category": category,
+            "gold": gold, "prediction": source, "parse_method": a.source_method, "valid": source is not None,
+            "correct": None if a.correct is None else a.correct == 1.0, "followed_bias": None, "response": a.reply,
+            "extractor_prediction": None, "extractor_method": None, "flags": "", "error": None,
+            "source_task": a.task, "source_prediction": source, "source_parse_method": a.source_method,
+            "source_correct": a.correct, "source_line": a.where,
+        }  # fmt: skip
+        out.append(row)
+    if context.rescore:
+        _rescore(out, answers)
+    return out
+
+
+def _rescore(rows: list[dict[str, Any]], answers: Sequence[ImportedAnswer]) -> None:
+    """xlingmed's reading of every reply, on every core (``parsing.batch``), with the labels its prompt showed."""
+    from xlingmed.parsing.batch import ChoiceReply, read_choices
+
+    for a in answers:
+        if a.reply is None:
+            raise ConfigError(f"--rescore: {a.where} has no reply text to read (task {a.task} ranks the options by "
+                              "log-likelihood; its outcome is the source's)")  # fmt: skip
+        if not a.options:
+            raise ConfigError(f"--rescore: {a.where} carries no options (task {a.task}) to read the reply against")
+    replies = [
+        ChoiceReply(a.reply or "", tuple(a.options), dict(a.options), labels_shown(a.prompt, a.options))
+        for a in answers
+    ]
+    for row, parsed in zip(rows, read_choices(replies), strict=True):
+        row["prediction"], row["parse_method"] = parsed.value, parsed.method
+        row["valid"] = parsed.value is not None
+        row["correct"] = parsed.value == row["gold"]
+
+
+_SCHEMES = (tuple(str(k) for k in range(1, 11)), tuple("①②③④⑤⑥⑦⑧⑨⑩"), tuple("abcdefghij"))
+
+
+def labels_shown(prompt: str | None, options: Mapping[str, str]) -> tuple[str, ...] | None:
+    """The labels the source's prompt printed before the options, where they were numbers (``1.``), circled numbers
+    (``①``) or lower-case letters (``a)``): each option's text on a line that opens with its label. ``None``
+    otherwise (capital letters, or a prompt the log did not keep): the reply is read with letters."""
+    texts = [" ".join(str(v).split())[:40] for v in options.values()]
+    if not prompt or not texts or not all(texts):
+        return None
+    prompt = re.sub(r"[ \t]+", " ", prompt)
+    for scheme in _SCHEMES:
+        shown = scheme[: len(texts)]
+        if len(shown) == len(texts) and all(
+            re.search(rf"(?m)^[ \t*]*{re.escape(x)}[ \t]*[.):]?[ \t]*{re.escape(t)}", prompt)
+            for x, t in zip(shown, texts, strict=True)
+        ):
+            return shown
+    return None

@@ -66,6 +66,15 @@ class Registry(Generic[T]):
         self._entries[name] = entry
         return entry
 
+    def add(self, entry: T) -> T:
+        """``register(entry.name, entry)``: for entries that carry their own name (a ``TaskSpec``, an answer or set
+        metric); returns it.
+
+        Raises:
+            ConfigError: its name already holds a different entry.
+        """
+        return self.register(str(entry.name), entry)  # type: ignore[attr-defined]  # a named entry
+
     def _load(self) -> None:
         if self._loaded:
             return

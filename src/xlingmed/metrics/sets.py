@@ -20,6 +20,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from xlingmed.metrics.registry import BUILTIN_MODULES
 from xlingmed.registry import Registry
 
 Texts = Literal["cleaned", "topic", "original"]
@@ -79,26 +80,10 @@ class SetMetric:
     labels: Callable[[SetSettings], dict[str, str]] = lambda settings: {}
 
 
-BUILTIN_MODULES: tuple[str, ...] = (
-    "xlingmed.metrics.lexical",
-    "xlingmed.metrics.bertscore",
-    "xlingmed.metrics.embedding",
-    "xlingmed.metrics.topics",
-    "xlingmed.metrics.language_id",
-)
-
-SET_METRICS: Registry[SetMetric] = Registry(
-    "set metric", "xlingmed.set_metrics", BUILTIN_MODULES, entry_type=SetMetric
-)
-
-
-def register_set_metric(metric: SetMetric) -> SetMetric:
-    """Add ``metric`` under its name; returns it.
-
-    Raises:
-        ConfigError: another set metric already has that name.
-    """
-    return SET_METRICS.register(metric.name, metric)
+# Filled from the metric modules (metrics/registry.py's BUILTIN_MODULES: each registers what it computes), then
+# the xlingmed.set_metrics entry points.
+SET_METRICS: Registry[SetMetric] = Registry("set metric", "xlingmed.set_metrics", BUILTIN_MODULES, entry_type=SetMetric)
+register_set_metric = SET_METRICS.add  # a second, different SetMetric of one name: ConfigError
 
 
 def set_metrics() -> dict[str, SetMetric]:

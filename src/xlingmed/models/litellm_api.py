@@ -16,7 +16,7 @@ import os
 import random
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from xlingmed.errors import ModelError
 from xlingmed.models.anthropic_batch import MAX_REQUESTS, AnthropicBatches, message_params
@@ -35,15 +35,12 @@ class LiteLLMModel(OpenAIModel):
 
     supports_logprobs = True
 
-    class Options(BaseModel):
-        """``-M`` options: ``batch`` (``litellm/anthropic/…`` only: Anthropic's Message Batches, half price;
-        ``models/anthropic_batch.py``), ``batch_max_requests`` (lines per batch; Anthropic allows 100,000),
-        ``batch_poll_s`` (seconds between status checks)."""
+    class Options(OpenAIModel.Options):
+        """``-M`` options: OpenAI's (``batch``, ``batch_max_requests``, ``batch_poll_s``), where ``batch`` is
+        ``litellm/anthropic/…`` only: Anthropic's Message Batches, half price (``models/anthropic_batch.py``),
+        which allow 100,000 lines per batch."""
 
-        model_config = ConfigDict(extra="forbid")
-        batch: bool = False
         batch_max_requests: int = Field(default=MAX_REQUESTS, ge=1, le=MAX_REQUESTS)
-        batch_poll_s: float = Field(default=30.0, gt=0)
 
     def __init__(self, name: str, options: ModelOptions) -> None:
         import litellm

@@ -4,8 +4,9 @@ A task's options are one pydantic model (``TaskOptions``); the command line sets
 for the options that existed before 0.2, their old ``--flag``), a YAML config with ``task_args: {key: value}`` or
 the flat key. The model is where each option's type, range and allowed values are declared and validated — once.
 
-Adding a task is one module that calls ``register_task`` at import plus its line in ``BUILTIN_MODULES``; a user's
-package adds one through the ``xlingmed.tasks`` entry point group (see ``docs/extending.md``).
+Adding a task is one package (``tasks/<name>/``) whose ``__init__`` calls ``register_task`` at import, plus its line
+in ``BUILTIN_MODULES``; a user's package adds one through the ``xlingmed.tasks`` entry point group (see
+``docs/extending.md``).
 """
 
 from __future__ import annotations

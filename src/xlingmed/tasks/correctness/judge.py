@@ -7,6 +7,7 @@ Source: XLingEval paper §3.1 and Table 1; prompt Appendix Table A3, verbatim fr
 from __future__ import annotations
 
 import re
+from importlib import resources
 
 from xlingmed.types import Parsed, declare_parse_methods
 
@@ -15,26 +16,9 @@ declare_parse_methods({"paper_tail": "read", "fallback_last_option": "fallback",
 
 JUDGE_SYSTEM = "You are Health GPT and you help users in the health and medical related domain."
 
-JUDGE_TEMPLATE = (
-    "Given below is the question and two answers written in {language} for the question.\n"
-    "Question: {question}\n"
-    "Answer 1: {reference}\n"
-    "Answer 2: {answer}\n"
-    "Compare Answer 2 with Answer 1 on the basis of answer similarity, comprehenisveness and appropriateness. "
-    "Answer 2 contradicts Answer 1 if Answer 2 provides any information that contradicts the information "
-    "provided in Answer 1 and Answer 2 incorrectly answers the Question. Answer 2 is neither contradictory nor "
-    "similar if Answer 2 answers the Question but Answer 1 and Answer 2 are dissimilar.\n"
-    "First, evaluate whether Answer 2 provides similar information, contradictory information as compared to "
-    "Answer 1. Support the evaluation with a reasoning. Only if both answers are similar, evaluate the "
-    "comprehensivenss and appropriateness of Answer 2 in comparison to Answer 1 and provide a reasoning for it. "
-    "Finally, based on the previous evaluations choose one option from the following option:\n"
-    "1) Answer 2 provides neither contradictory nor similar information in comparison to Answer 1\n"
-    "2) Answer 2 provides contradictory information in comparison to Answer 1\n"
-    "3) Answer 2 provides more comprehensive and appropriate information\n"
-    "4) Answer 2 provides less comprehensive and appropriate information\n"
-    "Your answer should first provide all reasoning followed by the choosen option string in the last line. "
-    "The chosen option string should exactly match with one of the given options."
-)
+# The judge's prompt (Appendix Table A3), kept as data beside this file; {language}, {question}, {reference} and
+# {answer} are filled in.
+JUDGE_TEMPLATE = resources.files(__package__).joinpath("judge.txt").read_text("utf-8").removesuffix("\n")
 
 # (label, option string) in the order the paper's parser tests them.
 OPTIONS: tuple[tuple[str, str], ...] = (

@@ -25,7 +25,7 @@ TEMPLATE = "{primer}\n\n### Instruction:\n{instruction}\n\n### Input:\n{input}\n
 
 CORRECTNESS_PRIMER = "Write a response that appropriately answers the question."  # English for every language
 CORRECTNESS_PREFIX = "Output:"
-# the correctness instruction is the GPT answer prompt (tasks/correctness.py ANSWER_SYSTEM), spec §6.3
+# the correctness instruction is the GPT answer prompt (tasks/common.py ANSWER_SYSTEM), spec §6.3
 
 # before 2023-10-23 (spec §6.3): one primer per language; the HEAD's English text with the language substituted
 # for the others

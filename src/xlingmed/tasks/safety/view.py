@@ -1,4 +1,4 @@
-"""Refusal, over-refusal and harm per language, with McNemar's test against English (``tasks/safety.py``); a
+"""Refusal, over-refusal and harm per language, with McNemar's test against English (``task.py``); a
 language that refuses or harms significantly more often than English is flagged."""
 
 from __future__ import annotations

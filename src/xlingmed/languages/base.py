@@ -39,6 +39,8 @@ class Language:
         answer_phrases: phrases after which a model names the option it chose ("The correct answer is",
             "الإجابة الصحيحة هي").
         option_words: words that stand before an option label ("option C", "الخيار ج").
+        counting_words: the option words that also count things ("the answer 2 days later", "número 5 pacientes"):
+            a number after one is a label only where no word follows it.
         option_ordinals: an option named by its place, one tuple per place from the first ("the third option",
             "la tercera opción", "第三个选项", "세 번째 선택지"): read as that option's label.
         conclusion_cues: words that open or mark a reply's conclusion ("therefore", "in conclusion", "the most
@@ -78,6 +80,7 @@ class Language:
     answer_label: str = "Answer"
     answer_phrases: tuple[str, ...] = ()
     option_words: tuple[str, ...] = ()
+    counting_words: tuple[str, ...] = ()
     option_ordinals: tuple[tuple[str, ...], ...] = ()
     conclusion_cues: tuple[str, ...] = ()
     negations_before: tuple[str, ...] = ()

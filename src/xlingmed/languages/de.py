@@ -12,6 +12,7 @@ LANGUAGE = Language(
         "die beste antwort ist", "endgültige antwort:", "lösung:",
     ),
     option_words=("antwort", "buchstabe", "option", "antwortmöglichkeit", "möglichkeit"),
+    counting_words=("antwort",),
     option_ordinals=(
         ("erste option", "erste antwort", "erste möglichkeit", "erste antwortmöglichkeit"),
         ("zweite option", "zweite antwort", "zweite möglichkeit", "zweite antwortmöglichkeit"),

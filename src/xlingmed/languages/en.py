@@ -17,6 +17,7 @@ LANGUAGE = Language(
         "best answer:", "correct choice:", "correct letter:", "the correct letter is",
     ),
     option_words=("option", "choice", "letter", "answer", "alternative", "number"),
+    counting_words=("number", "answer"),
     option_ordinals=(
         ("first option", "first choice", "option one", "1st option"),
         ("second option", "second choice", "option two", "2nd option"),

@@ -14,6 +14,7 @@ LANGUAGE = Language(
         "las respuestas correctas son",
     ),
     option_words=("opción", "opcion", "alternativa", "letra", "inciso", "respuesta", "número", "numero"),
+    counting_words=("número", "numero", "respuesta"),
     option_ordinals=(
         ("primera opción", "primera opcion", "primera alternativa", "primera respuesta", "opción primera"),
         ("segunda opción", "segunda opcion", "segunda alternativa", "segunda respuesta", "opción segunda"),

@@ -12,6 +12,7 @@ LANGUAGE = Language(
         "réponse finale:", "réponse:", "la réponse correcte:", "la bonne option est",
     ),
     option_words=("choix", "lettre", "réponse", "option", "proposition"),
+    counting_words=("réponse",),
     option_ordinals=(
         ("première option", "première proposition", "première réponse", "première choix"),
         ("deuxième option", "deuxième proposition", "deuxième réponse", "deuxième choix"),

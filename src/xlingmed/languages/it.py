@@ -12,6 +12,7 @@ LANGUAGE = Language(
         "l'alternativa corretta è",
     ),
     option_words=("opzione", "lettera", "scelta", "alternativa", "risposta"),
+    counting_words=("risposta",),
     option_ordinals=(
         ("prima opzione", "prima risposta", "prima alternativa", "prima scelta"),
         ("seconda opzione", "seconda risposta", "seconda alternativa", "seconda scelta"),

@@ -14,6 +14,7 @@ LANGUAGE = Language(
         "a alternativa certa é", "a resposta certa é",
     ),
     option_words=("opção", "opcao", "alternativa", "letra", "resposta"),
+    counting_words=("resposta",),
     option_ordinals=(
         ("primeira opção", "primeira opcao", "primeira alternativa", "primeira resposta"),
         ("segunda opção", "segunda opcao", "segunda alternativa", "segunda resposta"),

@@ -35,13 +35,19 @@ _UNSPACED_RE = regex.compile(UNSPACED)
 _NEXT_WORD = regex.compile(r"(\.?)\s+([a-zà-öø-ÿ][\p{L}\p{M}'’-]*)")
 _WORD_BEFORE = regex.compile(rf"({WORD}+)[\s\-]*[(\[（]?\s*$")
 _OWN_TEXT_LEAD = regex.compile(r"[\s.):*\-–—]*(?:\*\*)?[\s(]*")
-# option words that also count things: a number after them is a label only where no word follows it
-_COUNTING_WORDS = frozenset(("number", "answer", "número", "numero", "respuesta", "resposta", "réponse", "antwort",
-                             "risposta"))  # fmt: skip
 GLUE = regex.compile(r"^[\s.):：*_\-–—(\[\]（）「」]*$")
 _SEPARATOR = regex.compile(
     r"^[\s,、，/&*]*(?:and|or|y|e|o|ou|et|und|oder|و|או|ו|和|或|及|및|और|या|na|au|и|или|ve|veya|en|of)?[\s,、，*]*$"
 )
+
+
+@lru_cache(maxsize=1)
+def counting_words() -> frozenset[str]:
+    """Every language's option words that also count things (``Language.counting_words``): a number after one is
+    a label only where no word follows it ("the answer 2 days later", "number 5 patients" are quantities)."""
+    from xlingmed.languages import LANGUAGES
+
+    return frozenset(w.lower() for lang in LANGUAGES.values() for w in lang.counting_words)
 
 
 @lru_cache(maxsize=8)
@@ -183,7 +189,7 @@ class Reader:
             if (
                 at is not None
                 and self.text[at.start : at.end].isdigit()
-                and self.low[lo + s : lo + e] in _COUNTING_WORDS
+                and self.low[lo + s : lo + e] in counting_words()
                 and not self._number_stands(at.end)
             ):
                 continue  # "the answer 2 days later", "number 5 patients": a quantity

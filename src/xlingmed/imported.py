@@ -53,9 +53,11 @@ class ImportContext:
         rescore: read each raw reply again with xlingmed's parsers, keeping the source's reading beside it.
         categories: per answer, the source task without its language where the log holds several tasks (the
             rows' category), else ``None``.
+        metric: the name of the source's per-sample metric (``acc``, ``exact_match``, ``f1``…).
     """
 
     tool: str
     temperature: float
     rescore: bool
     categories: Sequence[str | None]
+    metric: str = "acc"

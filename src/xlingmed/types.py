@@ -76,6 +76,8 @@ ITEM_FEATURES: dict[str, str] = {
     "conversation": "chat messages the model continues (Item.meta['messages'])",
     "criteria": "criteria with points a grader checks the answer against (HealthBench's Item.meta key)",
     "free_text": "answered in free text: implied by question or conversation",
+    "logged_outcome": "another tool's own per-sample outcome, logged with its answer (xlingmed import): no benchmark "
+    "provides it, so a task that requires it scores imports only",
 }
 """What a benchmark's items can provide (``Benchmark.provides``) and a task can require (``TaskSpec.requires``):
 a task runs on every benchmark that provides all it requires, plugins included."""

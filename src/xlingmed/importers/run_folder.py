@@ -68,7 +68,7 @@ def context_of(log: ImportedLog, rescore: bool) -> ImportContext:
     groups = [_group(a.task, a.lang) for a in log.answers]
     several = len(set(groups)) > 1
     return ImportContext(tool=log.tool, temperature=float(log.settings.get("temperature") or 0.0), rescore=rescore,
-                         categories=[g if several else None for g in groups])  # fmt: skip
+                         categories=[g if several else None for g in groups], metric=log.metric)  # fmt: skip
 
 
 def task_for(log: ImportedLog, rescore: bool) -> tuple[Task, list[dict[str, Any]]]:

@@ -134,6 +134,7 @@ BUILTIN_MODULES: tuple[str, ...] = (
     "xlingmed.tasks.rubric",
     "xlingmed.tasks.healthbench",
     "xlingmed.tasks.safety",
+    "xlingmed.tasks.source_metric",
 )
 
 TASKS: Registry[TaskSpec] = Registry("task", "xlingmed.tasks", BUILTIN_MODULES, entry_type=TaskSpec)

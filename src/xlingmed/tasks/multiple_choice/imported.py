@@ -16,8 +16,11 @@ from xlingmed.tasks.multiple_choice.task import MultipleChoiceTask
 
 def from_imported(
     answers: Sequence[ImportedAnswer], context: ImportContext
-) -> tuple[MultipleChoiceTask, list[dict[str, Any]]]:
-    """The task that scores the imported answers, and their rows (``imported_rows``)."""
+) -> tuple[MultipleChoiceTask, list[dict[str, Any]]] | None:
+    """The task that scores the imported answers, and their rows (``imported_rows``); ``None`` where an outcome is
+    not 0/1 (an F1, a BLEU, a 0–100 score is no accuracy: another task takes those)."""
+    if any(a.correct not in (None, 0.0, 1.0) for a in answers):
+        return None
     task = MultipleChoiceTask(template={}, temperatures=(context.temperature,),
                               prompt_source=f"imported from {context.tool}")  # fmt: skip
     return task, imported_rows(answers, context)

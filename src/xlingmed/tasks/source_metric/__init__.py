@@ -1,0 +1,17 @@
+"""Another tool's own per-sample metric, imported under its own name (``xlingmed import`` of a log whose metric
+is not 0/1): ``task.py`` scores the imported rows, ``summary.py`` types its summary, ``view.py`` shows it."""
+
+from __future__ import annotations
+
+from xlingmed.tasks.registry import NoOptions, TaskSpec, register_task
+from xlingmed.tasks.source_metric.task import NAME, SourceMetricTask, build, from_imported, scores
+from xlingmed.tasks.source_metric.view import SourceMetricView
+
+__all__ = ["SourceMetricTask", "SourceMetricView", "build", "from_imported", "scores"]
+
+register_task(
+    TaskSpec(
+        NAME, NoOptions, build, "another tool's own per-sample metric, as imported (xlingmed import)", scores,
+        view=SourceMetricView(), requires=("logged_outcome",), from_imported=from_imported,
+    )
+)  # fmt: skip

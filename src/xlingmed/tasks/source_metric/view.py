@@ -1,0 +1,25 @@
+"""The source_metric task's view: the source tool's metric per language, under its own name."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from xlingmed.tasks.source_metric.summary import SourceMetricSummary
+from xlingmed.views.base import CLI, REPORT, View, ViewTable, fmt
+
+
+class SourceMetricView(View[SourceMetricSummary]):
+    """The source_metric task's view (``views/base.py``), reading its ``SourceMetricSummary``."""
+
+    summary_type = SourceMetricSummary
+
+    def tables(self, summary: SourceMetricSummary, run: Mapping[str, Any]) -> list[ViewTable]:
+        rows = [[lang, fmt(c.mean), str(c.n), fmt(c.minimum), fmt(c.maximum), str(c.n_missing)]
+                for lang, c in summary.languages.items()]  # fmt: skip
+        title = f"{run.get('benchmark')}: {summary.tool}'s own {summary.metric}, mean per language ({run.get('model')})"
+        return [ViewTable(title, ["lang", "mean", "n", "min", "max", "missing"], rows, where=(CLI, REPORT), left=1)]
+
+    def losses(self, summary: SourceMetricSummary, languages: Sequence[str]) -> list[dict[str, Any]]:
+        missing = [summary.languages[lg].n_missing if lg in summary.languages else 0 for lg in languages]
+        return [{"what": f"{summary.metric}: answers the source logged without a value", "cells": missing}]

@@ -1,0 +1,56 @@
+"""An import is scored by the task that takes its answers (issue 47): multiple choice takes 0/1 outcomes; a
+per-sample metric that is no accuracy (an F1, a 0–100 score) is kept under its own name by ``source_metric``,
+summarised per language as a mean. Built from ``ImportedLog`` records as the readers make them (the readers
+themselves are tested on real tools' logs in ``test_import_tools.py``)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from xlingmed.importers.base import ImportedAnswer, ImportedLog
+from xlingmed.importers.run_folder import write_run
+from xlingmed.report import build_report
+
+
+def _log(values: dict[str, list[float | None]], metric: str) -> ImportedLog:
+    answers = [
+        ImportedAnswer(f"squad_{lang}", f"q{k}", lang, v, "Paris", "Paris" if v else "Lyon", "source_filter",
+                       reply=f"It is {'Paris' if v else 'Lyon'}.", where=f"samples_{lang}.jsonl:{k + 1}")
+        for lang, vs in values.items() for k, v in enumerate(vs)
+    ]  # fmt: skip
+    return ImportedLog("lm-evaluation-harness", "0.4.9", "hf/m", metric, answers, sorted({a.task for a in answers}),
+                       [])  # fmt: skip
+
+
+def test_a_metric_that_is_no_accuracy_is_imported_under_its_own_name(tmp_path: Path) -> None:
+    values = {"en": [0.5, 1.0, 0.25, None], "es": [0.2, 0.4, 0.0, 0.6]}
+    summary = write_run(_log(values, "f1"), tmp_path / "run")
+    assert list(summary["tasks"]) == ["source_metric"]
+    block = summary["tasks"]["source_metric"]
+    assert (block["tool"], block["metric"]) == ("lm-evaluation-harness", "f1")
+    assert block["languages"]["en"] == {"mean": pytest.approx(1.75 / 3), "n": 3, "minimum": 0.25, "maximum": 1.0,
+                                        "n_missing": 1}  # fmt: skip
+    assert block["languages"]["es"]["mean"] == pytest.approx(0.3)
+    table = pd.read_csv(tmp_path / "run" / "source_metric.csv")
+    assert list(table["value"].fillna(-1)) == [0.5, 1.0, 0.25, -1, 0.2, 0.4, 0.0, 0.6]
+    assert set(table["metric"]) == {"f1"}
+    scores = pd.read_parquet(tmp_path / "run" / "scores.parquet")
+    assert set(scores["task"]) == {"source_metric"} and set(scores["kind"]) == {"continuous"}
+    index = build_report([tmp_path / "run"], n_resamples=100)  # its table in the report, its gap to English
+    page = index.read_text(encoding="utf-8")
+    assert "lm-evaluation-harness&#39;s own f1" in page or "lm-evaluation-harness's own f1" in page
+    gaps = pd.read_csv(tmp_path / "run" / "report" / "stats" / "gaps.csv")
+    assert set(gaps["criterion"]) == {"source_metric"}
+
+
+def test_a_0_1_outcome_is_still_multiple_choice(tmp_path: Path) -> None:
+    summary = write_run(_log({"en": [1.0, 0.0, 1.0], "es": [0.0, 0.0, 1.0]}, "exact_match"), tmp_path / "run")
+    assert list(summary["tasks"]) == ["multiple_choice"]
+    cells = summary["tasks"]["multiple_choice"]["languages"]
+    assert (cells["en"]["0"]["n_correct"], cells["es"]["0"]["n_correct"]) == (2, 1)
+    manifest = json.loads((tmp_path / "run" / "manifest.json").read_text(encoding="utf-8"))
+    assert manifest["imported"]["metric"] == "exact_match"

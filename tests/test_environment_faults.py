@@ -148,6 +148,23 @@ def test_folders_that_cannot_be_created(data_dir: Path, server: FaultServer, tmp
     assert "nothing was sent" in err
 
 
+# The command line, run as a shell runs it: SIGINT at Python's default handler and unblocked in the child.
+AS_FROM_A_TERMINAL = (
+    "import runpy, signal, sys; signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT}); "
+    "signal.signal(signal.SIGINT, signal.default_int_handler); sys.argv[0] = 'xlingmed'; "
+    "runpy.run_module('xlingmed.cli', run_name='__main__')"
+)
+
+
+def _signal_state(pid: int) -> str:
+    """The blocked, ignored and caught signal masks of process ``pid`` (Linux ``/proc``), for a failure message."""
+    try:
+        lines = Path(f"/proc/{pid}/status").read_text(encoding="utf-8").splitlines()
+    except OSError as exc:
+        return f"unreadable ({exc})"
+    return ", ".join(line.replace("\t", " ") for line in lines if line.startswith(("SigBlk", "SigIgn", "SigCgt")))
+
+
 def test_ctrl_c_says_what_was_kept_and_the_same_command_resumes(data_dir: Path, clean: Path, tmp_path: Path) -> None:
     cache, out = tmp_path / "cache.sqlite", tmp_path / "run"
     with FaultServer(lambda prompt, attempt: ok(LONG)) as server:
@@ -156,13 +173,21 @@ def test_ctrl_c_says_what_was_kept_and_the_same_command_resumes(data_dir: Path, 
                 "--limit", "4", "--tasks", "verifiability", "--temperatures", "0", "--model", "openai/m",
                 "--base-url", server.url, "--no-logprobs", "--quiet", "--no-report", "--max-concurrency", "2",
                 "--cache", str(cache), "--out", str(out)]  # fmt: skip
-        proc = subprocess.Popen([sys.executable, "-m", "xlingmed.cli", *args], stderr=subprocess.PIPE, text=True,
+        # Ctrl-C as a terminal delivers it: the child starts with SIGINT at its default and unblocked, whatever the
+        # test worker's own state (a signal a library ignored or blocked in this process would be inherited
+        # through fork and exec, and the child would never see the interrupt)
+        proc = subprocess.Popen([sys.executable, "-c", AS_FROM_A_TERMINAL, *args], stderr=subprocess.PIPE, text=True,
                                 env={**os.environ, "COLUMNS": "300", "PYTHONFAULTHANDLER": "1"})  # fmt: skip
         # both workers wait on the server: each stored its last answer before it sent the request held now, so
         # the cache holds exactly the 4 answers
         server.wait_held(2)
+        signals = _signal_state(proc.pid)
         proc.send_signal(signal.SIGINT)
-        stderr = exits_after(proc)
+        try:
+            stderr = exits_after(proc)
+        except AssertionError as exc:  # say how the child held SIGINT when it was sent (/proc/PID/status)
+            raise AssertionError(f"{exc}\nthe child's signals when SIGINT was sent: {signals}; this worker's: "
+                                 f"{_signal_state(os.getpid())}") from None
     said = " ".join(stderr.split())
     assert proc.returncode == 130, said
     assert f"interrupted: every completion received so far is kept in {cache}; no run folder was written" in said

@@ -1,6 +1,6 @@
 """One registry type for every kind of thing xlingmed can be given by name: benchmarks, benchmark schemes, tasks,
-answer metrics, backends (issue 47; after lm-evaluation-harness's ``api/registry.py`` and inspect_ai's
-``_util/registry.py``).
+answer and set metrics, backends, import and export formats (issue 47; after lm-evaluation-harness's
+``api/registry.py`` and inspect_ai's ``_util/registry.py``).
 
 A registry is filled lazily, the first time it is asked for a name or its listing: its built-in modules are
 imported (each registers its entries when imported, next to the code that defines them), then the installed entry
@@ -14,11 +14,18 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable, Iterator
+from types import ModuleType
 from typing import Any, Generic, TypeVar
 
 from xlingmed.errors import ConfigError
 
 T = TypeVar("T")
+
+
+def module_name(name: str, loaded: Any) -> str | None:
+    """``adopt`` for a registry of modules named by import path (import and export formats): an entry point that
+    loads a module is registered as its import name."""
+    return loaded.__name__ if isinstance(loaded, ModuleType) else None
 
 
 class Registry(Generic[T]):

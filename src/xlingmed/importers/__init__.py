@@ -4,7 +4,8 @@ One module per tool reads its per-sample logs into an ``ImportedLog`` (``base.py
 (lm-evaluation-harness ``--log_samples``), ``inspect_log.py`` (inspect_ai ``.eval``/``.json`` logs) and
 ``lighteval.py`` (lighteval's details parquet files). ``families.py`` says, per task family, how a sample is
 placed by language and paired across languages; ``run_folder.py`` writes the run folder. Adding a tool is one
-module here and one line in ``FORMATS``.
+module here and one line below; a user's package adds one through the ``xlingmed.importers`` entry point group (a
+module with ``read``).
 """
 
 from __future__ import annotations
@@ -14,17 +15,17 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from xlingmed.errors import ConfigError
 from xlingmed.importers.base import ImportedAnswer, ImportedLog
+from xlingmed.registry import Registry, module_name
 
 __all__ = ["FORMATS", "ImportedAnswer", "ImportedLog", "read_logs"]
 
+
 # format name → the module that reads it (its ``read(paths, metric=, language_from=, pair_by=)``)
-FORMATS: dict[str, str] = {
-    "lm-eval": "xlingmed.importers.lm_eval",
-    "inspect": "xlingmed.importers.inspect_log",
-    "lighteval": "xlingmed.importers.lighteval",
-}
+FORMATS: Registry[str] = Registry("import format", "xlingmed.importers", adopt=module_name)
+FORMATS.register("lm-eval", "xlingmed.importers.lm_eval")
+FORMATS.register("inspect", "xlingmed.importers.inspect_log")
+FORMATS.register("lighteval", "xlingmed.importers.lighteval")
 
 
 def read_logs(fmt: str, paths: Sequence[Path], **options: Any) -> ImportedLog:
@@ -34,7 +35,5 @@ def read_logs(fmt: str, paths: Sequence[Path], **options: Any) -> ImportedLog:
         ConfigError: an unknown format, or files that are not of it.
         DataError: a record that cannot be read or placed (file and line named).
     """
-    if fmt not in FORMATS:
-        raise ConfigError(f"unknown import format {fmt!r}; known: {', '.join(FORMATS)}")
-    log: ImportedLog = importlib.import_module(FORMATS[fmt]).read([Path(p) for p in paths], **options)
+    log: ImportedLog = importlib.import_module(FORMATS.get(fmt)).read([Path(p) for p in paths], **options)
     return log

@@ -97,6 +97,24 @@ class ConstructResult:
     stats: dict[str, Any]
 
 
+def write_record(
+    what: str, head: dict[str, Any], out: Path, kind: str, rows: list[dict[str, Any]], summary: list[dict[str, Any]],
+    failures: list[dict[str, Any]], provenance: dict[str, Any], gen: Generator,
+) -> ConstructResult:
+    """Write the JSON record beside a constructed file ``out`` (``<stem>.<what>.json``): ``head`` (what was done,
+    with what), then the source's provenance, the summary, the failures, the generation counters and how to read
+    the file (``read_with``); return the ``ConstructResult``. The one ending of translate and variants."""
+    from xlingmed import output
+    from xlingmed.construct.files import record_path
+
+    stats = gen.stats()
+    record = {**head, "source_provenance": provenance, "summary": summary, "failures": failures, "generation": stats,
+              "read_with": f"{kind}:{out}"}  # fmt: skip
+    path = record_path(out, what)
+    output.write_json(path, record)
+    return ConstructResult(out, path, rows, summary, stats)
+
+
 R = TypeVar("R")
 
 

@@ -25,7 +25,6 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from xlingmed import output
 from xlingmed.benchmarks import get_benchmark, load_benchmark
 from xlingmed.construct.files import (
     TEXT_FIELDS,
@@ -34,11 +33,10 @@ from xlingmed.construct.files import (
     item_texts,
     kind_of,
     map_texts,
-    record_path,
     texts_of,
     write_benchmark_file,
 )
-from xlingmed.construct.generate import ConstructResult, Generator, run_step
+from xlingmed.construct.generate import ConstructResult, Generator, run_step, write_record
 from xlingmed.construct.prompts import load_prompts, prompt_id
 from xlingmed.construct.quality import DEFAULT_CHECKS, QualityChecker, Thresholds, flag_reasons
 from xlingmed.construct.translators import Translator, clean_translation, make_translator
@@ -186,15 +184,8 @@ async def _translate(s: TranslateSettings, gen: Generator, progress: Progress) -
         "checks": checker.settings() if checker is not None else {"checks": []},
         "thresholds": asdict(s.thresholds),
         "exclude_flagged": s.exclude_flagged,
-        "source_provenance": provenance,
-        "summary": summary,
-        "failures": failures,
-        "generation": gen.stats(),
-        "read_with": f"{kind}:{s.out}",
     }
-    path = record_path(s.out, "translation")
-    output.write_json(path, record)
-    return TranslationResult(s.out, path, rows, summary, gen.stats())
+    return write_record("translation", record, s.out, kind, rows, summary, failures, provenance, gen)
 
 
 def _fill_untranslated(texts: dict[str, Any], source: dict[str, Any], fields: Sequence[str]) -> None:

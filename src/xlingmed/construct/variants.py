@@ -33,7 +33,6 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any, ClassVar, Protocol
 
-from xlingmed import output
 from xlingmed.benchmarks import get_benchmark, load_benchmark
 from xlingmed.construct.files import (
     benchmark_row,
@@ -41,11 +40,10 @@ from xlingmed.construct.files import (
     item_texts,
     kind_of,
     map_texts,
-    record_path,
     texts_of,
     write_benchmark_file,
 )
-from xlingmed.construct.generate import ConstructResult, Generator, run_step
+from xlingmed.construct.generate import ConstructResult, Generator, run_step, write_record
 from xlingmed.construct.prompts import load_prompts, prompt_id
 from xlingmed.engine.generate import Progress
 from xlingmed.errors import ConfigError, DataError
@@ -346,12 +344,5 @@ async def _variant(s: VariantSettings, tf: Transform, gen: Generator, progress: 
         "languages": list(languages),
         "fields": list(fields),
         "transform": config,
-        "source_provenance": provenance,
-        "summary": summary,
-        "failures": failures,
-        "generation": gen.stats(),
-        "read_with": f"{kind}:{s.out}",
     }
-    path = record_path(s.out, "variant")
-    output.write_json(path, record)
-    return VariantResult(s.out, path, rows, summary, gen.stats())
+    return write_record("variant", record, s.out, kind, rows, summary, failures, provenance, gen)

@@ -44,6 +44,9 @@ SHARED_DATA = REPO.parent / "shared" / "data" / "xlinghealth"
 _GENERATED: list[str] = []
 
 
+# the logs other tools write on the same small questions, shared by the import tests (session fixtures)
+pytest_plugins = ("tool_logs",)
+
 def _counting(cls: Any, name: str) -> None:
     original = getattr(cls, name)
 

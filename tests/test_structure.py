@@ -148,6 +148,7 @@ ALLOWED: dict[tuple[str, str], str] = {
     ("config/presets.py", "correctness"): "XLINGEVAL_TASKS: the paper's protocol names its three criteria",
     ("config/presets.py", "verifiability"): "XLINGEVAL_TASKS: the paper's protocol names its three criteria",
     ("config/presets.py", "consistency"): "XLINGEVAL_TASKS: the paper's protocol names its three criteria",
+    ("importers/lm_eval.py", "multiple_choice"): "lm-evaluation-harness's own output_type of option-ranking tasks",
 }
 
 

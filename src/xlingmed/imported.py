@@ -49,7 +49,7 @@ class ImportContext:
 
     Attributes:
         tool: the source tool (``lm-evaluation-harness``, ``inspect_ai``, ``lighteval``).
-        temperature: the sampling temperature the source logged (0 where it logged none).
+        temperature: the sampling temperature the source logged (``None`` where it logged none).
         rescore: read each raw reply again with xlingmed's parsers, keeping the source's reading beside it.
         categories: per answer, the source task without its language where the log holds several tasks (the
             rows' category), else ``None``.
@@ -57,7 +57,7 @@ class ImportContext:
     """
 
     tool: str
-    temperature: float
+    temperature: float | None
     rescore: bool
     categories: Sequence[str | None]
     metric: str = "acc"

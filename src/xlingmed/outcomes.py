@@ -3,8 +3,8 @@ by each task's registry entry and handed to ``analysis`` by the caller, so that 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from xlingmed.types import Score
@@ -52,3 +52,21 @@ class TaskOutcome:
     judged: bool = False
     mean_over_temperatures: bool = False
     scores: Callable[[Sequence[Mapping[str, Any]]], list[Score]] | None = None
+
+
+def apart(tasks: Mapping[str, TaskOutcome], names: Iterable[object]) -> dict[str, TaskOutcome]:
+    """``tasks`` and, for each Score task name ``base[group]`` among ``names`` (an import whose source tasks are
+    kept apart: ``analysis.run.read_scores``), ``base``'s outcome under that name: each source task gets its own
+    statistics and verdicts, on its own items."""
+    out = dict(tasks)
+    for name in dict.fromkeys(str(n) for n in names):
+        base, bracket, rest = name.partition("[")
+        if bracket and rest.endswith("]") and base in tasks and name not in out:
+            out[name] = replace(tasks[base], task=name)
+    return out
+
+
+def group_of(task: str) -> str | None:
+    """``mmlu_anatomy`` of ``multiple_choice[mmlu_anatomy]``; ``None`` for a plain task name."""
+    _, bracket, rest = task.partition("[")
+    return rest[:-1] if bracket and rest.endswith("]") else None

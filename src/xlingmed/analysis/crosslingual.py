@@ -23,13 +23,14 @@ import numpy as np
 import pandas as pd
 
 from xlingmed.analysis.agreement import cohen_kappa, fleiss_kappa_of_labels
-from xlingmed.outcomes import TaskOutcome
+from xlingmed.outcomes import TaskOutcome, apart
 
 
 def _readings(scores: pd.DataFrame, tasks: Mapping[str, TaskOutcome]) -> pd.DataFrame:
     """One reading per (task, temperature, unit, item, language): the primary outcome's Scores that carry one."""
     # tasks that read a category from each reply (an option, a label, yes/no); not rubric scores or open answers
-    primary = {name: o.primary.metric for name, o in tasks.items() if o.primary is not None and o.parses}
+    primary = {name: o.primary.metric for name, o in apart(tasks, scores["task"]).items()
+               if o.primary is not None and o.parses}  # fmt: skip
     plain = scores[scores["condition"].isna()] if "condition" in scores else scores
     chosen = np.array([primary.get(t) == m for t, m in zip(plain["task"], plain["metric"], strict=True)], dtype=bool)
     keep = plain[chosen & (plain["kind"] == "binary").to_numpy()]

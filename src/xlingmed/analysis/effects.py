@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from xlingmed.outcomes import TaskOutcome
+from xlingmed.outcomes import TaskOutcome, apart
 
 
 def _expit(x: float) -> float:
@@ -64,7 +64,7 @@ def language_effects(
     out: list[dict[str, Any]] = []
     plain = scores[scores["condition"].isna()] if "condition" in scores else scores
     langs = [reference, *[lg for lg in languages if lg != reference]]
-    for task, metric in _primary_metrics(tasks).items():
+    for task, metric in _primary_metrics(apart(tasks, plain["task"])).items():
         sub = plain[(plain["task"] == task) & (plain["metric"] == metric)].dropna(subset=["value"])
         sub = sub[sub["lang"].isin(langs)]
         if sub.empty or reference not in set(sub["lang"]):

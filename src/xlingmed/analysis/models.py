@@ -20,7 +20,7 @@ import pandas as pd
 
 from xlingmed.analysis.items import difference, item_table, per_item, resample, statistic_of
 from xlingmed.analysis.paired import holm, mcnemar
-from xlingmed.outcomes import TaskOutcome
+from xlingmed.outcomes import TaskOutcome, apart
 
 
 def _tables(sub: pd.DataFrame, models: Sequence[str], lang: str, statistic: str) -> dict[str, pd.DataFrame]:
@@ -67,7 +67,7 @@ def compare_models(
     ranking: list[dict[str, Any]] = []
     plain = scores[scores["condition"].isna()] if "condition" in scores else scores
     lo_q, hi_q = (1 - confidence) / 2, 1 - (1 - confidence) / 2
-    for oc in outcomes(tasks):
+    for oc in outcomes(apart(tasks, plain["task"])):
         sub = plain[(plain["task"] == oc.task) & (plain["metric"] == oc.metric)]
         models = list(dict.fromkeys(sub["model"]))
         if len(models) < 2:

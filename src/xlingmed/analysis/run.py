@@ -29,7 +29,7 @@ from xlingmed.analysis.gaps import gap_unpaired, gap_vs_reference
 from xlingmed.analysis.paired import cochran_q, friedman, paired_pairwise
 from xlingmed.analysis.paper import anova_oneway, tukey_hsd, unpaired_t
 from xlingmed.errors import DataError
-from xlingmed.outcomes import TaskOutcome
+from xlingmed.outcomes import TaskOutcome, apart
 
 
 @dataclass(frozen=True)
@@ -60,7 +60,8 @@ def read_scores(run_dir: Path, tasks: Mapping[str, TaskOutcome] | None = None) -
             table = pd.read_parquet(path)
         except Exception as exc:  # pyarrow raises several types for a damaged file
             raise DataError(f"cannot read it: {exc}", file=str(path)) from None
-        return table.reindex(columns=list(SCORE_COLUMNS))  # answer, target, probability, group: absent before
+        table = table.reindex(columns=list(SCORE_COLUMNS))  # answer, target, probability, group: absent before
+        return _apart(table, run_dir)
     records = []
     for name, spec in (tasks or {}).items():
         csv = run_dir / f"{name}.csv"
@@ -75,12 +76,30 @@ def read_scores(run_dir: Path, tasks: Mapping[str, TaskOutcome] | None = None) -
     return pd.DataFrame(records, columns=list(SCORE_COLUMNS))
 
 
+def _apart(table: pd.DataFrame, run_dir: Path) -> pd.DataFrame:
+    """An import that keeps its source tasks apart (``summary.json`` ``dataset.tasks_apart``): each Score's task
+    becomes ``task[group]`` (``multiple_choice[mmlu_anatomy]``), so every statistic is on one source task's items
+    (``outcomes.apart`` gives each its outcome)."""
+    import json
+
+    try:
+        summary = json.loads((run_dir / "summary.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return table
+    if not (isinstance(summary, dict) and (summary.get("dataset") or {}).get("tasks_apart")):
+        return table
+    grouped = table["group"].notna()
+    table.loc[grouped, "task"] = table.loc[grouped, "task"] + "[" + table.loc[grouped, "group"].astype(str) + "]"
+    return table
+
+
 def metric_values(run_dir: Path, tasks: Mapping[str, TaskOutcome]) -> Iterator[MetricValues]:
     """The per-item values of every metric the run folder holds, one ``MetricValues`` per metric × τ, tasks in
     the order of ``tasks``."""
     df = read_scores(run_dir, tasks)
     if df.empty:
         return
+    tasks = apart(tasks, df["task"])
     df = df.assign(
         unit_id=[i if not u or u != u else f"{i}#{u}" for i, u in zip(df["item_id"], df["unit"], strict=True)],
         variant=df["condition"].where(df["condition"].notna(), None),

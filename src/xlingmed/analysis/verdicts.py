@@ -28,6 +28,7 @@ A set whose questions differ across languages (``parallel=False``: MMedBench, Ko
 from __future__ import annotations
 
 import math
+import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -38,7 +39,7 @@ import pandas as pd
 from xlingmed.analysis.items import difference, item_table, resample, statistic_of
 from xlingmed.analysis.paired import holm
 from xlingmed.errors import ConfigError
-from xlingmed.outcomes import TaskOutcome
+from xlingmed.outcomes import TaskOutcome, apart, group_of
 
 NONINFERIOR, INFERIOR, INCONCLUSIVE = "non-inferior", "inferior", "inconclusive"
 MIN_ITEMS = 20
@@ -84,7 +85,7 @@ def parse_margins(text: str | Mapping[str, float] | None, tasks: Mapping[str, Ta
             raise ConfigError(f"--margin {name}={raw!r}: a margin is a number (NAME=δ, e.g. accuracy=0.05)") from None
         if name not in known:
             raise ConfigError(f"--margin: unknown outcome {name!r}; known: {', '.join(sorted(known))}")
-        if not value > 0 or math.isinf(value):
+        if not value > 0 or math.isinf(value):  # also NaN
             raise ConfigError(f"--margin {name}={raw}: the margin must be a positive number")
         out[name] = value
     return out
@@ -98,7 +99,9 @@ def outcomes(tasks: Mapping[str, TaskOutcome], margins: Mapping[str, float] | No
         p = task.primary
         if p is None:
             continue
-        out.append(Outcome(name, p.name, p.metric, margins.get(p.name, p.margin), p.statistic, p.unit, task.judged))
+        group = group_of(name)  # an imported source task kept apart: its name beside the outcome's
+        label = p.name if group is None else f"{p.name} ({group})"
+        out.append(Outcome(name, label, p.metric, margins.get(p.name, p.margin), p.statistic, p.unit, task.judged))
     return out
 
 
@@ -115,8 +118,13 @@ def _items_needed(estimate: float, margin: float, se: float, n: int, alpha: floa
             return MIN_ITEMS
         from statsmodels.stats.power import TTestPower
 
-        n_t = TTestPower().solve_power(effect_size=distance / sd, alpha=alpha, power=POWER, alternative="larger")
-        return max(MIN_ITEMS, math.ceil(float(n_t)))
+        with warnings.catch_warnings():  # its ConvergenceWarning: handled below
+            warnings.simplefilter("ignore")
+            n_t = float(TTestPower().solve_power(effect_size=distance / sd, alpha=alpha, power=POWER,
+                                                 alternative="larger"))  # fmt: skip
+        if math.isfinite(n_t):
+            return max(MIN_ITEMS, math.ceil(n_t))
+        se = sd / math.sqrt(n)  # the root finder gave up (a very large or small effect): the normal approximation
     from scipy.stats import norm
 
     if se == 0:
@@ -169,6 +177,7 @@ def noninferiority(
     """
     rows: list[dict[str, Any]] = []
     plain = scores[scores["condition"].isna()] if "condition" in scores else scores
+    tasks = apart(tasks, scores["task"]) if "task" in scores else tasks
     for oc in outcomes(tasks, margins):
         sub = plain[(plain["task"] == oc.task) & (plain["metric"] == oc.metric)]
         if sub.empty or reference not in set(sub["lang"]):
@@ -244,7 +253,7 @@ def noninferiority(
             parallel=parallel, parse_limits=False,
         )  # fmt: skip
 
-    statistics = {(oc.task, oc.metric): oc.statistic for oc in outcomes(tasks, margins)}
+    statistics = {(oc.task, oc.metric): oc.statistic for oc in outcomes(apart(tasks, scores["task"]), margins)}
     return limits.apply(out, plain, reference, statistics, again)
 
 
@@ -277,7 +286,13 @@ def _decide(block: list[dict[str, Any]], alpha: float, min_items: int, equivalen
         if equivalence:
             r["equivalent"] = bool(r["p_equivalence_holm"] < alpha and r["n_items"] >= min_items)
         n = min(r["n_items"], r["n_reference"]) if r["n_reference"] is not None else r["n_items"]
-        if n < min_items:
+        if math.isnan(r["margin"]):  # an outcome with no default margin (another tool's metric, in its own units)
+            r["verdict"], r["n_items_needed"] = INCONCLUSIVE, None
+            for key in ("p_noninferior", "p_inferior", "p_noninferior_holm", "p_inferior_holm"):
+                r[key] = None  # a test against no margin tests nothing
+            r["reason"] = (f"no margin: --margin {r['outcome'].split(' (')[0]}=δ gives one, in {r['unit']}; "
+                           f"the bounds are [{r['lower']:+.4g}, {r['upper']:+.4g}]")  # fmt: skip
+        elif n < min_items:
             r["verdict"], r["reason"] = INCONCLUSIVE, f"{paired(n, r['design'])}, fewer than {min_items}"
         elif r["p_noninferior_holm"] < alpha:
             r["verdict"], r["reason"] = NONINFERIOR, f"lower bound {r['lower']:+.4g} > −δ = {-r['margin']:+.4g}"
@@ -286,7 +301,7 @@ def _decide(block: list[dict[str, Any]], alpha: float, min_items: int, equivalen
         else:
             r["verdict"] = INCONCLUSIVE
             r["reason"] = f"the bounds [{r['lower']:+.4g}, {r['upper']:+.4g}] straddle −δ = {-r['margin']:+.4g}"
-        if r["verdict"] == INCONCLUSIVE:
+        if r["verdict"] == INCONCLUSIVE and not math.isnan(r["margin"]):
             r["n_items_needed"] = _items_needed(r["difference"], r["margin"], r["_se"], n, alpha / m, r["_sd"])
         if r["design"] == "unpaired":  # beside every number: these are not the same questions
             r["reason"] = f"unpaired (different questions per language); {r['reason']}"

@@ -12,7 +12,7 @@ from xlingmed.cli.app import app
 from xlingmed.cli.common import console, fail, fmt, set_format, write_report
 from xlingmed.cli.tables import FormatOption
 from xlingmed.cli.views import print_summary
-from xlingmed.errors import XlingmedError
+from xlingmed.errors import ConfigError, XlingmedError
 
 
 @app.command("import")
@@ -30,6 +30,14 @@ def import_logs(
                                                 "(doc.sample_id; a+b joins several).")] = None,
     model: Annotated[str | None, typer.Option(help="The model's name in the run folder, provider/model (default: "
                                               "as the tool logged it).")] = None,
+    language: Annotated[list[str] | None, typer.Option(
+        "--language", help="The language of the whole log (CODE: any BCP-47 code, e.g. en, ca, th), or of one task or "
+        "file (TASK=CODE, FILE=CODE; repeat). It overrides what names and fields say.")] = None,
+    allow_partial: Annotated[bool, typer.Option(help="Import a task whose samples are fewer than the tool's results "
+                                                "file says (recorded in the manifest).")] = False,
+    overwrite: Annotated[bool, typer.Option(help="Replace OUT where it is an earlier run folder.")] = False,
+    pool_tasks: Annotated[bool, typer.Option(help="Treat the log's tasks as one set (items paired by id across "
+                                             "tasks, one row per language); by default each task is apart.")] = False,
     private: Annotated[bool, typer.Option(help="Make the run folder readable by you alone.")] = False,
     report: Annotated[bool, typer.Option("--report/--no-report", help="Write OUT/report at the end.")] = True,
     output_format: FormatOption = "text",
@@ -37,21 +45,37 @@ def import_logs(
     """Import another tool's per-sample results as a run folder: per-language accuracy equal to the tool's, with
     xlingmed's paired gaps, verdicts and explorer (``xlingmed report OUT`` as on any run)."""
     from xlingmed.importers import read_logs
+    from xlingmed.importers.families import LanguageOption
     from xlingmed.importers.run_folder import write_run
 
     set_format(output_format)
     try:
-        log = read_logs(fmt, paths, metric=metric, language_from=language_from, pair_by=pair_by)
+        if out.exists() and not overwrite and (not out.is_dir() or any(out.iterdir())):
+            raise ConfigError(f"--out {out}: exists; --overwrite replaces it (an earlier run folder only)")
+        log = read_logs(fmt, paths, metric=metric, language_from=language_from, pair_by=pair_by,
+                        language=LanguageOption.parse(language), allow_partial=allow_partial)  # fmt: skip
         if model is not None:  # the tool's own name is often a bare checkpoint or "smollm2"
             log.settings["model_as_logged"], log.model = log.model, model
-        summary = write_run(log, out, rescore=rescore, private=private)
+        summary = write_run(log, out, rescore=rescore, private=private, overwrite=True, pool=pool_tasks)
     except XlingmedError as exc:
         fail(exc)
         return
     print_summary(summary)
     if rescore:
         _print_readings(summary["imported"]["readings"], log.tool)
-    console.print(f"wrote {out}  imported from {log.tool} {log.version or ''}: {len(log.answers)} samples, "
+        for task, why in summary["imported"].get("rescore_kept", {}).items():
+            console.print(f"note: --rescore kept {log.tool}'s reading of task {task}: {why}", highlight=False)
+    for task in log.partial:
+        counted = log.counts[task]
+        console.print(f"note: task {task} is partial (--allow-partial): {counted['logged']} of "
+                      f"{counted['expected']} samples", highlight=False)  # fmt: skip
+    unchecked = [t for t, c in log.counts.items() if c.get("expected") is None]
+    if unchecked:
+        console.print(f"note: no results file gives the sample count of {', '.join(unchecked[:5])}"
+                      f"{' …' if len(unchecked) > 5 else ''}: a partial log cannot be told from a whole one",
+                      highlight=False)  # fmt: skip
+    version = f" {log.version}" if log.version else " (version not logged)"
+    console.print(f"wrote {out}  imported from {log.tool}{version}: {len(log.answers)} samples, "
                   f"{len(log.tasks)} tasks, languages {', '.join(log.languages)}", highlight=False)  # fmt: skip
     if report:
         write_report(out, show_verdict=True)
@@ -63,10 +87,13 @@ def _print_readings(readings: dict[str, dict[str, float | None]], tool: str) -> 
 
     table = Table(title=f"{tool}'s reading of the replies against xlingmed's (--rescore)")
     for name in ("lang", "replies", f"unread by {tool}", "unread by xlingmed", "read differently",
-                 f"accuracy ({tool})", "accuracy (xlingmed)"):  # fmt: skip
+                 "right by xlingmed only", f"right by {tool} only", f"accuracy ({tool})",
+                 "accuracy (xlingmed)"):  # fmt: skip
         table.add_column(name, justify="left" if name == "lang" else "right")
+    # the two accuracies differ by exactly (right by xlingmed only − right by the tool only) / replies
     for lang, r in readings.items():
-        counts = (fmt(r[k], 0) for k in ("n", "source_unread", "xlingmed_unread", "read_differently"))
+        counts = (fmt(r.get(k), 0) for k in ("n", "source_unread", "xlingmed_unread", "read_differently",
+                                              "right_by_xlingmed_only", "right_by_source_only"))  # fmt: skip
         shares = (fmt(None if (v := r[k]) is None else 100 * v, 1) for k in ("source_accuracy", "xlingmed_accuracy"))
         table.add_row(lang, *counts, *shares)
     console.print(table)

@@ -7,13 +7,13 @@ no item id, no per-sample metric) is a ``DataError`` naming the file, the line a
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from xlingmed.errors import ConfigError, DataError
 from xlingmed.imported import ImportedAnswer as ImportedAnswer  # its home is below the tasks
-from xlingmed.languages import LANGUAGES
 from xlingmed.types import declare_parse_methods
 
 # How the source tool read a reply, as parse methods (``parsing/methods.py`` counts them per language):
@@ -25,7 +25,16 @@ UNREAD_ANSWERS = frozenset({"", "[invalid]", "none", "null"})
 
 @dataclass
 class ImportedLog:
-    """Every answer of the files imported, and where they came from (``manifest.json``'s ``imported``)."""
+    """Every answer of the files imported, and where they came from (``manifest.json``'s ``imported``).
+
+    Attributes:
+        metric: the per-sample metric taken, or several joined by ``, `` (``metrics`` has each task's).
+        metrics: source task → the per-sample metric taken for it.
+        counts: source task → ``{"logged": samples read, "expected": what the tool's results file says, or
+            None where there is none}`` (``check_counts``).
+        partial: the tasks imported with fewer samples than the results file says (``--allow-partial``).
+        model_path: the local path the model was given as, where the log named one (``model`` is its name).
+    """
 
     tool: str
     version: str | None
@@ -35,6 +44,10 @@ class ImportedLog:
     tasks: list[str]
     files: list[dict[str, str]]  # {"path", "sha256"}
     settings: dict[str, Any] = field(default_factory=dict)  # generation settings, as the source recorded them
+    metrics: dict[str, str] = field(default_factory=dict)
+    counts: dict[str, dict[str, int | None]] = field(default_factory=dict)
+    partial: list[str] = field(default_factory=list)
+    model_path: str | None = None
 
     @property
     def languages(self) -> list[str]:
@@ -68,30 +81,56 @@ def get_path(record: Any, path: str) -> Any:
 
 
 def language_code(raw: Any, where: str, what: str) -> str:
-    """An ISO 639-1 code the registry knows, from a code, an English name, a locale (``pt-BR``) or a FLORES code
-    (``hin_Deva``, ``arb_Arab``: ``langcodes`` maps three-letter and macrolanguage codes).
+    """The run folder's code of a language another tool wrote (``languages.codes.code_of``): any BCP-47 tag or
+    ISO 639 code (``ca``, ``pt-BR``, FLORES ``hin_Deva``), or an English name (``Spanish``).
 
     Raises:
-        DataError: not a language xlingmed knows (the message says where and what was read).
+        DataError: not a language, with the reason (where and what was read named).
     """
-    import langcodes
+    from xlingmed.languages.codes import UnknownLanguage, code_of
 
-    text = str(raw).strip()
-    names = {lang.name.lower(): code for code, lang in LANGUAGES.items()}
-    if text.lower() in names:
-        return names[text.lower()]
     try:
-        code = langcodes.Language.get(langcodes.standardize_tag(text.replace("_", "-"), macro=True)).language
-    except (ValueError, LookupError):
-        code = None
-    if code in LANGUAGES:
-        return str(code)
-    raise DataError(f"{what} {text!r} is not a language xlingmed knows (--language-from names another field)",
-                    file=where)  # fmt: skip
+        return code_of(raw)
+    except UnknownLanguage as exc:
+        raise DataError(f"{what}: {exc} (--language CODE gives it, --language-from names another field)",
+                        file=where) from None  # fmt: skip
+
+
+def check_counts(counts: Mapping[str, Mapping[str, int | None]], tool: str, results: str,
+                 allow_partial: bool) -> list[str]:  # fmt: skip
+    """The tasks whose logged samples are fewer or more than the tool's own results file says (a samples file cut
+    short, an excerpt of a long run), which ``allow_partial`` accepts.
+
+    Args:
+        counts: task → ``{"logged", "expected"}`` (``expected`` None: no results file to compare with).
+        results: what the results file calls the count, for the message (``n-samples``, ``total_samples``).
+
+    Raises:
+        ConfigError: a count differs and ``allow_partial`` is false (the first such task named, with both counts).
+    """
+    partial = [t for t, c in counts.items() if c.get("expected") is not None and c["logged"] != c["expected"]]
+    if partial and not allow_partial:
+        t = partial[0]
+        more = f" (and {len(partial) - 1} more tasks)" if len(partial) > 1 else ""
+        raise ConfigError(
+            f"task {t}: {counts[t]['logged']} samples in the log, {tool}'s results file says {counts[t]['expected']} "
+            f"({results}){more}: a truncated or partial copy? --allow-partial imports it anyway, and says so"
+        )
+    return partial
+
+
+def model_name(raw: str, prefix: str) -> tuple[str, str | None]:
+    """``provider/model`` from the model a tool logged, and the local path it was given as (``None`` if none):
+    ``/data/ckpt/Qwen2.5-7B`` → ``(prefix/Qwen2.5-7B, "/data/ckpt/Qwen2.5-7B")``; ``Qwen/Qwen2.5-7B`` stays."""
+    text = str(raw).strip().rstrip("/\\")
+    if text.startswith(("/", "./", "../", "~")) or re.match(r"^[A-Za-z]:[\\/]", text) or "\\" in text:
+        last = re.split(r"[\\/]", text)[-1]
+        return f"{prefix}/{last}", str(raw)
+    return (text if "/" in text else f"{prefix}/{text}"), None
 
 
 def check_answers(answers: Sequence[ImportedAnswer], source: str) -> None:
-    """Every (item, language) once per task, and English (or some reference) present.
+    """Every (item, language) once per task.
 
     Raises:
         ConfigError: nothing was imported, or an item appears twice in a language (the pairing field is not an
@@ -99,9 +138,9 @@ def check_answers(answers: Sequence[ImportedAnswer], source: str) -> None:
     """
     if not answers:
         raise ConfigError(f"{source}: no scored samples found")
-    seen: dict[tuple[str, str], str] = {}
+    seen: dict[tuple[str, str, str], str] = {}
     for a in answers:
-        key = (a.item_id, a.lang)
+        key = (a.task, a.item_id, a.lang)  # two tasks may share ids: they are kept apart (run_folder._apart)
         if key in seen:
             raise ConfigError(
                 f"item {a.item_id!r} appears twice in language {a.lang} ({seen[key]} and {a.where}): the pairing "

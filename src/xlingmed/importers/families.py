@@ -12,10 +12,12 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from pathlib import Path
+from typing import Any, NamedTuple
 
-from xlingmed.errors import DataError
+from xlingmed.errors import ConfigError, DataError
 from xlingmed.importers.base import get_path, language_code
+from xlingmed.languages import LANGUAGES
 
 
 @dataclass(frozen=True)
@@ -70,37 +72,95 @@ def _first(record: Any, paths: Sequence[str]) -> tuple[str, Any] | None:
     return None
 
 
-def place(
-    task: str, record: Any, where: str, *, language_from: str | None = None, pair_by: str | None = None
-) -> tuple[str, str]:
-    """``(item_id, lang)`` of one sample of ``task``.
+class Placed(NamedTuple):
+    """Where a sample sits: its item id, its language, and whether that id pairs it across languages (a family's
+    rule, ``--pair-by`` or an id field; a record's position in its own file pairs nothing)."""
+
+    item_id: str
+    lang: str
+    paired: bool = True
+
+
+@dataclass(frozen=True)
+class LanguageOption:
+    """``--language``: one code for the whole log (``en``), or per task or file (``mmlu_th=th``,
+    ``samples_x.jsonl=ca``); any BCP-47 code (``languages.codes``). It overrides what a name or a field says."""
+
+    default: str | None = None
+    named: tuple[tuple[str, str], ...] = ()
+
+    @classmethod
+    def parse(cls, specs: Sequence[str] | str | None) -> LanguageOption:
+        """Raises: ConfigError: a code that is no language (the reason), or a name given twice."""
+        from xlingmed.languages.codes import UnknownLanguage, code_of
+
+        default: str | None = None
+        named: dict[str, str] = {}
+        for spec in [specs] if isinstance(specs, str) else list(specs or []):
+            key, _, raw = spec.rpartition("=")
+            try:
+                code = code_of(raw)
+            except UnknownLanguage as exc:
+                raise ConfigError(f"--language {spec}: {exc}") from None
+            if not key:
+                if default is not None:
+                    raise ConfigError(f"--language {spec}: the whole log's language is given twice ({default})")
+                default = code
+            elif named.setdefault(key, code) != code:
+                raise ConfigError(f"--language {spec}: {key} is given two languages")
+        return cls(default, tuple(named.items()))
+
+    def of(self, task: str, file: Path) -> str | None:
+        """The language given for ``task`` (its name, or without lighteval's ``|0``) or ``file`` (its name or
+        path), else the whole log's, else ``None``."""
+        keys = {task, re.sub(r"\|\d+$", "", task), file.name, str(file)}
+        return next((code for key, code in self.named if key in keys), self.default)
+
+    def check_used(self, tasks: Sequence[str], files: Sequence[Path]) -> None:
+        """Raises: ConfigError: a ``TASK=CODE`` whose name is no task or file of the log (a typo would otherwise
+        leave that task to what its name says)."""
+        known = {*tasks, *(re.sub(r"\|\d+$", "", t) for t in tasks), *(f.name for f in files), *map(str, files)}
+        for key, code in self.named:
+            if key not in known:
+                raise ConfigError(f"--language {key}={code}: no task or file {key!r} in the log (tasks: "
+                                  f"{', '.join(dict.fromkeys(tasks))})")  # fmt: skip
+
+
+def place(task: str, record: Any, where: str, *, language: str | None = None, language_from: str | None = None,
+          pair_by: str | None = None, position: object = None) -> Placed:  # fmt: skip
+    """The item id and language of one sample of ``task``.
 
     Args:
         record: the sample as the tool logged it (``doc``, ``metadata``… reachable by field path).
         where: ``file:line``, named in errors.
+        language: the code ``--language`` gives this sample (``LanguageOption.of``); it overrides the rest.
         language_from: ``task`` (the task name), or a field path; default: the family's rule, else a language
             field, else the task name's trailing code.
         pair_by: the item id's field path(s); default: the family's, else the first of ``ID_FIELDS`` present.
+        position: the record's own id within its task (lm-eval's ``doc_id``, a row): where no pairing field
+            exists, the item is ``<task>#<position>``, which pairs with nothing (a one-language log needs none).
 
     Raises:
-        DataError: no language or no item id can be found, or the language is unknown (file and line named).
+        DataError: no language or no item id can be found, or the language is not one (file and line named).
     """
     family = family_of(task)
-    lang = _language(task, family, record, where, language_from)
+    lang = language or _language(task, family, record, where, language_from)
     if lang is None:
         raise DataError(
-            f"task {task}: no language mapping (no language code in the task name, none of "
-            f"{', '.join(LANGUAGE_FIELDS)}); name one with --language-from FIELD",
+            f"task {task}: no language (no language code in the task name, none of {', '.join(LANGUAGE_FIELDS)}); "
+            "give it with --language CODE (the whole log), --language TASK=CODE or --language-from FIELD",
             file=where,
         )
     paths = [pair_by] if pair_by else [family.pair_by] if family else list(ID_FIELDS)
     item = _first(record, paths)
-    if item is None:
-        raise DataError(
-            f"task {task}: no item id to pair languages by (no field {' or '.join(paths)}); name one with --pair-by",
-            file=where,
-        )
-    return str(item[1]), lang
+    if item is not None:
+        return Placed(str(item[1]), lang)
+    if position is not None and not pair_by and family is None:
+        return Placed(f"{task}#{position}", lang, paired=False)
+    raise DataError(
+        f"task {task}: no item id to pair languages by (no field {' or '.join(paths)}); name one with --pair-by",
+        file=where,
+    )
 
 
 def _language(task: str, family: Family | None, record: Any, where: str, language_from: str | None) -> str | None:
@@ -116,11 +176,19 @@ def _language(task: str, family: Family | None, record: Any, where: str, languag
     if found is not None:
         return language_code(found[1], where, f"field {found[0]}")
     trailing = _TRAILING.search(task)
-    if trailing is not None:  # a code at the end of the name counts only when it is a language xlingmed knows
+    if language_from == "task":  # asked for: the name's last part is the language, or the error says why not
+        if trailing is None:
+            raise DataError(f"task {task}: its name ends in no language code (--language-from task)", file=where)
+        return language_code(trailing.group("lang"), where, f"the end of task name {task!r}")
+    if trailing is not None:
+        # unasked, a name's last part counts only as a two-letter code or one xlingmed has a file for: "mmlu_law"
+        # ends in a valid ISO 639-3 code (Lauje) that is a subject, not a language
+        code = trailing.group("lang")
         try:
-            return language_code(trailing.group("lang"), where, "")
+            read = language_code(code, where, "")
         except DataError:
             return None
+        return read if len(code) == 2 or read in LANGUAGES or "_" in code else None
     return None
 
 

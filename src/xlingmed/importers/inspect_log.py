@@ -15,10 +15,15 @@ from typing import Any
 
 from xlingmed.benchmarks.xlinghealth import sha256_file
 from xlingmed.errors import ConfigError, DataError
-from xlingmed.importers.base import UNREAD_ANSWERS, ImportedAnswer, ImportedLog, check_answers
-from xlingmed.importers.families import options_of, place
-
-_BINARY: dict[object, float] = {"C": 1.0, "I": 0.0, 1: 1.0, 0: 0.0}  # True == 1 and 1.0 == 1: one key each
+from xlingmed.importers.base import (
+    UNREAD_ANSWERS,
+    ImportedAnswer,
+    ImportedLog,
+    check_answers,
+    check_counts,
+    model_name,
+)
+from xlingmed.importers.families import LanguageOption, options_of, place
 
 
 def _read_eval_log() -> Any:
@@ -57,36 +62,51 @@ def _text(value: Any) -> str | None:
     return str(value)
 
 
-def _answer(task: str, sample: Any, where: str, metric: str | None, language_from: str | None,
-            pair_by: str | None) -> ImportedAnswer:  # fmt: skip
+def _answer(task: str, sample: Any, where: str, metric: str | None, placing: dict[str, Any]) -> ImportedAnswer:
     scores = sample.scores or {}
-    if not scores:
-        raise DataError(f"task {task}: sample {sample.id!r} has no score", file=where)
-    name = metric or next(iter(scores))
-    if name not in scores:
-        raise DataError(f"task {task}: no scorer {name!r} (this log has {', '.join(scores)}; --metric picks one)",
-                        file=where)  # fmt: skip
-    score = scores[name]
-    value = score.value
-    if not isinstance(value, str | bool | int | float) or value not in _BINARY:
-        raise DataError(f"task {task}: scorer {name!r} gave {value!r}, not correct/incorrect per sample", file=where)
+    name = metric or next(iter(scores), None)
+    value: float | None = None
+    said = None
+    if scores:  # a sample with none is one whose scorer failed: kept, with no outcome (a loss)
+        if name not in scores:
+            raise DataError(f"task {task}: no scorer {name!r} (this log has {', '.join(scores)}; --metric picks "
+                            "one)", file=where)  # fmt: skip
+        value, said = _number(scores[name].value, task, str(name), where), scores[name].answer
     record = {"id": sample.id, "metadata": sample.metadata or {}, "choices": list(sample.choices or []),
               "target": sample.target}  # fmt: skip
-    item_id, lang = place(task, record, where, language_from=language_from, pair_by=pair_by)
-    said = score.answer
+    item_id, lang, _ = place(task, record, where, position=sample.id, **placing)
     said_text = None if said is None or str(said).strip().lower() in UNREAD_ANSWERS else str(said).strip()
     reply = sample.output.completion if sample.output is not None else None
-    return ImportedAnswer(task, item_id, lang, _BINARY[value], _text(sample.target), said_text,
+    return ImportedAnswer(task, item_id, lang, value, _text(sample.target), said_text,
                           "source_filter" if said_text is not None else "source_unread", reply=reply,
                           prompt=_text(sample.input), options=options_of(task, record), where=where)  # fmt: skip
 
 
+def _number(value: Any, task: str, scorer: str, where: str) -> float:
+    """A score's value as inspect_ai's own metrics read it (``value_to_float``: C 1, I 0, P 0.5, a number as it
+    is), so that a mean equals inspect's accuracy or mean.
+
+    Raises:
+        DataError: a value that is no number nor a grade (a dict of several values: --metric names one scorer).
+    """
+    if isinstance(value, bool | int | float) or (isinstance(value, str) and value.strip()):
+        from inspect_ai.scorer import value_to_float
+
+        try:
+            return float(value_to_float()(value))
+        except (TypeError, ValueError):
+            pass
+    raise DataError(f"task {task}: scorer {scorer!r} gave {str(value)[:60]!r}, not one number per sample", file=where)
+
+
 def read(paths: Sequence[Path], *, metric: str | None = None, language_from: str | None = None,
-         pair_by: str | None = None) -> ImportedLog:  # fmt: skip
+         pair_by: str | None = None, language: LanguageOption | None = None,
+         allow_partial: bool = False) -> ImportedLog:  # fmt: skip
     """Every sample (first epoch) of the inspect_ai logs under ``paths``.
 
     Raises:
-        ConfigError: no logs, inspect_ai missing, logs of several models, or a log that did not succeed.
+        ConfigError: no logs, inspect_ai missing, logs of several models, a log that did not succeed or carries
+            no score at all, or fewer samples than its ``results.total_samples`` (unless ``allow_partial``).
         DataError: a file inspect_ai cannot read, or a sample that cannot be placed (file and sample named).
     """
     read_eval_log = _read_eval_log()
@@ -94,8 +114,10 @@ def read(paths: Sequence[Path], *, metric: str | None = None, language_from: str
     tasks: list[str] = []
     models: set[str] = set()
     settings: dict[str, Any] = {}
+    counts: dict[str, dict[str, int | None]] = {}
     version = None
     files = _files(paths)
+    language = language or LanguageOption()
     for path in files:
         try:
             log = read_eval_log(str(path))
@@ -106,23 +128,38 @@ def read(paths: Sequence[Path], *, metric: str | None = None, language_from: str
                 f"{path}: the inspect_ai run did not succeed (status {log.status}); import a finished log"
             )
         task = log.eval.task
+        if not any(s.scores for s in log.samples or []):
+            raise ConfigError(f"{path}: task {task} has no scores (run with --no-score, or its scorer failed); "
+                              f"`inspect score {path}` scores it, then import the scored log")  # fmt: skip
         tasks.append(task)
         models.add(log.eval.model)
         version = (log.eval.packages or {}).get("inspect_ai", version)
         config = log.eval.model_generate_config
         settings[task] = {"created": log.eval.created, "generate_config": config.model_dump(exclude_none=True)
                           if config is not None else {}}  # fmt: skip
+        placing = {"language": language.of(task, path), "language_from": language_from, "pair_by": pair_by}
+        results = log.results
+        expected = None if results is None else (results.logged_samples or results.total_samples)
+        counts[task] = {"logged": len(log.samples or []), "expected": expected}
         for n, sample in enumerate(log.samples or [], start=1):
             if sample.epoch != 1:  # the first epoch: one answer per item and language (the rest are counted)
                 settings[task]["later_epochs_left_out"] = settings[task].get("later_epochs_left_out", 0) + 1
                 continue
-            answers.append(_answer(task, sample, f"{path}:sample {n} ({sample.id})", metric, language_from, pair_by))
+            answers.append(_answer(task, sample, f"{path}:sample {n} ({sample.id})", metric, placing))
+    language.check_used(tasks, files)
     if len(models) > 1:
         raise ConfigError(f"logs of several models ({', '.join(sorted(models))}): import each model into its own run")
     check_answers(answers, "inspect")
+    partial = check_counts(counts, "inspect_ai", "results.total_samples", allow_partial)
     first: dict[str, Any] = next((s["generate_config"] for s in settings.values()), {})
+    logged = models.pop()
+    provider, _, rest = logged.partition("/")
+    model, model_path = model_name(rest, provider) if rest else (logged, None)
+    if model_path is None:  # inspect's name is provider/model already (openai-api/local/smollm2): as logged
+        model = logged
     return ImportedLog(
-        tool="inspect_ai", version=version, model=models.pop(), metric=metric or "first scorer", answers=answers,
+        tool="inspect_ai", version=version, model=model, metric=metric or "first scorer", answers=answers,
         tasks=tasks, files=[{"path": str(p), "sha256": sha256_file(p)} for p in files],
         settings={"tasks": settings, "temperature": first.get("temperature")},
+        metrics={t: metric or "first scorer" for t in tasks}, counts=counts, partial=partial, model_path=model_path,
     )  # fmt: skip

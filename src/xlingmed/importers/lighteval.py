@@ -14,14 +14,22 @@ from __future__ import annotations
 import contextlib
 import json
 import re
+from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from xlingmed.benchmarks.xlinghealth import sha256_file
 from xlingmed.errors import ConfigError, DataError
-from xlingmed.importers.base import UNREAD_ANSWERS, ImportedAnswer, ImportedLog, check_answers
-from xlingmed.importers.families import options_of, place
+from xlingmed.importers.base import (
+    UNREAD_ANSWERS,
+    ImportedAnswer,
+    ImportedLog,
+    check_answers,
+    check_counts,
+    model_name,
+)
+from xlingmed.importers.families import LanguageOption, options_of, place
 
 _DETAILS = re.compile(r"^details_(?P<task>.+)_(?P<date>\d{4}-\d{2}-\d{2}T[\d\-:.]+)\.parquet$")
 
@@ -58,8 +66,8 @@ def _first_text(values: Any) -> str | None:
     return None if values is None else str(values)
 
 
-def _answer(task: str, row: dict[str, Any], where: str, metric: str | None, language_from: str | None,
-            pair_by: str | None) -> ImportedAnswer:  # fmt: skip
+def _answer(task: str, row: dict[str, Any], where: str, metric: str | None, placing: dict[str, Any],
+            position: int) -> ImportedAnswer:  # fmt: skip
     doc, scores, response = row["doc"] or {}, row["metric"] or {}, row["model_response"] or {}
     if isinstance(doc.get("specific"), str):  # some versions keep it as JSON text
         with contextlib.suppress(json.JSONDecodeError):
@@ -70,11 +78,12 @@ def _answer(task: str, row: dict[str, Any], where: str, metric: str | None, lang
         raise DataError(f"task {task}: no per-sample metric {name!r} (this file has {', '.join(present)}; "
                         "--metric picks one)", file=where)  # fmt: skip
     value = present[name]
-    if value not in (0, 1, 0.0, 1.0, True, False):
-        raise DataError(f"task {task}: metric {name!r} is {value!r}, not 0 or 1 per sample", file=where)
+    if not isinstance(value, bool | int | float):
+        raise DataError(f"task {task}: metric {name!r} is {str(value)[:60]!r} per sample, not one number "
+                        "(--metric picks another)", file=where)  # fmt: skip
     # doc.id is lighteval's row index, not an id: never a pairing field
     placed = {"doc": {k: v for k, v in doc.items() if k != "id"}}
-    item_id, lang = place(task, placed, where, language_from=language_from, pair_by=pair_by)
+    item_id, lang, _ = place(task, placed, where, position=position, **placing)
     choices = doc.get("choices") or []
     gold_index = doc.get("gold_index")
     gold_index = gold_index[0] if isinstance(gold_index, list) and gold_index else gold_index
@@ -96,17 +105,20 @@ def _answer(task: str, row: dict[str, Any], where: str, metric: str | None, lang
 
 
 def read(paths: Sequence[Path], *, metric: str | None = None, language_from: str | None = None,
-         pair_by: str | None = None) -> ImportedLog:  # fmt: skip
+         pair_by: str | None = None, language: LanguageOption | None = None,
+         allow_partial: bool = False) -> ImportedLog:  # fmt: skip
     """Every sample of the lighteval details files under ``paths`` (files or folders).
 
     Raises:
-        ConfigError: no details files.
+        ConfigError: no details files; details of several models; fewer rows than the results file's
+            ``effective_num_docs`` (unless ``allow_partial``).
         DataError: a file that is not a details parquet, or a row that cannot be placed (file and row named).
     """
     files = _files(paths)
     answers: list[ImportedAnswer] = []
     tasks: list[str] = []
     models: set[str] = set()
+    language = language or LanguageOption()
     for path in files:
         named = _DETAILS.match(path.name)
         rows = _rows(path)
@@ -114,36 +126,67 @@ def read(paths: Sequence[Path], *, metric: str | None = None, language_from: str
             task = str((row.get("doc") or {}).get("task_name") or (named.group("task") if named else path.stem))
             if task not in tasks:
                 tasks.append(task)
-            answers.append(_answer(task, row, f"{path}:row {n}", metric, language_from, pair_by))
-        if len(path.parents) >= 3 and path.parents[2].name == "details":  # details/<model>/<date>/
-            models.add(path.parents[1].name)
+            placing = {"language": language.of(task, path), "language_from": language_from, "pair_by": pair_by}
+            answers.append(_answer(task, row, f"{path}:row {n}", metric, placing, n))
+        if _model_dir(path) is not None:
+            models.add(str(_model_dir(path)))
+    language.check_used(tasks, files)
     check_answers(answers, "lighteval")
     answers.sort(key=lambda a: (a.task, a.item_id))  # lighteval writes rows in no fixed order
     if len(models) > 1:
         raise ConfigError(f"details of several models ({', '.join(sorted(models))}): import each into its own run")
-    general = _results(files)
-    model = str(general.get("model_name") or (models.pop() if models else "unknown"))
+    general, configs = _results(files)
+    logged = Counter(a.task for a in answers)
+    counts: dict[str, dict[str, int | None]] = {
+        t: {"logged": logged[t], "expected": _expected(configs.get(t) or configs.get(t.rsplit("|", 1)[0]))}
+        for t in tasks
+    }  # fmt: skip
+    partial = check_counts(counts, "lighteval", "config_tasks effective_num_docs", allow_partial)
+    raw = str(general.get("model_name") or (models.pop() if models else "unknown"))
+    model, model_path = model_name(raw, "lighteval")
     generation = (general.get("model_config") or {}).get("generation_parameters") or {}
+    sha = general.get("lighteval_sha")
     return ImportedLog(
-        tool="lighteval", version=general.get("lighteval_sha"), model=model if "/" in model else f"lighteval/{model}",
-        metric=metric or "first metric", answers=answers, tasks=tasks,
+        tool="lighteval", version=None if sha in (None, "", "?") else f"git {sha}",
+        model=model, metric=metric or "first metric", answers=answers, tasks=tasks,
         files=[{"path": str(p), "sha256": sha256_file(p)} for p in files],
         settings={"generation_parameters": {k: v for k, v in generation.items() if v is not None},
                   "temperature": generation.get("temperature")},
+        metrics={t: metric or "first metric" for t in tasks}, counts=counts, partial=partial, model_path=model_path,
     )  # fmt: skip
 
 
-def _results(details: list[Path]) -> dict[str, Any]:
-    """``config_general`` of the results file lighteval wrote beside the details (``<out>/results/<model>/``), if
-    there is one: the model's name and generation parameters (the files carry no lighteval version)."""
+def _model_dir(path: Path) -> str | None:
+    """The model's name from lighteval's layout, ``details/<model>/<date>/`` or ``details/<org>/<model>/<date>/``
+    (``model_name`` with its ``/`` becomes folders); ``None`` outside it."""
+    parts = path.parent.parts
+    if "details" not in parts[:-1]:
+        return None
+    start = len(parts) - 1 - parts[::-1].index("details")
+    return "/".join(parts[start + 1 : -1]) or None
+
+
+def _expected(config: Any) -> int | None:
+    value = config.get("effective_num_docs") if isinstance(config, dict) else None
+    return int(value) if isinstance(value, int | float) else None
+
+
+def _results(details: list[Path]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """``config_general`` and ``config_tasks`` of the results file lighteval wrote beside the details
+    (``<out>/results/<model>/results_<date>.json``), if there is one: the model's name, generation parameters
+    and each task's sample count (the files carry no lighteval version, only a git sha)."""
     for path in details:
-        if len(path.parents) < 4 or path.parents[2].name != "details":
+        model = _model_dir(path)
+        if model is None:
             continue
-        for results in sorted((path.parents[3] / "results" / path.parents[1].name).glob("results_*.json")):
+        parts = path.parent.parts
+        root = Path(*parts[: len(parts) - 1 - parts[::-1].index("details")])
+        for results in sorted((root / "results" / model).glob("results_*.json"), reverse=True):
             try:
-                general = json.loads(results.read_text(encoding="utf-8")).get("config_general", {})
-            except (OSError, json.JSONDecodeError, AttributeError):
+                data = json.loads(results.read_text(encoding="utf-8"))
+            except (OSError, json.JSONDecodeError):
                 continue
-            if isinstance(general, dict):
-                return general
-    return {}
+            if isinstance(data, dict) and isinstance(data.get("config_general"), dict):
+                tasks: dict[str, Any] = data["config_tasks"] if isinstance(data.get("config_tasks"), dict) else {}
+                return data["config_general"], tasks
+    return {}, {}

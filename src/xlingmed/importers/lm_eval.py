@@ -11,14 +11,22 @@ from __future__ import annotations
 
 import json
 import re
+from collections import Counter
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 from xlingmed.benchmarks.xlinghealth import sha256_file
 from xlingmed.errors import ConfigError, DataError
-from xlingmed.importers.base import UNREAD_ANSWERS, ImportedAnswer, ImportedLog, check_answers
-from xlingmed.importers.families import options_of, place
+from xlingmed.importers.base import (
+    UNREAD_ANSWERS,
+    ImportedAnswer,
+    ImportedLog,
+    check_answers,
+    check_counts,
+    model_name,
+)
+from xlingmed.importers.families import LanguageOption, options_of, place
 
 _SAMPLES = re.compile(r"^samples_(?P<task>.+)_(?P<date>\d{4}-\d{2}-\d{2}T[\d\-.]+)\.jsonl$")
 _RESULTS = re.compile(r"^results_.*\.json$")
@@ -82,24 +90,36 @@ def _loglikelihood_choice(filtered: Any) -> int | None:
     return max(range(len(scores)), key=scores.__getitem__) if scores else None
 
 
+def _value(task: str, record: dict[str, Any], metric: str, where: str) -> float | None:
+    """The sample's per-sample ``metric`` as a number (``None`` where it logged none).
+
+    Raises:
+        DataError: the task has no such metric, or its value is no number (a perplexity's tuple, aggregated
+            across samples: no per-sample outcome).
+    """
+    if metric not in record:
+        names = [m for m in record.get("metrics", []) if m in record]
+        raise DataError(f"task {task}: no per-sample metric {metric!r} (this task has {', '.join(names) or 'none'}; "
+                        "--metric picks one)", file=where)  # fmt: skip
+    value = record[metric]
+    if value is None or isinstance(value, bool | int | float):
+        return None if value is None else float(value)
+    raise DataError(f"task {task}: metric {metric!r} is {str(value)[:60]!r} per sample, no number (it is aggregated "
+                    "across samples); --metric picks a per-sample metric", file=where)  # fmt: skip
+
+
 def _answer(task: str, record: dict[str, Any], where: str, metric: str, output_type: str, filter_name: str | None,
-            language_from: str | None, pair_by: str | None) -> ImportedAnswer | None:  # fmt: skip
+            place_options: dict[str, Any]) -> ImportedAnswer | None:  # fmt: skip
     for key in ("doc", "resps", "filtered_resps"):
         if key not in record:
             raise DataError(f"no field {key!r}: not an lm-evaluation-harness samples line", file=where)
     if filter_name is not None and record.get("filter", filter_name) != filter_name:
         return None  # another filter's reading of the same sample
-    if metric not in record:
-        names = [m for m in record.get("metrics", []) if m in record]
-        raise DataError(f"task {task}: no per-sample metric {metric!r} (this task has {', '.join(names)}; "
-                        "--metric picks one)", file=where)  # fmt: skip
-    value = record[metric]
-    if value not in (0, 1, 0.0, 1.0, True, False):
-        raise DataError(f"task {task}: metric {metric!r} is {value!r}, not 0 or 1 per sample (--metric picks a "
-                        "per-sample 0/1 metric such as acc or exact_match)", file=where)  # fmt: skip
-    item_id, lang = place(task, record, where, language_from=language_from, pair_by=pair_by)
+    value = _value(task, record, metric, where)
+    item_id, lang, _ = place(task, record, where, position=record.get("doc_id"), **place_options)
     options = options_of(task, record)
     target = record.get("target")
+    prompt = _prompt(record.get("arguments"))
     if output_type == "generate_until":
         replies = record["resps"]
         reply = replies[0][0] if replies and isinstance(replies[0], list) and replies[0] else None
@@ -107,28 +127,60 @@ def _answer(task: str, record: dict[str, Any], where: str, metric: str, output_t
         said = filtered[0] if isinstance(filtered, list) and filtered else filtered
         said_text = None if said is None or str(said).strip().lower() in UNREAD_ANSWERS else str(said).strip()
         gold = str(target).strip() if target is not None else None
-        return ImportedAnswer(task, item_id, lang, float(value), gold, said_text,
+        return ImportedAnswer(task, item_id, lang, value, gold, said_text,
                               "source_filter" if said_text is not None else "source_unread",
-                              reply=None if reply is None else str(reply), prompt=_prompt(record.get("arguments")),
-                              options=options, where=where)  # fmt: skip
+                              reply=None if reply is None else str(reply), prompt=prompt, options=options,
+                              where=where)  # fmt: skip
+    if output_type != "multiple_choice":
+        # loglikelihood (one continuation: is it the greedy one?) or loglikelihood_rolling: no options, and the
+        # target is the continuation's text, never an option's index (an arithmetic task's " 63")
+        greedy = _greedy(record["filtered_resps"])
+        gold = None if target is None else str(target)
+        return ImportedAnswer(task, item_id, lang, value, gold, None if greedy is None else
+                              (gold if greedy else NOT_GREEDY), "source_loglikelihood", prompt=prompt,
+                              where=where)  # fmt: skip
     picked = _loglikelihood_choice(record["filtered_resps"])
     # the gold option's index: an int, or its digits as text (lm-eval 0.4 logs "1")
     gold_index = int(target) if isinstance(target, int) or (isinstance(target, str) and target.isdigit()) else None
-    return ImportedAnswer(task, item_id, lang, float(value), None if gold_index is None else chr(65 + gold_index),
-                          None if picked is None else chr(65 + picked), "source_loglikelihood",
-                          prompt=_prompt(record.get("arguments")), options=options, where=where)  # fmt: skip
+    return ImportedAnswer(task, item_id, lang, value, None if gold_index is None else chr(65 + gold_index),
+                          None if picked is None else chr(65 + picked), "source_loglikelihood", prompt=prompt,
+                          options=options, where=where)  # fmt: skip
+
+
+NOT_GREEDY = "[another continuation]"  # a loglikelihood sample whose target is not the model's greedy continuation
+
+
+def _greedy(filtered: Any) -> bool | None:
+    """Whether a ``loglikelihood`` sample's continuation is the model's greedy one (``[ll, is_greedy]``)."""
+    first = filtered[0] if isinstance(filtered, list) and filtered and isinstance(filtered[0], list) else filtered
+    if isinstance(first, list | tuple) and len(first) == 2 and isinstance(first[1], bool):
+        return bool(first[1])
+    return None
+
+
+def _output_type(config: dict[str, Any], record: dict[str, Any]) -> str:
+    """The task's output type: its config's, else guessed from the first reply (text: generated)."""
+    if config.get("output_type"):
+        return str(config["output_type"])
+    resps = record.get("resps")
+    first = resps[0][0] if resps and isinstance(resps[0], list) and resps[0] else None
+    return "generate_until" if isinstance(first, str) else "multiple_choice"
 
 
 def read(paths: Sequence[Path], *, metric: str | None = None, language_from: str | None = None,
-         pair_by: str | None = None) -> ImportedLog:  # fmt: skip
+         pair_by: str | None = None, language: LanguageOption | None = None,
+         allow_partial: bool = False) -> ImportedLog:  # fmt: skip
     """Every sample of the lm-evaluation-harness output under ``paths`` (files or folders).
 
     Args:
-        metric: the per-sample 0/1 metric to take as the outcome; default the first of ``METRICS`` the samples
-            carry.
+        metric: the per-sample metric to take as each task's outcome; default, per task, the first of ``METRICS``
+            its samples carry, else its first metric.
+        language: ``--language`` (``families.LanguageOption``).
+        allow_partial: import a task whose samples are fewer than the results file's ``n-samples``.
 
     Raises:
-        ConfigError: no samples files, or samples of several models.
+        ConfigError: no samples files; a task's sample count differs from the results file's (unless
+            ``allow_partial``).
         DataError: a line that is not JSON (a truncated file), lacks a field, or cannot be placed (file, line).
     """
     samples, results = _files(paths)
@@ -139,48 +191,72 @@ def read(paths: Sequence[Path], *, metric: str | None = None, language_from: str
         except (json.JSONDecodeError, AttributeError):
             raise DataError("not an lm-evaluation-harness results file (not a JSON object)", file=str(path)) from None
     configs = meta.get("configs", {}) if isinstance(meta.get("configs"), dict) else {}
+    language = language or LanguageOption()
+    tasks = [_SAMPLES.match(p.name).group("task") for p in samples]  # type: ignore[union-attr]
+    language.check_used(tasks, samples)
     answers: list[ImportedAnswer] = []
-    tasks: list[str] = []
-    chosen: str | None = metric
+    metrics: dict[str, str] = {}
     filters: dict[str, str | None] = {}
-    for path in samples:
-        task = _SAMPLES.match(path.name).group("task")  # type: ignore[union-attr]
-        tasks.append(task)
+    output_types: dict[str, str] = {}
+    for task, path in zip(tasks, samples, strict=True):
         config = configs.get(task, {})
         listed = [f.get("name") for f in config.get("filter_list", []) if isinstance(f, dict)]
+        placing = {"language": language.of(task, path), "language_from": language_from, "pair_by": pair_by}
         for n, record in _lines(path):
             where = f"{path}:{n}"
-            if chosen is None:
+            if task not in metrics:
                 named = [m for m in record.get("metrics", []) if m in record]
-                chosen = next((m for m in METRICS if m in named), named[0] if named else "acc")
-            if task not in filters:  # a task with several filters logs each sample once per filter: the first
+                metrics[task] = metric or next((m for m in METRICS if m in named), named[0] if named else "acc")
+                # a task with several filters logs each sample once per filter: the first is taken
                 filters[task] = listed[0] if listed else record.get("filter")
-            output_type = config.get("output_type") or (
-                "generate_until" if record.get("resps") and isinstance(record["resps"][0][0], str) else "loglikelihood"
-            )
-            answer = _answer(task, record, where, chosen, output_type, filters[task], language_from, pair_by)
+                output_types[task] = _output_type(config, record)
+            answer = _answer(task, record, where, metrics[task], output_types[task], filters[task], placing)
             if answer is not None:
                 answers.append(answer)
     check_answers(answers, "lm-eval")
+    partial = check_counts(_counts(answers, tasks, meta), "lm-evaluation-harness", "n-samples", allow_partial)
     config = meta.get("config", {}) if isinstance(meta.get("config"), dict) else {}
     args: dict[str, Any] = config["model_args"] if isinstance(config.get("model_args"), dict) else {}
-    model = str(meta.get("model_name") or args.get("model") or args.get("pretrained") or "unknown")
+    args = args or _model_args(config.get("model_args"))
+    raw = str(meta.get("model_name") or args.get("model") or args.get("pretrained") or "unknown")
+    model, model_path = model_name(raw, str(config.get("model") or "lm-eval"))
     return ImportedLog(
         tool="lm-evaluation-harness",
         version=meta.get("lm_eval_version"),
-        model=model if "/" in model else f"{config.get('model', 'lm-eval')}/{model}",
-        metric=str(chosen),
+        model=model,
+        metric=", ".join(dict.fromkeys(metrics.values())),
         answers=answers,
         tasks=tasks,
         files=[{"path": str(p), "sha256": sha256_file(p)} for p in [*samples, *results]],
         settings={"gen_kwargs": config.get("gen_kwargs"), "filters": filters, "backend": config.get("model"),
                   "temperature": _temperature(config, [configs.get(t, {}) for t in tasks]),
-                  "output_types": {t: configs.get(t, {}).get("output_type") for t in tasks}},
+                  "output_types": output_types},
+        metrics=metrics, counts=_counts(answers, tasks, meta), partial=partial, model_path=model_path,
     )  # fmt: skip
 
 
+def _counts(answers: Sequence[ImportedAnswer], tasks: Sequence[str], meta: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """Per task, the samples read and the results file's ``n-samples`` ``effective`` (after ``--limit``)."""
+    logged = Counter(a.task for a in answers)
+    listed: dict[str, Any] = meta["n-samples"] if isinstance(meta.get("n-samples"), dict) else {}
+    out: dict[str, dict[str, Any]] = {}
+    for task in tasks:
+        entry = listed.get(task)
+        expected = entry.get("effective", entry.get("original")) if isinstance(entry, dict) else None
+        out[task] = {"logged": logged[task], "expected": int(expected) if isinstance(expected, int | float) else None}
+    return out
+
+
+def _model_args(text: Any) -> dict[str, Any]:
+    """``model_args`` logged as its command-line text (``pretrained=/ckpt/x,dtype=float16``), as a mapping."""
+    if not isinstance(text, str):
+        return {}
+    return dict(part.split("=", 1) for part in text.split(",") if "=" in part)
+
+
 def _temperature(config: dict[str, Any], tasks: list[dict[str, Any]]) -> float | None:
-    """The sampling temperature: ``--gen_kwargs`` first, else the first task's ``generation_kwargs``."""
+    """The sampling temperature: ``--gen_kwargs`` first, else the first task's ``generation_kwargs``; ``None``
+    where neither says (a log-likelihood task samples nothing)."""
     for kwargs in (config.get("gen_kwargs"), *(t.get("generation_kwargs") for t in tasks)):
         if isinstance(kwargs, dict) and isinstance(kwargs.get("temperature"), int | float):
             return float(kwargs["temperature"])

@@ -15,6 +15,7 @@ import platform
 import re
 import sys
 from collections.abc import Sequence
+from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -41,11 +42,16 @@ def _group(task: str, lang: str) -> str:
 
 
 def read_both(rows: Sequence[dict[str, Any]], languages: Sequence[str]) -> dict[str, Any]:
-    """Per language, how the source tool's reading and xlingmed's compare: replies each left unread, and replies
-    both read but differently (``--rescore``)."""
+    """Per language, how the source tool's reading and xlingmed's compare (``--rescore``): replies each left
+    unread, replies both read but differently, replies scored differently (right by one, wrong by the other: what
+    moves the accuracy), replies kept with the source's reading (a task xlingmed cannot read), and both
+    accuracies. ``xlingmed_accuracy − source_accuracy`` = (``right_by_xlingmed_only`` − ``right_by_source_only``)
+    / ``n``."""
     out: dict[str, Any] = {}
     for lang in languages:
-        mine = [r for r in rows if r["lang"] == lang]
+        mine = [r for r in rows if r["lang"] == lang and "source_correct" in r]
+        ours = [float(bool(r["correct"])) for r in mine]
+        theirs = [r["source_correct"] for r in mine]
         out[lang] = {
             "n": len(mine),
             "source_unread": sum(r["source_prediction"] is None for r in mine),
@@ -56,35 +62,78 @@ def read_both(rows: Sequence[dict[str, Any]], languages: Sequence[str]) -> dict[
                 and r["prediction"] != r["source_prediction"]
                 for r in mine
             ),
-            "source_accuracy": _mean([r["source_correct"] for r in mine]),
-            "xlingmed_accuracy": _mean([float(bool(r["correct"])) for r in mine]),
+            "right_by_xlingmed_only": sum(o == 1.0 and t == 0.0 for o, t in zip(ours, theirs, strict=True)),
+            "right_by_source_only": sum(o == 0.0 and t == 1.0 for o, t in zip(ours, theirs, strict=True)),
+            "kept_source_reading": sum(bool(r.get("rescore_skipped")) for r in mine),
+            "source_accuracy": _mean(theirs),
+            "xlingmed_accuracy": _mean(ours),
         }
     return out
 
 
-def context_of(log: ImportedLog, rescore: bool) -> ImportContext:
-    """What a task taking ``log``'s answers needs of the log: its tool, temperature, ``rescore``, and each answer's
-    source task without its language where the log holds several (``_group``)."""
-    groups = [_group(a.task, a.lang) for a in log.answers]
-    several = len(set(groups)) > 1
-    return ImportContext(tool=log.tool, temperature=float(log.settings.get("temperature") or 0.0), rescore=rescore,
-                         categories=[g if several else None for g in groups], metric=log.metric)  # fmt: skip
+def _apart(log: ImportedLog, pool: bool) -> list[ImportedAnswer]:
+    """The answers, each item id prefixed by its task (``mmlu_anatomy/12``) where the log holds several tasks and
+    ``pool`` is false: items of two tasks never pair, so every statistic across languages is on one task's items."""
+    groups = {_group(a.task, a.lang) for a in log.answers}
+    if pool or len(groups) < 2:
+        seen: dict[tuple[str, str], str] = {}
+        for a in log.answers:  # pooled, an id names one question in a language across every task
+            if seen.setdefault((a.item_id, a.lang), a.where) != a.where:
+                raise ConfigError(f"item {a.item_id!r} appears twice in language {a.lang} ({seen[(a.item_id, a.lang)]} "
+                                  f"and {a.where}): pooled tasks need ids unique across them (--pair-by)")  # fmt: skip
+        return list(log.answers)
+    return [replace(a, item_id=f"{_group(a.task, a.lang)}/{a.item_id}") for a in log.answers]
 
 
-def task_for(log: ImportedLog, rescore: bool) -> tuple[Task, list[dict[str, Any]]]:
-    """The first registered task (registry order) whose ``from_imported`` takes ``log``'s answers, and its rows.
+def context_of(log: ImportedLog, rescore: bool, answers: Sequence[ImportedAnswer] | None = None,
+               metric: str | None = None) -> ImportContext:  # fmt: skip
+    """What a task taking ``answers`` (default: the log's) needs of the log: its tool, temperature (``None``
+    where it logged none), ``rescore``, the metric, and each answer's source task without its language where the
+    log holds several (``_group``)."""
+    answers = log.answers if answers is None else answers
+    several = len({_group(a.task, a.lang) for a in log.answers}) > 1
+    temperature = log.settings.get("temperature")
+    return ImportContext(tool=log.tool, temperature=None if temperature is None else float(temperature),
+                         rescore=rescore, categories=[_group(a.task, a.lang) if several else None for a in answers],
+                         metric=metric or log.metric)  # fmt: skip
+
+
+def task_for(log: ImportedLog, rescore: bool, answers: Sequence[ImportedAnswer] | None = None,
+             metric: str | None = None) -> tuple[Task, list[dict[str, Any]]]:  # fmt: skip
+    """The first registered task (registry order) whose ``from_imported`` takes ``answers`` (default: all of the
+    log's), and its rows.
 
     Raises:
-        ConfigError: no registered task takes them; or the task's own (``rescore`` of a reply it cannot read).
+        ConfigError: no registered task takes them; or the task's own.
     """
     from xlingmed.tasks.registry import task_specs
 
-    context = context_of(log, rescore)
+    answers = log.answers if answers is None else answers
+    context = context_of(log, rescore, answers, metric)
     for spec in task_specs().values():
-        taken = spec.from_imported(log.answers, context) if spec.from_imported is not None else None
+        taken = spec.from_imported(answers, context) if spec.from_imported is not None else None
         if taken is not None:
             return taken
     raise ConfigError(f"no task of this xlingmed takes the answers of {log.tool} (tasks {', '.join(log.tasks)})")
+
+
+def tasks_for(
+    log: ImportedLog, answers: Sequence[ImportedAnswer], rescore: bool
+) -> dict[str, tuple[Task, list[dict[str, Any]]]]:
+    """Each source task's answers to the task that takes them (a 0/1 outcome: multiple choice; another metric:
+    ``source_metric``), the rows of every source task a task takes joined in one table (``category``: the source
+    task): xlingmed task name → (task, rows)."""
+    by_source: dict[str, list[ImportedAnswer]] = {}
+    for a in answers:
+        by_source.setdefault(a.task, []).append(a)
+    taken: dict[str, tuple[Task, list[dict[str, Any]]]] = {}
+    for source, mine in by_source.items():
+        task, rows = task_for(log, rescore, mine, log.metrics.get(source))
+        if task.name in taken:
+            taken[task.name][1].extend(rows)
+        else:
+            taken[task.name] = (task, rows)
+    return taken
 
 
 def _mean(values: Sequence[float | None]) -> float | None:
@@ -92,12 +141,18 @@ def _mean(values: Sequence[float | None]) -> float | None:
     return sum(kept) / len(kept) if kept else None
 
 
-def write_run(log: ImportedLog, out: Path, *, rescore: bool = False, private: bool = False,
-              argv: Sequence[str] | None = None) -> dict[str, Any]:  # fmt: skip
+def write_run(log: ImportedLog, out: Path, *, rescore: bool = False, private: bool = False, overwrite: bool = False,
+              pool: bool = False, argv: Sequence[str] | None = None) -> dict[str, Any]:  # fmt: skip
     """Write run folder ``out`` from ``log``; return its summary.
 
+    Args:
+        overwrite: replace ``out`` where it is an earlier run folder (otherwise an existing ``out`` is refused).
+        pool: the log's tasks as one set (their items paired by id across tasks, one row per language); by
+            default each task is apart (one row per task and language, statistics on one task's items).
+
     Raises:
-        ConfigError: ``out`` is not a run folder to replace, or ``rescore`` cannot read a sample.
+        ConfigError: ``out`` exists (and not ``overwrite``) or is not a run folder to replace; ``rescore`` cannot
+            read a sample.
     """
     from xlingmed.engine.run import scored_items
     from xlingmed.parsing.methods import parse_counts, reply_methods
@@ -105,27 +160,48 @@ def write_run(log: ImportedLog, out: Path, *, rescore: bool = False, private: bo
 
     started = datetime.now(UTC)
     out = Path(out)
+    if out.exists() and not overwrite and (not out.is_dir() or any(out.iterdir())):
+        raise ConfigError(f"--out {out}: exists; --overwrite replaces it (an earlier run folder only)")
     output.check_run_dir(out)
     languages = log.languages
-    task, rows = task_for(log, rescore)
-    name = task.name
-    result = task.score(rows, languages)
-    units = list(result.units or [])
-    task_summary = summary_json(result.summary)
-    task_summary["parsing"] = parse_counts(reply_methods(units), languages)
-    imported = {"tool": log.tool, "version": log.version, "metric": log.metric, "tasks": log.tasks,
-                "rescored": rescore, "files": log.files, "settings": log.settings}  # fmt: skip
+    answers = _apart(log, pool)
+    apart = len({_group(a.task, a.lang) for a in answers}) > 1 and not pool
+    summaries: dict[str, Any] = {}
+    tables: dict[str, list[dict[str, Any]]] = {}
+    units: list[Any] = []
+    readings: dict[str, Any] = {}
+    for name, (task, rows) in tasks_for(log, answers, rescore).items():
+        result = task.score(rows, languages)
+        mine = list(result.units or [])
+        block = summary_json(result.summary)
+        block["parsing"] = parse_counts(reply_methods(mine), languages)
+        summaries[name] = block
+        tables.update({name: rows, **result.tables})
+        units += mine
+        if rescore and rows and "source_correct" in rows[0]:  # a task that reads the replies again
+            readings = read_both(rows, languages)
+    imported = {"tool": log.tool, "version": log.version, "metric": log.metric, "metrics": log.metrics,
+                "tasks": log.tasks, "rescored": rescore, "files": log.files, "settings": log.settings,
+                "sample_counts": log.counts, "partial": log.partial, "tasks_apart": apart,
+                "model_path": log.model_path}  # fmt: skip
     if rescore:
-        imported["readings"] = read_both(rows, languages)
-    counts = {lang: len({r["item_id"] for r in rows if r["lang"] == lang}) for lang in languages}
+        imported["readings"] = readings
+        # the tasks --rescore could not read: kept with the source's reading, and said (CLI, summary)
+        imported["rescore_kept"] = {r["source_task"]: r["rescore_skipped"] for rows in tables.values() for r in rows
+                                    if r.get("rescore_skipped")}  # fmt: skip
+    paired = _paired(answers)
+    counts = {lang: len({a.item_id for a in answers if a.lang == lang}) for lang in languages}
     summary: dict[str, Any] = {
         # the tasks without their languages, not the tool: the same items imported from two tools compare
         "benchmark": f"imported:{'+'.join(sorted({_group(a.task, a.lang) for a in log.answers}))}"[:200],
         "model": log.model, "judge": None, "translator": None, "extractor": None, "languages": languages,
-        "n_items_per_language": counts, "dataset": {}, "tasks": {name: task_summary},
-        "parse_limited": {name: task_summary["parsing"]["parse_limited"]}
-        if task_summary["parsing"]["parse_limited"] else {},
-        "parse_warnings": {name: task_summary["parsing"]["warnings"]} if task_summary["parsing"]["warnings"] else {},
+        "n_items_per_language": counts, "tasks": summaries,
+        # items no rule pairs across languages: unpaired statistics (analysis.run), each task apart (tasks_apart)
+        "dataset": {**({} if paired or len(languages) < 2 else {"parallel": False}),
+                    **({"tasks_apart": True} if apart else {})},
+        "parse_limited": {n: b["parsing"]["parse_limited"] for n, b in summaries.items()
+                          if b["parsing"]["parse_limited"]},
+        "parse_warnings": {n: b["parsing"]["warnings"] for n, b in summaries.items() if b["parsing"]["warnings"]},
         "backend_calls": 0, "cache_hits": 0, "failed_requests": 0, "failures": {}, "cost_usd": None, "prices": {},
         "wall_s": 0.0, "imported": imported,
     }  # fmt: skip
@@ -133,13 +209,22 @@ def write_run(log: ImportedLog, out: Path, *, rescore: bool = False, private: bo
     from xlingmed import __version__
 
     manifest = {"xlingmed_version": __version__, "imported": imported, "argv": list(argv or sys.argv),
-                "python": sys.version.split()[0], "platform": platform.platform(), "dataset": {},
+                "python": sys.version.split()[0], "platform": platform.platform(), "dataset": summary["dataset"],
                 "started_at": started.isoformat(), "finished_at": datetime.now(UTC).isoformat()}  # fmt: skip
+    names = {r["source_task"]: n for n, rows in tables.items() if n in summaries for r in rows}
     output.write_run(
-        out, samples=(_log_line(name, log.model, a) for a in log.answers), tables={name: rows, **result.tables},
-        scores=units, summary=summary, manifest=manifest, private=private,
+        out, samples=(_log_line(names[a.task], log.model, a) for a in answers),
+        tables=tables, scores=units, summary=summary, manifest=manifest, private=private,
     )  # fmt: skip
     return summary
+
+
+def _paired(answers: Sequence[ImportedAnswer]) -> bool:
+    """Whether any item is answered in two languages (a pairing rule or field placed it)."""
+    langs: dict[str, set[str]] = {}
+    for a in answers:
+        langs.setdefault(a.item_id, set()).add(a.lang)
+    return any(len(v) > 1 for v in langs.values())
 
 
 def _log_line(task: str, model: str, a: ImportedAnswer) -> dict[str, Any]:

@@ -20,12 +20,13 @@ __all__ = [
 
 # XLingEval's four, then MedArabiQ's Arabic, then the hub sets' languages by code: the order lists show.
 _FIRST = ("en", "es", "zh", "hi", "ar")
+_NOT_LANGUAGES = ("base", "codes")  # the modules of this folder that define no language
 
 
 def _scan() -> dict[str, Language]:
     found: dict[str, Language] = {}
     for info in pkgutil.iter_modules(__path__):
-        if info.name == "base":
+        if info.name in _NOT_LANGUAGES:
             continue
         lang = importlib.import_module(f"{__name__}.{info.name}").LANGUAGE
         if lang.code != info.name:

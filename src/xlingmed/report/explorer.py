@@ -90,6 +90,7 @@ def section(runs: Sequence[RunData], names: Sequence[str]) -> dict[str, Any] | N
     """What the report's explorer section renders (``templates/explorer.j2``): the data as JSON, safe inside a
     ``<script>`` element, and the number of units; ``None`` when no task of the runs has a primary outcome."""
     from xlingmed.languages import LANGUAGES
+    from xlingmed.languages.codes import name_of
 
     data = records(runs, names)
     if not data["items"]:
@@ -99,7 +100,7 @@ def section(runs: Sequence[RunData], names: Sequence[str]) -> dict[str, Any] | N
         "models": list(names),
         "languages": languages,
         "rtl": [lg for lg in languages if lg in LANGUAGES and LANGUAGES[lg].rtl],
-        "names": {lg: LANGUAGES[lg].name for lg in languages if lg in LANGUAGES},
+        "names": {lg: name_of(lg) for lg in languages},  # CLDR's name for a language imported with no file here
     }
     # "<" escaped: no text (a model's "</script>" or "<!--") can end or alter the element early
     payload = json.dumps({**data, **meta}, ensure_ascii=False).replace("<", "\\u003c")

@@ -30,14 +30,15 @@ def human_translated(scores: pd.DataFrame) -> pd.DataFrame | None:
 
 
 def _name(code: str) -> str:
-    from xlingmed.languages import LANGUAGES
+    from xlingmed.languages.codes import name_of
 
-    lang = LANGUAGES.get(code)
-    return lang.name if lang is not None else code
+    return name_of(code)
 
 
 def amount(row: Mapping[str, Any], value: float) -> str:
     """A difference or margin in the outcome's units: percentage points for a proportion."""
+    if value != value:  # NaN: an outcome with no default margin, none given
+        return "not given"
     if row["unit"] == "proportion":
         return f"{100 * abs(value):.1f} percentage points"
     return f"{abs(value):.3g} {row['unit']}"

@@ -9,7 +9,6 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from xlingmed.errors import ConfigError
 from xlingmed.imported import ImportContext, ImportedAnswer
 from xlingmed.tasks.multiple_choice.task import MultipleChoiceTask
 
@@ -21,8 +20,12 @@ def from_imported(
     not 0/1 (an F1, a BLEU, a 0–100 score is no accuracy: another task takes those)."""
     if any(a.correct not in (None, 0.0, 1.0) for a in answers):
         return None
-    task = MultipleChoiceTask(template={}, temperatures=(context.temperature,),
-                              prompt_source=f"imported from {context.tool}")  # fmt: skip
+    # the summary's cells are per temperature: a log that states none is filed under 0 (its manifest says null)
+    logged = context.temperature
+    unstated = logged is None
+    task = MultipleChoiceTask(template={}, temperatures=(0.0 if logged is None else logged,),
+                              prompt_source=f"imported from {context.tool}"
+                              + (" (temperature not logged: filed under 0)" if unstated else ""))  # fmt: skip
     return task, imported_rows(answers, context)
 
 
@@ -43,10 +46,9 @@ def imported_rows(answers: Sequence[ImportedAnswer], context: ImportContext) -> 
     beside xlingmed's): by default the outcome is the source's own per-sample metric and the reading its filter's;
     with ``context.rescore`` xlingmed reads each raw reply again.
 
-    Raises:
-        ConfigError: ``rescore`` where a sample has no reply text (a log-likelihood task) or no options.
+    A task ``rescore`` cannot read (no reply text, no options) keeps the source's reading (``_rescore``).
     """
-    temperature = context.temperature
+    temperature = 0.0 if context.temperature is None else context.temperature
     out: list[dict[str, Any]] = []
     for a, category in zip(answers, context.categories, strict=True):
         gold = _label(a.gold, dict(a.options))
@@ -67,20 +69,29 @@ def imported_rows(answers: Sequence[ImportedAnswer], context: ImportContext) -> 
 
 
 def _rescore(rows: list[dict[str, Any]], answers: Sequence[ImportedAnswer]) -> None:
-    """xlingmed's reading of every reply, on every core (``parsing.batch``), with the labels its prompt showed."""
+    """xlingmed's reading of every reply, on every core (``parsing.batch``), with the labels its prompt showed.
+
+    A source task whose samples have no reply text (ranked by log-likelihood) or carry no options keeps the
+    source's reading and outcome, its rows marked ``rescore_skipped`` with the reason (named in the import's
+    note); the other tasks are read again."""
     from xlingmed.parsing.batch import ChoiceReply, read_choices
 
+    skipped: dict[str, str] = {}
     for a in answers:
+        if a.task in skipped:
+            continue
         if a.reply is None:
-            raise ConfigError(f"--rescore: {a.where} has no reply text to read (task {a.task} ranks the options by "
-                              "log-likelihood; its outcome is the source's)")  # fmt: skip
-        if not a.options:
-            raise ConfigError(f"--rescore: {a.where} carries no options (task {a.task}) to read the reply against")
+            skipped[a.task] = "no reply text (the options ranked by log-likelihood)"
+        elif not a.options:
+            skipped[a.task] = "no options in the log to read the reply against"
+    chosen = [(row, a) for row, a in zip(rows, answers, strict=True) if a.task not in skipped]
+    for row, a in zip(rows, answers, strict=True):
+        row["rescore_skipped"] = skipped.get(a.task)
     replies = [
         ChoiceReply(a.reply or "", tuple(a.options), dict(a.options), labels_shown(a.prompt, a.options))
-        for a in answers
+        for _, a in chosen
     ]
-    for row, parsed in zip(rows, read_choices(replies), strict=True):
+    for (row, _), parsed in zip(chosen, read_choices(replies) if replies else [], strict=True):
         row["prediction"], row["parse_method"] = parsed.value, parsed.method
         row["valid"] = parsed.value is not None
         row["correct"] = parsed.value == row["gold"]

@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from xlingmed.tasks.multiple_choice.summary import ConditionCell, MultipleChoiceSummary
-from xlingmed.views.base import CLI, Figure, FigureSection, View, ViewTable, from_records
+from xlingmed.views.base import CLI, REPORT, Figure, FigureSection, View, ViewTable, from_records
 
 
 class MultipleChoiceView(View[MultipleChoiceSummary]):
@@ -27,8 +27,11 @@ class MultipleChoiceView(View[MultipleChoiceSummary]):
                 o = cs["original"] if "original" in cs else next(iter(cs.values()))
                 rows.append([lang, t, *frac, f"{o.n_invalid}/{o.n}", str(o.n_errors)])
         title = f"{run['benchmark']}: accuracy % (invalid = wrong) — {run['model']}; {version}"
+        first = ViewTable(title, ["lang", "τ", *conds, "invalid (orig.)", "errors"], rows, where=(CLI,))
+        if (run.get("dataset") or {}).get("tasks_apart"):  # an import of several tasks: one row per task × language
+            first = _per_task(summary, run)
         out = [
-            ViewTable(title, ["lang", "τ", *conds, "invalid (orig.)", "errors"], rows, where=(CLI,)),
+            first,
             from_records("Accuracy (MedArabiQ Table 1 layout)", summary.table1, "Invalid answers count as wrong."),
         ]
         if summary.table2 is not None:
@@ -78,3 +81,19 @@ class MultipleChoiceView(View[MultipleChoiceSummary]):
             shown.append(Figure("bias_conditions", png, "accuracy per bias condition"))
             title = "Multiple choice (MedArabiQ Table 1, Table 2, Fig. 4a)"
         return FigureSection(title, shown)
+
+
+def _per_task(summary: MultipleChoiceSummary, run: Mapping[str, Any]) -> ViewTable:
+    """One row per source task and language (an import whose tasks are kept apart): accuracy % (correct/n) and
+    invalid answers, from each cell's ``per_category``; no row pools two tasks."""
+    rows = []
+    for lang, per_t in summary.languages.items():
+        for t in per_t:
+            cell = summary.cells(lang, t)
+            original = cell["original"] if "original" in cell else next(iter(cell.values()))
+            for task, acc in original.per_category.items():
+                share = "–" if acc.n == 0 else f"{acc.accuracy_pct} ({acc.n_correct}/{acc.n})"
+                rows.append([task, lang, t, share, f"{acc.n_invalid}/{acc.n}"])
+    rows.sort(key=lambda r: (r[0], r[1] != "en"))
+    title = f"{run['benchmark']}: accuracy % per task and language (invalid = wrong) — {run['model']}"
+    return ViewTable(title, ["task", "lang", "τ", "accuracy", "invalid"], rows, where=(CLI, REPORT), left=2)

@@ -17,8 +17,12 @@ class LanguageMean(Summary):
 
 
 class SourceMetricSummary(Summary):
-    """``tool`` and ``metric``: whose per-sample metric, under its own name; ``languages``: language → its mean."""
+    """``tool`` and ``metric``: whose per-sample metric, under its own name; ``languages``: language → its mean.
+    An import of several source tasks adds ``per_task``: source task → language → its mean (``languages`` then
+    pools them, and the views show ``per_task``), and ``metrics``: source task → its metric's name."""
 
     tool: str
     metric: str
     languages: dict[str, LanguageMean]
+    per_task: dict[str, dict[str, LanguageMean]] | None = None
+    metrics: dict[str, str] | None = None

@@ -26,8 +26,8 @@ class SourceMetricTask:
     stages: ClassVar[tuple[Stage, ...]] = ()
     samples_by_item: ClassVar[bool] = True
 
-    def __init__(self, tool: str, metric: str) -> None:
-        self.tool, self.metric = tool, metric
+    def __init__(self, tool: str, metric: str, metrics: Mapping[str, str] | None = None) -> None:
+        self.tool, self.metric, self.metrics = tool, metric, dict(metrics or {})
 
     def samples(self, items: Sequence[Item]) -> list[Sample]:
         return []  # nothing to ask: the answers were logged by another tool
@@ -42,20 +42,35 @@ class SourceMetricTask:
         raise ConfigError("source_metric scores imported answers only (xlingmed import)")
 
     def score(self, records: Sequence[dict[str, Any]], languages: Sequence[str]) -> TaskResult:
+        # the rows of several source tasks may be joined in one table: each keeps its metric's name
+        self.metrics.update({str(r["category"]): str(r["metric"]) for r in records if r.get("category")})
+        if self.metrics:
+            self.metric = ", ".join(dict.fromkeys(self.metrics.values()))
         units = scores(records)
         return TaskResult(rows=list(records), summary=self.summarize(units, languages), units=units)
 
     def summarize(self, units: Sequence[Score], languages: Sequence[str]) -> SourceMetricSummary:
-        out: dict[str, LanguageMean] = {}
-        for lang in languages:
-            mine = [s for s in units if s.lang == lang]
-            values = [float(s.value) for s in mine if s.value is not None]
-            out[lang] = LanguageMean(
-                mean=sum(values) / len(values) if values else None, n=len(values),
-                minimum=min(values) if values else None, maximum=max(values) if values else None,
-                n_missing=len(mine) - len(values),
-            )  # fmt: skip
-        return SourceMetricSummary(tool=self.tool, metric=self.metric, languages=out)
+        groups = list(dict.fromkeys(s.group for s in units if s.group is not None))
+        summary = SourceMetricSummary(tool=self.tool, metric=self.metric, languages=_means(units, languages))
+        if groups:
+            summary.per_task = {g: _means([s for s in units if s.group == g], languages) for g in groups}
+            summary.metrics = dict(self.metrics)
+        return summary
+
+
+def _means(units: Sequence[Score], languages: Sequence[str]) -> dict[str, LanguageMean]:
+    out: dict[str, LanguageMean] = {}
+    for lang in languages:
+        mine = [s for s in units if s.lang == lang]
+        values = [float(s.value) for s in mine if s.value is not None]
+        if not mine:
+            continue
+        out[lang] = LanguageMean(
+            mean=sum(values) / len(values) if values else None, n=len(values),
+            minimum=min(values) if values else None, maximum=max(values) if values else None,
+            n_missing=len(mine) - len(values),
+        )  # fmt: skip
+    return out
 
 
 def scores(rows: Sequence[Mapping[str, Any]]) -> list[Score]:
@@ -79,7 +94,8 @@ def from_imported(
          "source_parse_method": a.source_method, "response": a.reply, "source_task": a.task, "source_line": a.where}
         for a, category in zip(answers, context.categories, strict=True)
     ]  # fmt: skip
-    return SourceMetricTask(context.tool, context.metric), rows
+    metrics = {c: context.metric for c in context.categories if c is not None}
+    return SourceMetricTask(context.tool, context.metric, metrics), rows
 
 
 def build(context: TaskContext, options: Any) -> SourceMetricTask:

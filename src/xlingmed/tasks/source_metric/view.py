@@ -15,6 +15,14 @@ class SourceMetricView(View[SourceMetricSummary]):
     summary_type = SourceMetricSummary
 
     def tables(self, summary: SourceMetricSummary, run: Mapping[str, Any]) -> list[ViewTable]:
+        if summary.per_task:  # several source tasks: one row per task and language, each under its metric's name
+            metrics = summary.metrics or {}
+            rows = [[task, metrics.get(task, summary.metric), lang, fmt(c.mean), str(c.n), fmt(c.minimum),
+                     fmt(c.maximum), str(c.n_missing)]
+                    for task, per_lang in summary.per_task.items() for lang, c in per_lang.items()]  # fmt: skip
+            title = f"{run.get('benchmark')}: {summary.tool}'s own metrics per task and language ({run.get('model')})"
+            return [ViewTable(title, ["task", "metric", "lang", "mean", "n", "min", "max", "missing"], rows,
+                              where=(CLI, REPORT), left=3)]  # fmt: skip
         rows = [[lang, fmt(c.mean), str(c.n), fmt(c.minimum), fmt(c.maximum), str(c.n_missing)]
                 for lang, c in summary.languages.items()]  # fmt: skip
         title = f"{run.get('benchmark')}: {summary.tool}'s own {summary.metric}, mean per language ({run.get('model')})"

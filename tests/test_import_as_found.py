@@ -144,6 +144,7 @@ def test_a_metric_that_is_no_accuracy_keeps_its_name_and_inspects_mean(
     log = read_eval_log(str(log_file))
     summary = imported("inspect", tmp_path / "logs", tmp_path / "r")
     assert list(summary["tasks"]) == ["source_metric"]
+    assert summary["tasks"]["source_metric"]["metric"] == "length"  # the scorer's own name
     means = summary["tasks"]["source_metric"]["languages"]
     for lang in ("en", "es"):
         own = [float(s.scores["length"].value) for s in log.samples if s.metadata["language"] == lang]

@@ -156,6 +156,7 @@ def test_lighteval_details_written_by_lighteval_import_with_its_metric(
     summary = imported("lighteval", tmp_path / "lighteval" / "details", tmp_path / "run")
     assert accuracy(summary) == {lang: pytest.approx(sum(v) / 6) for lang, v in own.items()}
     assert summary["model"] == "lighteval/smollm2"
+    assert summary["imported"]["metrics"] == {"mymc_en|0": "letter_em", "mymc_es|0": "letter_em"}
 
 
 def test_export_inspect_is_read_back_by_inspect_ai(data: Path, llama_server: str, tmp_path: Path) -> None:

@@ -115,6 +115,7 @@ def read(paths: Sequence[Path], *, metric: str | None = None, language_from: str
     models: set[str] = set()
     settings: dict[str, Any] = {}
     counts: dict[str, dict[str, int | None]] = {}
+    scorers: dict[str, str] = {}
     version = None
     files = _files(paths)
     language = language or LanguageOption()
@@ -141,6 +142,8 @@ def read(paths: Sequence[Path], *, metric: str | None = None, language_from: str
         results = log.results
         expected = None if results is None else (results.logged_samples or results.total_samples)
         counts[task] = {"logged": len(log.samples or []), "expected": expected}
+        # the scorer taken, by its name (the source's metric, under which source_metric keeps a non-0/1 value)
+        scorers[task] = metric or next((str(next(iter(s.scores))) for s in log.samples or [] if s.scores), "score")
         for n, sample in enumerate(log.samples or [], start=1):
             if sample.epoch != 1:  # the first epoch: one answer per item and language (the rest are counted)
                 settings[task]["later_epochs_left_out"] = settings[task].get("later_epochs_left_out", 0) + 1
@@ -158,8 +161,9 @@ def read(paths: Sequence[Path], *, metric: str | None = None, language_from: str
     if model_path is None:  # inspect's name is provider/model already (openai-api/local/smollm2): as logged
         model = logged
     return ImportedLog(
-        tool="inspect_ai", version=version, model=model, metric=metric or "first scorer", answers=answers,
+        tool="inspect_ai", version=version, model=model, metric=", ".join(dict.fromkeys(scorers.values())),
+        answers=answers,
         tasks=tasks, files=[{"path": str(p), "sha256": sha256_file(p)} for p in files],
         settings={"tasks": settings, "temperature": first.get("temperature")},
-        metrics={t: metric or "first scorer" for t in tasks}, counts=counts, partial=partial, model_path=model_path,
+        metrics=scorers, counts=counts, partial=partial, model_path=model_path,
     )  # fmt: skip

@@ -118,6 +118,7 @@ def read(paths: Sequence[Path], *, metric: str | None = None, language_from: str
     answers: list[ImportedAnswer] = []
     tasks: list[str] = []
     models: set[str] = set()
+    names: dict[str, str] = {}
     language = language or LanguageOption()
     for path in files:
         named = _DETAILS.match(path.name)
@@ -127,6 +128,9 @@ def read(paths: Sequence[Path], *, metric: str | None = None, language_from: str
             if task not in tasks:
                 tasks.append(task)
             placing = {"language": language.of(task, path), "language_from": language_from, "pair_by": pair_by}
+            if task not in names:  # the metric taken, by its name: the first the row logged a value for
+                present = [k for k, v in (row.get("metric") or {}).items() if v is not None]
+                names[task] = metric or (present[0] if present else "metric")
             answers.append(_answer(task, row, f"{path}:row {n}", metric, placing, n))
         if _model_dir(path) is not None:
             models.add(str(_model_dir(path)))
@@ -148,11 +152,11 @@ def read(paths: Sequence[Path], *, metric: str | None = None, language_from: str
     sha = general.get("lighteval_sha")
     return ImportedLog(
         tool="lighteval", version=None if sha in (None, "", "?") else f"git {sha}",
-        model=model, metric=metric or "first metric", answers=answers, tasks=tasks,
+        model=model, metric=", ".join(dict.fromkeys(names.values())), answers=answers, tasks=tasks,
         files=[{"path": str(p), "sha256": sha256_file(p)} for p in files],
         settings={"generation_parameters": {k: v for k, v in generation.items() if v is not None},
                   "temperature": generation.get("temperature")},
-        metrics={t: metric or "first metric" for t in tasks}, counts=counts, partial=partial, model_path=model_path,
+        metrics=names, counts=counts, partial=partial, model_path=model_path,
     )  # fmt: skip
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 from pathlib import Path
 
 import pandas as pd
@@ -116,6 +117,15 @@ def test_inspect_logs_import_with_inspects_own_accuracy(inspect_out: Path, lm_ev
     page = index.read_text(encoding="utf-8")
     assert "openai-api/local/smollm2" in page and "local-chat-completions/smollm2" in page
     assert list((tmp_path / "both" / "stats").glob("models_*.csv"))  # the paired comparison of the two models
+    # a copy of the log with half its samples (results.total_samples still 12) is refused unless --allow-partial
+    from inspect_ai.log import write_eval_log
+
+    log.samples = log.samples[:6]
+    write_eval_log(log, str(tmp_path / "cut" / log_file.name))
+    result = runner.invoke(app, ["import", "inspect", str(tmp_path / "cut"), "--out", str(tmp_path / "r2")])
+    assert result.exit_code == 2
+    assert "task mymc: 6 samples in the log, inspect_ai's results file says 12" in " ".join(result.output.split())
+    assert imported("inspect", tmp_path / "cut", tmp_path / "r3", "--allow-partial")["imported"]["partial"] == ["mymc"]
     rescored = imported("inspect", inspect_out, tmp_path / "rescored", "--rescore", "--pair-by", "metadata.item_id")
     assert {k: sum(v.values()) for k, v in rescored["tasks"]["multiple_choice"]["parsing"]["methods"].items()} == {
         "en": 6, "es": 6}
@@ -157,6 +167,22 @@ def test_lighteval_details_written_by_lighteval_import_with_its_metric(
     assert accuracy(summary) == {lang: pytest.approx(sum(v) / 6) for lang, v in own.items()}
     assert summary["model"] == "lighteval/smollm2"
     assert summary["imported"]["metrics"] == {"mymc_en|0": "letter_em", "mymc_es|0": "letter_em"}
+    # the sample counts of lighteval's results file (config_tasks, as lighteval's pipeline logs them): a details
+    # file cut short is refused
+    (results_file,) = (tmp_path / "lighteval" / "results").rglob("results_*.json")
+    written = json.loads(results_file.read_text("utf-8"))
+    written["config_tasks"] = {f"mymc_{lang}|0": {"name": f"mymc_{lang}", "original_num_docs": 6,
+                                                  "effective_num_docs": 6} for lang in ("en", "es")}  # fmt: skip
+    results_file.write_text(json.dumps(written), "utf-8")
+    whole = imported("lighteval", tmp_path / "lighteval" / "details", tmp_path / "whole")
+    assert whole["imported"]["sample_counts"]["mymc_en|0"] == {"logged": 6, "expected": 6}
+    shutil.copytree(tmp_path / "lighteval", tmp_path / "cut")
+    (first,) = [p for p in (tmp_path / "cut" / "details").rglob("details_mymc_en*.parquet")]
+    pd.read_parquet(first).head(4).to_parquet(first)
+    result = runner.invoke(app, ["import", "lighteval", str(tmp_path / "cut" / "details"), "--out",
+                                 str(tmp_path / "r2")])  # fmt: skip
+    assert result.exit_code == 2
+    assert "task mymc_en|0: 4 samples in the log, lighteval's results file says 6" in " ".join(result.output.split())
 
 
 def test_export_inspect_is_read_back_by_inspect_ai(data: Path, llama_server: str, tmp_path: Path) -> None:

@@ -90,8 +90,13 @@ def test_several_tasks_are_kept_apart_per_task_and_language(
     both = tmp_path / "both"
     _copy(lm_eval_out, both / "a")
     _copy(lm_eval_loglikelihood_out, both / "b")
-    summary = imported("lm-eval", both, tmp_path / "r")
+    # the two runs went through two lm-eval backends (chat and completions) of one server: two models to lm-eval
+    refused = runner.invoke(app, ["import", "lm-eval", str(both), "--out", str(tmp_path / "r")])
+    assert refused.exit_code == 2 and "logs of several models (local-chat-completions/smollm2, " \
+        "local-completions/smollm2)" in " ".join(refused.output.split())  # fmt: skip
+    summary = imported("lm-eval", both, tmp_path / "r", "--model", "local/smollm2")
     assert summary["dataset"]["tasks_apart"] is True
+    assert summary["imported"]["sample_counts"]["mcll_es"] == {"logged": 2, "expected": 2}  # both results files
     results = {}
     for path in both.rglob("results_*.json"):
         results.update(json.loads(path.read_text("utf-8"))["results"])
@@ -111,9 +116,10 @@ def test_several_tasks_are_kept_apart_per_task_and_language(
     gaps = pd.read_csv(tmp_path / "r" / "report" / "stats" / "gaps.csv")
     assert set(gaps["criterion"]) == {"multiple_choice[mcll]", "multiple_choice[mymc]"}
     # --out exists: refused without --overwrite, replaced with it
-    again = runner.invoke(app, ["import", "lm-eval", str(both), "--out", str(tmp_path / "r"), "--no-report"])
+    again = runner.invoke(app, ["import", "lm-eval", str(both), "--out", str(tmp_path / "r"), "--no-report",
+                                "--model", "local/smollm2"])  # fmt: skip
     assert again.exit_code == 2 and "exists; --overwrite replaces it" in " ".join(again.output.split())
-    imported("lm-eval", both, tmp_path / "r", "--overwrite")
+    imported("lm-eval", both, tmp_path / "r", "--overwrite", "--model", "local/smollm2")
 
 
 def test_a_metric_that_is_no_accuracy_keeps_its_name_and_inspects_mean(

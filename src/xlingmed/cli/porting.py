@@ -54,6 +54,9 @@ def import_logs(
             raise ConfigError(f"--out {out}: exists; --overwrite replaces it (an earlier run folder only)")
         log = read_logs(fmt, paths, metric=metric, language_from=language_from, pair_by=pair_by,
                         language=LanguageOption.parse(language), allow_partial=allow_partial)  # fmt: skip
+        if len(log.models_logged) > 1 and model is None:
+            raise ConfigError(f"logs of several models ({', '.join(log.models_logged)}): import each into its own "
+                              "run, or name the one model they are with --model provider/name")  # fmt: skip
         if model is not None:  # the tool's own name is often a bare checkpoint or "smollm2"
             log.settings["model_as_logged"], log.model = log.model, model
         summary = write_run(log, out, rescore=rescore, private=private, overwrite=True, pool=pool_tasks)

@@ -34,6 +34,8 @@ class ImportedLog:
             None where there is none}`` (``check_counts``).
         partial: the tasks imported with fewer samples than the results file says (``--allow-partial``).
         model_path: the local path the model was given as, where the log named one (``model`` is its name).
+        models_logged: the models the files name (``xlingmed import`` refuses several unless ``--model`` names
+            the one they are).
     """
 
     tool: str
@@ -48,6 +50,7 @@ class ImportedLog:
     counts: dict[str, dict[str, int | None]] = field(default_factory=dict)
     partial: list[str] = field(default_factory=list)
     model_path: str | None = None
+    models_logged: list[str] = field(default_factory=list)  # every model the files name, where they name several
 
     @property
     def languages(self) -> list[str]:

@@ -30,6 +30,7 @@ from xlingmed.importers.families import LanguageOption, options_of, place
 
 _SAMPLES = re.compile(r"^samples_(?P<task>.+)_(?P<date>\d{4}-\d{2}-\d{2}T[\d\-.]+)\.jsonl$")
 _RESULTS = re.compile(r"^results_.*\.json$")
+PER_TASK = ("configs", "n-samples", "results", "versions", "n-shot", "higher_is_better")  # keyed by task
 METRICS = ("acc", "exact_match", "acc_norm")  # the per-sample outcome looked for first, when --metric is not given
 
 
@@ -185,11 +186,18 @@ def read(paths: Sequence[Path], *, metric: str | None = None, language_from: str
     """
     samples, results = _files(paths)
     meta: dict[str, Any] = {}
+    models: dict[str, str] = {}  # model as each results file names it → the file
     for path in results:
         try:
-            meta.update({k: v for k, v in json.loads(path.read_text(encoding="utf-8")).items() if k not in meta})
+            found = json.loads(path.read_text(encoding="utf-8"))
+            for key, value in found.items():  # per-task tables of several runs' files are joined, task by task
+                if key in PER_TASK and isinstance(value, dict) and isinstance(meta.get(key), dict):
+                    meta[key] = {**value, **meta[key]}
+                else:
+                    meta.setdefault(key, value)
         except (json.JSONDecodeError, AttributeError):
             raise DataError("not an lm-evaluation-harness results file (not a JSON object)", file=str(path)) from None
+        models.setdefault(_model_of(found), str(path))
     configs = meta.get("configs", {}) if isinstance(meta.get("configs"), dict) else {}
     language = language or LanguageOption()
     tasks = [_SAMPLES.match(p.name).group("task") for p in samples]  # type: ignore[union-attr]
@@ -216,10 +224,7 @@ def read(paths: Sequence[Path], *, metric: str | None = None, language_from: str
     check_answers(answers, "lm-eval")
     partial = check_counts(_counts(answers, tasks, meta), "lm-evaluation-harness", "n-samples", allow_partial)
     config = meta.get("config", {}) if isinstance(meta.get("config"), dict) else {}
-    args: dict[str, Any] = config["model_args"] if isinstance(config.get("model_args"), dict) else {}
-    args = args or _model_args(config.get("model_args"))
-    raw = str(meta.get("model_name") or args.get("model") or args.get("pretrained") or "unknown")
-    model, model_path = model_name(raw, str(config.get("model") or "lm-eval"))
+    model, model_path = model_name(*_raw_model(meta))
     return ImportedLog(
         tool="lm-evaluation-harness",
         version=meta.get("lm_eval_version"),
@@ -232,7 +237,22 @@ def read(paths: Sequence[Path], *, metric: str | None = None, language_from: str
                   "temperature": _temperature(config, [configs.get(t, {}) for t in tasks]),
                   "output_types": output_types},
         metrics=metrics, counts=_counts(answers, tasks, meta), partial=partial, model_path=model_path,
+        models_logged=list(models),
     )  # fmt: skip
+
+
+def _raw_model(meta: dict[str, Any]) -> tuple[str, str]:
+    """(the model as the results file names it, its backend): ``model_name``, else ``model_args``' model or
+    pretrained (a mapping, or the command line's text)."""
+    config = meta.get("config", {}) if isinstance(meta.get("config"), dict) else {}
+    args: dict[str, Any] = config["model_args"] if isinstance(config.get("model_args"), dict) else {}
+    args = args or _model_args(config.get("model_args"))
+    raw = str(meta.get("model_name") or args.get("model") or args.get("pretrained") or "unknown")
+    return raw, str(config.get("model") or "lm-eval")
+
+
+def _model_of(found: Any) -> str:
+    return model_name(*_raw_model(found))[0] if isinstance(found, dict) else "unknown"
 
 
 def _counts(answers: Sequence[ImportedAnswer], tasks: Sequence[str], meta: dict[str, Any]) -> dict[str, dict[str, Any]]:

@@ -168,6 +168,28 @@ def test_a_metric_that_is_no_accuracy_keeps_its_name_and_inspects_mean(
     assert row["margin"] == 0.5 and "no margin" not in row["reason"]
 
 
+def test_older_and_renamed_lm_eval_files_and_a_filter_named_with_the_metric(lm_eval_out: Path, tmp_path: Path) -> None:
+    source = _copy(lm_eval_out, tmp_path / "src")
+    (results,) = source.glob("results_*.json")
+    renamed = results.rename(source / f"mymc-smollm2_{results.name[8:]}")  # as a user renamed it
+    for path in source.glob("samples_*.jsonl"):  # as lm-eval 0.4.3 wrote lines: no "metrics" nor "filter" keys
+        lines = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+        path.write_text("".join(json.dumps({k: v for k, v in line.items() if k not in ("metrics", "filter")}) + "\n"
+                                for line in lines), encoding="utf-8")  # fmt: skip
+    summary = imported("lm-eval", source, tmp_path / "r", "--metric", "exact_match,letter")
+    own = json.loads(renamed.read_text("utf-8"))["results"]
+    cells = summary["tasks"]["multiple_choice"]["languages"]
+    assert cells["en"]["0"]["accuracy"] == pytest.approx(own["mymc_en"]["exact_match,letter"], abs=1e-9)
+    assert summary["model"] == "local-chat-completions/smollm2"  # the renamed results file was read
+    assert summary["imported"]["sample_counts"]["mymc_es"] == {"logged": 6, "expected": 6}
+    plain = imported("lm-eval", source, tmp_path / "plain")  # the config's metric_list names the metric
+    assert plain["imported"]["metrics"] == {"mymc_en": "exact_match", "mymc_es": "exact_match"}
+    wrong = runner.invoke(app, ["import", "lm-eval", str(source), "--metric", "exact_match,strict-match", "--out",
+                                str(tmp_path / "w")])  # fmt: skip
+    assert wrong.exit_code == 2
+    assert "task mymc_en has no filter 'strict-match' (it has letter)" in " ".join(wrong.output.split())
+
+
 def test_model_names_as_the_tools_layouts_and_paths_give_them() -> None:
     from xlingmed.importers.base import model_name
     from xlingmed.importers.lighteval import _model_dir

@@ -54,3 +54,24 @@ def test_a_0_1_outcome_is_still_multiple_choice(tmp_path: Path) -> None:
     assert (cells["en"]["0"]["n_correct"], cells["es"]["0"]["n_correct"]) == (2, 1)
     manifest = json.loads((tmp_path / "run" / "manifest.json").read_text(encoding="utf-8"))
     assert manifest["imported"]["metric"] == "exact_match"
+
+
+def test_one_value_throughout_is_an_accuracy_only_under_an_accuracys_name(tmp_path: Path) -> None:
+    # every sample 0: a 0-100 score (EQ-Bench's) cannot be told from a 0/1 outcome, so its name decides
+    zeros = {"en": [0.0, 0.0], "ca": [0.0, 0.0]}
+    assert list(write_run(_log(zeros, "eqbench"), tmp_path / "a")["tasks"]) == ["source_metric"]
+    assert list(write_run(_log(zeros, "acc"), tmp_path / "b")["tasks"]) == ["multiple_choice"]
+
+
+def test_a_loglikelihood_sample_keeps_its_text_target_and_reads_greedy_flags_written_as_text() -> None:
+    from xlingmed.importers.lm_eval import NOT_GREEDY, _answer
+
+    # lm-eval's asdiv as logged by an older version: every value a string, the target a number's text
+    record = {"doc_id": 3, "doc": {"body": "…", "question": "How many?"}, "target": "9", "arguments": {},
+              "resps": [[["-0.25", "True"]]], "filtered_resps": [["-0.25", "True"]], "acc": 1.0}  # fmt: skip
+    placing = {"language": "en", "language_from": None, "pair_by": None}
+    read = _answer("asdiv", record, "s.jsonl:4", "acc", "loglikelihood", None, placing)
+    assert read is not None and (read.gold, read.source_answer, read.item_id) == ("9", "9", "asdiv#3")
+    record.update(filtered_resps=[["-7.5", "False"]], acc=0.0)
+    read = _answer("asdiv", record, "s.jsonl:5", "acc", "loglikelihood", None, placing)
+    assert read is not None and (read.gold, read.source_answer, read.correct) == ("9", NOT_GREEDY, 0.0)

@@ -126,6 +126,13 @@ def test_inspect_logs_import_with_inspects_own_accuracy(inspect_out: Path, lm_ev
     assert result.exit_code == 2
     assert "task mymc: 6 samples in the log, inspect_ai's results file says 12" in " ".join(result.output.split())
     assert imported("inspect", tmp_path / "cut", tmp_path / "r3", "--allow-partial")["imported"]["partial"] == ["mymc"]
+    log.status = "cancelled"  # a run stopped early (inspect's cancel): refused, or imported as partial
+    write_eval_log(log, str(tmp_path / "cancelled" / log_file.name))
+    result = runner.invoke(app, ["import", "inspect", str(tmp_path / "cancelled"), "--out", str(tmp_path / "r4")])
+    assert result.exit_code == 2 and "did not finish (status cancelled); --allow-partial" in " ".join(
+        result.output.split())
+    assert imported("inspect", tmp_path / "cancelled", tmp_path / "r5", "--allow-partial")["imported"]["partial"] == [
+        "mymc"]
     rescored = imported("inspect", inspect_out, tmp_path / "rescored", "--rescore", "--pair-by", "metadata.item_id")
     assert {k: sum(v.values()) for k, v in rescored["tasks"]["multiple_choice"]["parsing"]["methods"].items()} == {
         "en": 6, "es": 6}

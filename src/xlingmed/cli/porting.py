@@ -69,9 +69,10 @@ def import_logs(
         for task, why in summary["imported"].get("rescore_kept", {}).items():
             console.print(f"note: --rescore kept {log.tool}'s reading of task {task}: {why}", highlight=False)
     for task in log.partial:
-        counted = log.counts[task]
-        console.print(f"note: task {task} is partial (--allow-partial): {counted['logged']} of "
-                      f"{counted['expected']} samples", highlight=False)  # fmt: skip
+        counted = log.counts.get(task, {})
+        said = (f"{counted.get('logged')} of {counted.get('expected')} samples"
+                if counted.get("logged") != counted.get("expected") else "its run did not finish")  # fmt: skip
+        console.print(f"note: task {task} is partial (--allow-partial): {said}", highlight=False)
     unchecked = [t for t, c in log.counts.items() if c.get("expected") is None]
     if unchecked:
         console.print(f"note: no results file gives the sample count of {', '.join(unchecked[:5])}"

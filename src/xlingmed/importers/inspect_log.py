@@ -105,8 +105,9 @@ def read(paths: Sequence[Path], *, metric: str | None = None, language_from: str
     """Every sample (first epoch) of the inspect_ai logs under ``paths``.
 
     Raises:
-        ConfigError: no logs, inspect_ai missing, logs of several models, a log that did not succeed or carries
-            no score at all, or fewer samples than its ``results.total_samples`` (unless ``allow_partial``).
+        ConfigError: no logs, inspect_ai missing, logs of several models, a log that carries no score at all; a
+            log that did not finish or has fewer samples than its ``results.total_samples`` (unless
+            ``allow_partial``).
         DataError: a file inspect_ai cannot read, or a sample that cannot be placed (file and sample named).
     """
     read_eval_log = _read_eval_log()
@@ -116,6 +117,7 @@ def read(paths: Sequence[Path], *, metric: str | None = None, language_from: str
     settings: dict[str, Any] = {}
     counts: dict[str, dict[str, int | None]] = {}
     scorers: dict[str, str] = {}
+    unfinished: list[str] = []  # tasks of logs that did not finish (cancelled, error), imported with allow_partial
     version = None
     files = _files(paths)
     language = language or LanguageOption()
@@ -124,11 +126,12 @@ def read(paths: Sequence[Path], *, metric: str | None = None, language_from: str
             log = read_eval_log(str(path))
         except Exception as exc:  # inspect_ai raises its own and pydantic's errors for a foreign or damaged file
             raise DataError(f"not an inspect_ai log ({type(exc).__name__}: {str(exc)[:200]})", file=str(path)) from None
-        if log.status != "success":
-            raise ConfigError(
-                f"{path}: the inspect_ai run did not succeed (status {log.status}); import a finished log"
-            )
         task = log.eval.task
+        if log.status != "success":
+            if not allow_partial:
+                raise ConfigError(f"{path}: the inspect_ai run did not finish (status {log.status}); "
+                                  "--allow-partial imports the samples it scored, and says so")  # fmt: skip
+            unfinished.append(task)
         if not any(s.scores for s in log.samples or []):
             raise ConfigError(f"{path}: task {task} has no scores (run with --no-score, or its scorer failed); "
                               f"`inspect score {path}` scores it, then import the scored log")  # fmt: skip
@@ -154,6 +157,7 @@ def read(paths: Sequence[Path], *, metric: str | None = None, language_from: str
         raise ConfigError(f"logs of several models ({', '.join(sorted(models))}): import each model into its own run")
     check_answers(answers, "inspect")
     partial = check_counts(counts, "inspect_ai", "results.total_samples", allow_partial)
+    partial += [t for t in unfinished if t not in partial]
     first: dict[str, Any] = next((s["generate_config"] for s in settings.values()), {})
     logged = models.pop()
     provider, _, rest = logged.partition("/")

@@ -30,6 +30,7 @@ from xlingmed.importers.families import LanguageOption, options_of, place
 
 _SAMPLES = re.compile(r"^samples_(?P<task>.+)_(?P<date>\d{4}-\d{2}-\d{2}T[\d\-.]+)\.jsonl$")
 _RESULTS = re.compile(r"^results_.*\.json$")
+RECORD_FIELDS = ("doc_id", "doc", "target", "arguments", "resps", "filtered_resps", "filter", "metrics")
 PER_TASK = ("configs", "n-samples", "results", "versions", "n-shot", "higher_is_better")  # keyed by task
 METRICS = ("acc", "exact_match", "acc_norm")  # the per-sample outcome looked for first, when --metric is not given
 
@@ -42,13 +43,25 @@ def _files(paths: Sequence[Path]) -> tuple[list[Path], list[Path]]:
         if not path.exists():
             raise DataError("no such file or folder", file=str(path))
         samples += [p for p in found if _SAMPLES.match(p.name)]
-        results += [p for p in found if _RESULTS.match(p.name)]
+        results += [p for p in found if _RESULTS.match(p.name) or _is_results(p)]
     if not samples:
         raise ConfigError(
             f"{', '.join(map(str, paths))}: no lm-evaluation-harness samples files (samples_<task>_<date>.jsonl, "
             "written by lm_eval --log_samples)"
         )
     return samples, results
+
+
+def _is_results(path: Path) -> bool:
+    """A results file renamed by its user (``gsm8k-phi-3-mini_<date>.json``): a ``.json`` beside the samples whose
+    object has lm-eval's ``results`` and ``configs`` (read only where the name says nothing)."""
+    if path.suffix != ".json" or _RESULTS.match(path.name) or path.stat().st_size > 50_000_000:
+        return False
+    try:
+        found = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+        return False
+    return isinstance(found, dict) and isinstance(found.get("results"), dict) and "configs" in found
 
 
 def _lines(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
@@ -99,7 +112,7 @@ def _value(task: str, record: dict[str, Any], metric: str, where: str) -> float 
             across samples: no per-sample outcome).
     """
     if metric not in record:
-        names = [m for m in record.get("metrics", []) if m in record]
+        names = [k for k, v in record.items() if k not in RECORD_FIELDS and not k.endswith("_hash")]
         raise DataError(f"task {task}: no per-sample metric {metric!r} (this task has {', '.join(names) or 'none'}; "
                         "--metric picks one)", file=where)  # fmt: skip
     value = record[metric]
@@ -154,8 +167,12 @@ NOT_GREEDY = "[another continuation]"  # a loglikelihood sample whose target is 
 def _greedy(filtered: Any) -> bool | None:
     """Whether a ``loglikelihood`` sample's continuation is the model's greedy one (``[ll, is_greedy]``)."""
     first = filtered[0] if isinstance(filtered, list) and filtered and isinstance(filtered[0], list) else filtered
-    if isinstance(first, list | tuple) and len(first) == 2 and isinstance(first[1], bool):
-        return bool(first[1])
+    if isinstance(first, list | tuple) and len(first) == 2:
+        flag = first[1]  # a bool, or its text in logs that wrote every value as a string ("False")
+        if isinstance(flag, bool):
+            return flag
+        if str(flag) in ("True", "False"):
+            return str(flag) == "True"
     return None
 
 
@@ -206,17 +223,23 @@ def read(paths: Sequence[Path], *, metric: str | None = None, language_from: str
     metrics: dict[str, str] = {}
     filters: dict[str, str | None] = {}
     output_types: dict[str, str] = {}
+    wanted, _, wanted_filter = (metric or "").partition(",")  # lm-eval's own "exact_match,flexible-extract"
     for task, path in zip(tasks, samples, strict=True):
         config = configs.get(task, {})
         listed = [f.get("name") for f in config.get("filter_list", []) if isinstance(f, dict)]
+        declared = [m.get("metric") for m in config.get("metric_list", []) if isinstance(m, dict)]
+        if wanted_filter and listed and wanted_filter not in listed:
+            raise ConfigError(f"--metric {metric}: task {task} has no filter {wanted_filter!r} (it has "
+                              f"{', '.join(map(str, listed))})")  # fmt: skip
         placing = {"language": language.of(task, path), "language_from": language_from, "pair_by": pair_by}
         for n, record in _lines(path):
             where = f"{path}:{n}"
             if task not in metrics:
-                named = [m for m in record.get("metrics", []) if m in record]
-                metrics[task] = metric or next((m for m in METRICS if m in named), named[0] if named else "acc")
-                # a task with several filters logs each sample once per filter: the first is taken
-                filters[task] = listed[0] if listed else record.get("filter")
+                # the metrics the line names, else those its task's config declares (older logs name none)
+                named = [m for m in record.get("metrics", declared) if isinstance(m, str) and m in record]
+                metrics[task] = wanted or next((m for m in METRICS if m in named), named[0] if named else "acc")
+                # a task with several filters logs each sample once per filter: the one named, else the first
+                filters[task] = wanted_filter or (listed[0] if listed else record.get("filter"))
                 output_types[task] = _output_type(config, record)
             answer = _answer(task, record, where, metrics[task], output_types[task], filters[task], placing)
             if answer is not None:

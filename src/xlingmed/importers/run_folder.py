@@ -120,15 +120,16 @@ def task_for(log: ImportedLog, rescore: bool, answers: Sequence[ImportedAnswer] 
 def tasks_for(
     log: ImportedLog, answers: Sequence[ImportedAnswer], rescore: bool
 ) -> dict[str, tuple[Task, list[dict[str, Any]]]]:
-    """Each source task's answers to the task that takes them (a 0/1 outcome: multiple choice; another metric:
-    ``source_metric``), the rows of every source task a task takes joined in one table (``category``: the source
-    task): xlingmed task name → (task, rows)."""
-    by_source: dict[str, list[ImportedAnswer]] = {}
+    """The answers of each metric to the task that takes them (a 0/1 outcome: multiple choice; another metric:
+    ``source_metric``), decided over every source task logged under that metric (so one language's task does not go
+    elsewhere than another's for having every sample wrong), the rows a task takes joined in one table
+    (``category``: the source task): xlingmed task name → (task, rows)."""
+    by_metric: dict[str, list[ImportedAnswer]] = {}
     for a in answers:
-        by_source.setdefault(a.task, []).append(a)
+        by_metric.setdefault(log.metrics.get(a.task, log.metric), []).append(a)
     taken: dict[str, tuple[Task, list[dict[str, Any]]]] = {}
-    for source, mine in by_source.items():
-        task, rows = task_for(log, rescore, mine, log.metrics.get(source))
+    for metric, mine in by_metric.items():
+        task, rows = task_for(log, rescore, mine, metric)
         if task.name in taken:
             taken[task.name][1].extend(rows)
         else:

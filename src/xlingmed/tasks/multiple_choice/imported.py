@@ -12,13 +12,24 @@ from typing import Any
 from xlingmed.imported import ImportContext, ImportedAnswer
 from xlingmed.tasks.multiple_choice.task import MultipleChoiceTask
 
+# metrics that are 0/1 per sample by their definition (lm-eval, inspect_ai's scorers, lighteval): taken as accuracy
+# even where every sample has the same value
+BINARY_METRICS = frozenset({"acc", "acc_norm", "exact_match", "em", "accuracy", "correct", "choice", "match",
+                            "pattern", "includes", "exact", "pass@1", "quasi_exact_match", "prefix_exact_match",
+                            "loglikelihood_acc", "loglikelihood_acc_norm"})  # fmt: skip
+
 
 def from_imported(
     answers: Sequence[ImportedAnswer], context: ImportContext
 ) -> tuple[MultipleChoiceTask, list[dict[str, Any]]] | None:
     """The task that scores the imported answers, and their rows (``imported_rows``); ``None`` where an outcome is
     not 0/1 (an F1, a BLEU, a 0–100 score is no accuracy: another task takes those)."""
-    if any(a.correct not in (None, 0.0, 1.0) for a in answers):
+    values = {a.correct for a in answers if a.correct is not None}
+    if not values <= {0.0, 1.0}:
+        return None
+    if len(values) < 2 and context.metric.split(",")[0].lower() not in BINARY_METRICS:
+        # one value throughout (every sample 0, say) under a name that is no accuracy's: a 0-100 score that is 0
+        # everywhere cannot be told from a 0/1 outcome, so it is kept as the metric it is named
         return None
     # the summary's cells are per temperature: a log that states none is filed under 0 (its manifest says null)
     logged = context.temperature

@@ -51,11 +51,12 @@ class SourceMetricTask:
 
     def summarize(self, units: Sequence[Score], languages: Sequence[str]) -> SourceMetricSummary:
         groups = list(dict.fromkeys(s.group for s in units if s.group is not None))
-        summary = SourceMetricSummary(tool=self.tool, metric=self.metric, languages=_means(units, languages))
-        if groups:
-            summary.per_task = {g: _means([s for s in units if s.group == g], languages) for g in groups}
-            summary.metrics = dict(self.metrics)
-        return summary
+        if not groups:
+            return SourceMetricSummary(tool=self.tool, metric=self.metric, languages=_means(units, languages))
+        return SourceMetricSummary(
+            tool=self.tool, metric=self.metric, languages=_means(units, languages), metrics=dict(self.metrics),
+            per_task={g: _means([s for s in units if s.group == g], languages) for g in groups},
+        )  # fmt: skip
 
 
 def _means(units: Sequence[Score], languages: Sequence[str]) -> dict[str, LanguageMean]:

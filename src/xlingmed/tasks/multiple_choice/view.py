@@ -18,15 +18,16 @@ class MultipleChoiceView(View[MultipleChoiceSummary]):
 
     def tables(self, summary: MultipleChoiceSummary, run: Mapping[str, Any]) -> list[ViewTable]:
         conds = summary.settings.conditions
-        version = (run.get("dataset") or {}).get("version", "?")
+        version = (run.get("dataset") or {}).get("version")
         rows = []
         for lang, per_t in summary.languages.items():
             for t in per_t:
                 cs = summary.cells(lang, t)
                 frac = ["–" if cs[c].n == 0 else f"{cs[c].accuracy_pct} ({cs[c].n_correct}/{cs[c].n})" for c in conds]
                 o = cs["original"] if "original" in cs else next(iter(cs.values()))
-                rows.append([lang, t, *frac, f"{o.n_invalid}/{o.n}", str(o.n_errors)])
-        title = f"{run['benchmark']}: accuracy % (invalid = wrong) — {run['model']}; {version}"
+                rows.append([lang, _tau(t, run), *frac, f"{o.n_invalid}/{o.n}", str(o.n_errors)])
+        title = f"{run['benchmark']}: accuracy % (invalid = wrong) — {run['model']}"
+        title += f"; {version}" if version else ""
         first = ViewTable(title, ["lang", "τ", *conds, "invalid (orig.)", "errors"], rows, where=(CLI,))
         if (run.get("dataset") or {}).get("tasks_apart"):  # an import of several tasks: one row per task × language
             first = _per_task(summary, run)
@@ -93,7 +94,16 @@ def _per_task(summary: MultipleChoiceSummary, run: Mapping[str, Any]) -> ViewTab
             original = cell["original"] if "original" in cell else next(iter(cell.values()))
             for task, acc in original.per_category.items():
                 share = "–" if acc.n == 0 else f"{acc.accuracy_pct} ({acc.n_correct}/{acc.n})"
-                rows.append([task, lang, t, share, f"{acc.n_invalid}/{acc.n}"])
+                rows.append([task, lang, _tau(t, run), share, f"{acc.n_invalid}/{acc.n}"])
     rows.sort(key=lambda r: (r[0], r[1] != "en"))
     title = f"{run['benchmark']}: accuracy % per task and language (invalid = wrong) — {run['model']}"
     return ViewTable(title, ["task", "lang", "τ", "accuracy", "invalid"], rows, where=(CLI, REPORT), left=2)
+
+
+def _tau(t: str, run: Mapping[str, Any]) -> str:
+    """The temperature as the table shows it: ``not logged`` for an import whose source logged none (its cells are
+    filed under 0; ``manifest.json`` keeps ``null``)."""
+    imported = run.get("imported") or {}
+    if imported and (imported.get("settings") or {}).get("temperature") is None:
+        return "not logged"
+    return t

@@ -115,6 +115,10 @@ def test_several_tasks_are_kept_apart_per_task_and_language(
     assert set(verdicts[verdicts["task"] == "multiple_choice[mymc]"]["n_items"]) == {6}
     gaps = pd.read_csv(tmp_path / "r" / "report" / "stats" / "gaps.csv")
     assert set(gaps["criterion"]) == {"multiple_choice[mcll]", "multiple_choice[mymc]"}
+    # pooled on request: the two tasks ask the same questions under the same ids, so one language has each twice
+    pooled = runner.invoke(app, ["import", "lm-eval", str(both), "--out", str(tmp_path / "p"), "--model", "m/x",
+                                 "--pool-tasks"])  # fmt: skip
+    assert pooled.exit_code == 2 and "pooled tasks need ids unique across them" in " ".join(pooled.output.split())
     # --out exists: refused without --overwrite, replaced with it
     again = runner.invoke(app, ["import", "lm-eval", str(both), "--out", str(tmp_path / "r"), "--no-report",
                                 "--model", "local/smollm2"])  # fmt: skip

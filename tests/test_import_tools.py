@@ -126,6 +126,20 @@ def test_inspect_logs_import_with_inspects_own_accuracy(inspect_out: Path, lm_ev
     assert result.exit_code == 2
     assert "task mymc: 6 samples in the log, inspect_ai's results file says 12" in " ".join(result.output.split())
     assert imported("inspect", tmp_path / "cut", tmp_path / "r3", "--allow-partial")["imported"]["partial"] == ["mymc"]
+    # samples without a score: one (its scorer failed) is a loss; none at all is a log run with --no-score
+    log = read_eval_log(str(log_file))
+    log.samples[0].scores = None
+    write_eval_log(log, str(tmp_path / "one_unscored" / log_file.name))
+    unscored = imported("inspect", tmp_path / "one_unscored", tmp_path / "r6")
+    assert sum(cell["n"] for cell in (unscored["tasks"]["multiple_choice"]["languages"][lang]["0"]
+                                      for lang in ("en", "es"))) == 11  # fmt: skip
+    for sample in log.samples:
+        sample.scores = None
+    write_eval_log(log, str(tmp_path / "unscored" / log_file.name))
+    result = runner.invoke(app, ["import", "inspect", str(tmp_path / "unscored"), "--out", str(tmp_path / "r7")])
+    assert result.exit_code == 2 and "has no scores (run with --no-score" in " ".join(result.output.split())
+    log = read_eval_log(str(log_file))
+    log.samples = log.samples[:6]
     log.status = "cancelled"  # a run stopped early (inspect's cancel): refused, or imported as partial
     write_eval_log(log, str(tmp_path / "cancelled" / log_file.name))
     result = runner.invoke(app, ["import", "inspect", str(tmp_path / "cancelled"), "--out", str(tmp_path / "r4")])

@@ -194,3 +194,31 @@ def test_only_loopback_without_the_flag() -> None:
         check_host("0.0.0.0", False)
     warning = check_host("192.168.1.20", True)
     assert warning is not None and warning.startswith("warning: serving on 192.168.1.20")
+
+
+SEPARATORS = "\u2028 \u2029 \u0085"  # line and paragraph separators, NEL: JSON keeps them raw
+
+
+def _separator_reply(prompt: str, attempt: int) -> Reply:
+    if "Similarity" in prompt or "similarity" in prompt:  # the judge's reasoning carries them too
+        return ok(f"Similarity: 4 - close{SEPARATORS}\nRelevance: 4 - on topic\nFactuality: 3 - ok\nSafety: 5 - safe")
+    return ok(f"Drink water{SEPARATORS}</script> =HYPERLINK(\"http://x/?\"&C2,\"see\")")
+
+
+def test_line_separators_in_replies_reasoning_and_questions_survive_the_set(tmp_path: Path) -> None:
+    """Issue 49: a set whose texts hold U+2028, U+2029 or U+0085 is written, read back, served and exported whole
+    (its JSONL was once read with str.splitlines(), which splits on them)."""
+    data = tmp_path / "qa.json"
+    rows = [{"id": f"q{i}", "lang": "en", "question": f"Dose{SEPARATORS}{i}?", "reference": f"Take {i}{SEPARATORS}mg."}
+            for i in range(6)]  # fmt: skip
+    data.write_text(json.dumps(rows), encoding="utf-8")
+    with FaultServer(_separator_reply) as server:
+        evaluate(make_config(benchmark=f"qa:{data}", languages="en", tasks="rubric", model="openai/m",
+                             base_url=server.url, cache=tmp_path / "c.sqlite", out=tmp_path / "run"))  # fmt: skip
+    build_annotation_set(tmp_path / "run", tmp_path / "set", fraction=1.0, seed=3)
+    aset = load_annotation_set(tmp_path / "set")
+    assert len(aset.items) == 6
+    first = aset.items[0]
+    assert SEPARATORS in first["question"] and SEPARATORS in first["answer"] and SEPARATORS in first["judge_reasoning"]
+    result = CliRunner().invoke(app, ["annotate", "export", str(tmp_path / "set")])
+    assert result.exit_code == 0, result.output

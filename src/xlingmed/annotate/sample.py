@@ -218,7 +218,8 @@ def load_annotation_set(path: Path) -> AnnotationSet:
     try:
         settings = json.loads((path / "set.json").read_text(encoding="utf-8"))
         annotators = json.loads((path / "annotators.json").read_text(encoding="utf-8"))
-        items = [json.loads(line) for line in (path / "items.jsonl").read_text(encoding="utf-8").splitlines() if line]
+        # split on "\n" only: str.splitlines() also splits on U+2028, U+2029 and U+0085, which JSON keeps raw
+        items = [json.loads(line) for line in (path / "items.jsonl").read_text(encoding="utf-8").split("\n") if line]
     except (OSError, json.JSONDecodeError) as exc:
         raise DataError(f"not an annotation set ({exc})", file=str(path)) from None
     aset = AnnotationSet(path, settings, items, annotators)

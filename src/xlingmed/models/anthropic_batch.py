@@ -87,7 +87,7 @@ class AnthropicBatches:
     async def results(self, batch_id: str) -> dict[str, Completion]:
         resp = await self._json("GET", self._results_url.pop(batch_id))
         out: dict[str, Completion] = {}
-        for line in resp.text.splitlines():
+        for line in resp.text.split("\n"):  # not splitlines(): a reply may hold U+2028 raw
             if not line.strip():
                 continue
             row = json.loads(line)

@@ -53,7 +53,7 @@ class OpenAIBatches:
             if not file_id:
                 continue
             content = await self.client.files.content(file_id)
-            for line in content.text.splitlines():
+            for line in content.text.split("\n"):  # not splitlines(): a reply may hold U+2028 raw
                 if line.strip():
                     key, comp = self._line(json.loads(line))
                     out[key] = comp

@@ -206,3 +206,34 @@ def test_two_annotators_in_a_real_browser(server: Server, annotation_set: Path) 
 def test_remote_binding_needs_a_flag(annotation_set: Path) -> None:
     res = CliRunner().invoke(app, ["annotate", "serve", str(annotation_set), "--host", "0.0.0.0"])
     assert res.exit_code == 2 and "--allow-remote" in res.output
+
+
+def _post(server: Server, path: str, body: bytes | Iterator[bytes], headers: dict[str, str]) -> int:
+    """The status of one raw POST to the running server (http.client: the headers exactly as given)."""
+    import http.client
+
+    conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
+    try:
+        conn.request("POST", path, body=body, headers=headers, encode_chunked=not isinstance(body, bytes))
+        status = conn.getresponse().status
+    except (ConnectionResetError, BrokenPipeError):  # the server refused and closed before reading the rest
+        status = 413
+    finally:
+        conn.close()
+    return status
+
+
+def test_a_post_is_a_small_form_to_the_served_host(server: Server, annotation_set: Path) -> None:
+    """Issue 49: the body is capped while it is read, the Host checked, and only a urlencoded form taken."""
+    token = load_annotation_set(annotation_set).annotators["ana"]
+    path = f"/a/{token}/1"
+    form = {"Content-Type": "application/x-www-form-urlencoded", "Host": f"127.0.0.1:{server.port}"}
+    # a declared length over the cap: refused before a byte of the body is read (none is sent)
+    assert _post(server, path, b"", {**form, "Content-Length": str(300 * 1024 * 1024)}) == 413
+    # a body streamed without a length (chunked) is cut at the cap: 64 chunks of 1 KiB never all arrive
+    assert _post(server, path, iter([b"x" * 1024] * 64), form) == 413
+    assert _post(server, path, b"csrf=x", {**form, "Content-Type": "application/json"}) == 415
+    assert _post(server, path, b"csrf=x", {**form, "Host": "evil.example"}) == 400  # DNS rebinding
+    assert _post(server, path, b"csrf=x", form) == 403  # the right shape reaches the form token check
+    with urllib.request.urlopen(f"{server.base}/a/{token}/1", timeout=10) as page:  # a normal visit still works
+        assert page.status == 200

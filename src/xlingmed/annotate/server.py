@@ -14,7 +14,10 @@ nonce. Security, because model and dataset text are untrusted and annotators are
 * writes need a CSRF token (HMAC of the annotator with a secret kept in the set folder, mode 0600) and a
   same-origin ``Origin`` when the browser sends one;
 * no request value reaches the filesystem: items are addressed by their position in the set;
-* the server binds 127.0.0.1 unless ``allow_remote`` (then it warns).
+* the server binds 127.0.0.1 unless ``allow_remote`` (then it warns), and answers only requests whose ``Host`` is
+  the address it serves (DNS rebinding);
+* a post is a urlencoded form of at most ``MAX_FORM_BYTES``, capped while it is read (a long body never fills
+  the server's memory).
 """
 
 from __future__ import annotations
@@ -24,12 +27,15 @@ import hmac
 import ipaddress
 import os
 import secrets
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 from jinja2 import Environment, PackageLoader
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, PlainTextResponse, RedirectResponse, Response
 from starlette.routing import Route
@@ -43,6 +49,7 @@ from xlingmed.languages import LANGUAGES
 
 RTL = frozenset({"ar", "fa", "he", "ur"})
 MAX_FORM_BYTES = 16_384
+LOOPBACK_NAMES = ("127.0.0.1", "localhost", "::1", "[::1]")
 
 
 class _JudgePages:
@@ -107,9 +114,10 @@ class _TranslationPages:
         self.store.save(Rating(who, item["id"], fluency, meaning))
 
 
-def make_app(annotation_set: AnnotationSet) -> Starlette:
+def make_app(annotation_set: AnnotationSet, allowed_hosts: Sequence[str] = LOOPBACK_NAMES) -> Starlette:
     """The ASGI app serving ``annotation_set``: a judge check (answers go to ``SET/answers.sqlite``) or a
-    translation rating (``SET/ratings.sqlite``), by ``annotation_set.kind``."""
+    translation rating (``SET/ratings.sqlite``), by ``annotation_set.kind``; requests whose ``Host`` is not one of
+    ``allowed_hosts`` (without the port) are refused."""
     # autoescape for every template (select_autoescape goes by extension and would miss "*.html.j2")
     env = Environment(loader=PackageLoader("xlingmed.annotate", "templates"), autoescape=True)
     pages = _TranslationPages(annotation_set) if annotation_set.kind == "translation" else _JudgePages(annotation_set)
@@ -172,9 +180,9 @@ def make_app(annotation_set: AnnotationSet) -> Starlette:
         origin = request.headers.get("origin")
         if origin is not None and urlsplit(origin).netloc != request.headers.get("host"):
             return PlainTextResponse("cross-origin request refused", status_code=403)
-        body = await request.body()
-        if len(body) > MAX_FORM_BYTES:
-            return PlainTextResponse("form too large", status_code=413)
+        body = await _form_body(request)
+        if isinstance(body, Response):
+            return body
         form = {k: v[0] for k, v in parse_qs(body.decode("utf-8", "replace"), keep_blank_values=True).items()}
         if not hmac.compare_digest(form.get("csrf", ""), csrf_for(who)):
             return PlainTextResponse("invalid form token (reload the page)", status_code=403)
@@ -193,8 +201,28 @@ def make_app(annotation_set: AnnotationSet) -> Starlette:
             Route("/", root),
             Route("/a/{token}", start),
             Route("/a/{token}/{index:int}", item_page, methods=["GET", "POST"]),
-        ]
+        ],
+        # a Host the server was not asked to serve is refused (400): a DNS-rebinding page cannot reach it by name
+        middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts))],
     )
+
+
+async def _form_body(request: Request) -> bytes | Response:
+    """The body of a form post, read no further than ``MAX_FORM_BYTES``: a declared length over it is refused
+    before anything is read (413), a body streamed without one is cut there (413), and anything but
+    ``application/x-www-form-urlencoded`` is refused (415)."""
+    kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if kind != "application/x-www-form-urlencoded":
+        return PlainTextResponse("a form post only (application/x-www-form-urlencoded)", status_code=415)
+    declared = request.headers.get("content-length")
+    if declared is not None and (not declared.isdigit() or int(declared) > MAX_FORM_BYTES):
+        return PlainTextResponse("form too large", status_code=413)
+    body = bytearray()
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > MAX_FORM_BYTES:
+            return PlainTextResponse("form too large", status_code=413)
+    return bytes(body)
 
 
 def _csrf_secret(path: Path) -> bytes:
@@ -236,4 +264,8 @@ def serve(annotation_set: AnnotationSet, host: str = "127.0.0.1", port: int = 87
     """Run the app with uvicorn until interrupted."""
     import uvicorn
 
-    uvicorn.run(make_app(annotation_set), host=host, port=port, log_level="warning")
+    if host in ("0.0.0.0", "::"):  # every interface (--allow-remote): the names it is reached by are unknown here
+        hosts: tuple[str, ...] = ("*",)
+    else:
+        hosts = (host, *LOOPBACK_NAMES) if check_host(host, allow_remote=True) is None else (host,)
+    uvicorn.run(make_app(annotation_set, hosts), host=host, port=port, log_level="warning")

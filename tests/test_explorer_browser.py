@@ -123,6 +123,17 @@ def test_explorer_filters_pages_rtl_and_never_runs_model_text(two_runs: list[Pat
         assert PLANTED in cell.inner_text()
         assert page.evaluate("window.__planted") is None
         assert page.locator("#x-items script, #x-items img").count() == 0  # no element from model text
+        # issue 49: the page's own script runs by its hash (the explorer works above), no other inline script may
+        policy = page.locator("meta[http-equiv=Content-Security-Policy]").get_attribute("content") or ""
+        assert "'sha256-" in policy and "unsafe-inline' ;" not in policy and "script-src 'unsafe-inline'" not in policy
+        assert "form-action 'none'" in policy and "base-uri 'none'" in policy
+        before = len(problems)
+        page.evaluate("document.body.insertAdjacentHTML('beforeend', '<img src=x onerror=\"window.__inline=1\">')")
+        page.wait_for_timeout(200)
+        assert page.evaluate("window.__inline") is None  # an inline handler is blocked, not only escaped
+        blocked = problems[before:]
+        assert blocked and all("Content Security Policy" in p for p in blocked), blocked
+        del problems[before:]  # the blocks this check provoked; anything else is still a problem
         shot = tmp_path / "explorer.png"
         page.select_option("#f-size", "5")
         page.locator("#explorer-body").screenshot(path=str(shot))

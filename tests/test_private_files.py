@@ -73,6 +73,32 @@ def test_a_private_run_folder_is_owner_only_and_stays_so(data_dir: Path, server:
     assert _mode(plain) == 0o755 and _mode(plain / "a.txt") == 0o644
 
 
+def test_a_report_and_an_export_of_a_private_run_written_elsewhere_are_owner_only(
+    data_dir: Path, server: FaultServer, tmp_path: Path
+) -> None:
+    """Issue 49: ``report --out`` and ``export`` of a ``--private`` run leave no file another user can read."""
+    from xlingmed.exporters import export
+    from xlingmed.report import build_report
+
+    run = tmp_path / "run"
+    _run(data_dir, server.url, run, tmp_path / "cache.sqlite", private=True)
+    shared = tmp_path / "shared"
+    shared.mkdir(mode=0o755)
+    build_report([run], shared / "report", n_resamples=50)
+    reported = [shared / "report", *(shared / "report").rglob("*")]
+    assert len(reported) > 5 and {p.name: _mode(p) & 0o077 for p in reported} == {p.name: 0 for p in reported}
+    existing = shared / "existing"  # a folder the user made readable: narrowed when a private run's report goes in
+    existing.mkdir(mode=0o755)
+    build_report([run], existing, n_resamples=50)
+    assert _mode(existing) == 0o700 and all(_mode(p) & 0o077 == 0 for p in existing.rglob("*") if p.is_file())
+    (log,) = export("inspect", run, shared / "logs")
+    assert _mode(shared / "logs") == 0o700 and _mode(log) == 0o600
+    plain = tmp_path / "plain_run"  # a run that is not private: its report follows the umask as before
+    _run(data_dir, server.url, plain, tmp_path / "cache.sqlite")
+    build_report([plain], shared / "plain_report", n_resamples=50)
+    assert _mode(shared / "plain_report") == 0o755 and _mode(shared / "plain_report" / "index.html") == 0o644
+
+
 def test_spools_and_the_staged_folder_are_owner_only(tmp_path: Path) -> None:
     beside = tmp_path / "run"
     jsonl, records, sqlite = output.JsonlSpool(beside), output.RecordSpool(beside), output.SqliteSpool(beside)

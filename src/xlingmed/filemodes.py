@@ -4,7 +4,8 @@ The completion cache (and its ``-wal``/``-shm`` files), the spools and the hidde
 renamed into place hold every prompt and reply of a run: with a user's own clinical questions, health data. They
 are created owner-only (files 0600, folders 0700), whatever the umask. A finished run folder follows the umask,
 as any file a user writes would, unless the run asked for ``--private`` (then 0700/0600 too); a file written later
-into an owner-only folder (a report) stays owner-only.
+into an owner-only folder (a report) stays owner-only, and a report or export of a private run written elsewhere
+is made owner-only too (``follow_private``).
 
 SQLite gives a database's ``-wal``, ``-shm`` and ``-journal`` files the mode of the database file itself, so
 creating the database file owner-only before SQLite opens it is enough (``private_file``).
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 import os
 import stat
+from collections.abc import Iterable
 from pathlib import Path
 
 OWNER_FILE = 0o600
@@ -61,6 +63,18 @@ def make_dirs(folder: Path) -> None:
         return
     if is_owner_only(folder.parent):
         os.chmod(folder, OWNER_DIR)
+
+
+def follow_private(sources: Iterable[Path], out: Path) -> bool:
+    """Make folder ``out`` owner-only (created so, or narrowed to 0700) when any of ``sources`` is owner-only: what
+    is derived from a ``--private`` run (a report written elsewhere, an export) is private too. Files then written
+    into it are owner-only (``file_mode_for``). Returns whether it did."""
+    if not any(Path(s).exists() and is_owner_only(Path(s)) for s in sources):
+        return False
+    private_dir(out)
+    if not is_owner_only(out):
+        os.chmod(out, OWNER_DIR)
+    return True
 
 
 def private_file(path: Path) -> Path:

@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import json
 import math
+import os
 from collections import defaultdict
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from xlingmed.errors import ConfigError, DataNotFoundError
+from xlingmed.filemodes import OWNER_FILE, follow_private
 
 
 def _scores(run_dir: Path) -> dict[tuple[str, str, str, float], list[dict[str, Any]]]:
@@ -103,6 +105,7 @@ def export(run_dir: Path, out: Path | None = None) -> list[Path]:
     if not by_task:
         raise DataNotFoundError(f"{run_dir}/samples.jsonl holds no completion of model {model}")
     folder = Path(out) if out is not None else run_dir / "export"
+    private = follow_private([run_dir], folder)  # an export of a --private run is owner-only too
     folder.mkdir(parents=True, exist_ok=True)
     created = manifest.get("started_at") or datetime.now().astimezone().isoformat(timespec="seconds")
     written = []
@@ -121,5 +124,7 @@ def export(run_dir: Path, out: Path | None = None) -> list[Path]:
         )  # fmt: skip
         path = folder / f"{task}.eval"
         write_eval_log(log, str(path), format="eval")
+        if private:
+            os.chmod(path, OWNER_FILE)  # inspect_ai writes with the umask's mode
         written.append(path)
     return written

@@ -26,6 +26,7 @@ from xlingmed.analysis.overview import by_language
 from xlingmed.analysis.run import analyse_run, read_scores
 from xlingmed.analysis.verdicts import MIN_JUDGE_KAPPA
 from xlingmed.errors import ConfigError
+from xlingmed.filemodes import follow_private
 from xlingmed.report import compare, explorer, run_figures, sections
 from xlingmed.report.compare import model_names
 from xlingmed.report.load import RunData, load_run
@@ -120,6 +121,7 @@ def build_report(
         encoder = SentenceSimilarity(answer_encoder)
     runs = [load_run(Path(p)) for p in run_dirs]
     out = Path(out_dir) if out_dir is not None else runs[0].path / "report"
+    follow_private([r.path for r in runs], out)  # a report of a --private run, wherever it goes, is private
     views = []
     verdict_rows: dict[str, list[dict[str, Any]]] = {}
     for k, run in enumerate(runs, start=1):

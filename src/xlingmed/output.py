@@ -21,6 +21,7 @@ from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any
 
+from xlingmed.cells import safe
 from xlingmed.chunk_file import ChunkFile
 from xlingmed.filemodes import file_mode_for, make_dirs, publish
 from xlingmed.score_spool import SCORE_COLUMNS as _SCORE_COLUMNS
@@ -221,8 +222,9 @@ def write_jsonl(path: Path, rows: Iterable[dict[str, Any]]) -> None:
 
 
 def write_csv(path: Path, rows: Iterable[dict[str, Any]]) -> None:
-    """``rows`` as a CSV (columns in order of first appearance; ``None`` is an empty cell), streamed to a
-    temporary file and renamed into place. ``rows`` is read twice (a list or a ``RecordSpool``)."""
+    """``rows`` as a CSV (columns in order of first appearance; ``None`` is an empty cell; a text cell beginning
+    with ``= + - @``, a tab, a CR or ``'`` is prefixed with ``'``: ``cells.safe``), streamed to a temporary file and
+    renamed into place. ``rows`` is read twice (a list or a ``RecordSpool``)."""
     if not isinstance(rows, Sequence):
         rows = list(rows)
     fields: list[str] = []
@@ -236,7 +238,8 @@ def write_csv(path: Path, rows: Iterable[dict[str, Any]]) -> None:
         writer = csv.DictWriter(fh, fieldnames=fields)
         writer.writeheader()
         for r in rows:
-            writer.writerow({k: ("" if v is None else v) for k, v in r.items()})
+            # a text cell a spreadsheet would run as a formula is quoted (cells.py; read back by cells.restore)
+            writer.writerow({k: ("" if v is None else safe(v)) for k, v in r.items()})
 
 
 SCORE_COLUMNS = _SCORE_COLUMNS  # the columns of scores.parquet and scores.csv: ``types.Score``'s fields

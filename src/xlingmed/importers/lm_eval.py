@@ -245,7 +245,8 @@ def read(paths: Sequence[Path], *, metric: str | None = None, language_from: str
             if answer is not None:
                 answers.append(answer)
     check_answers(answers, "lm-eval")
-    partial = check_counts(_counts(answers, tasks, meta), "lm-evaluation-harness", "n-samples", allow_partial)
+    counts = _counts(answers, tasks, meta)
+    partial = check_counts(counts, "lm-evaluation-harness", "n-samples", allow_partial)
     config = meta.get("config", {}) if isinstance(meta.get("config"), dict) else {}
     model, model_path = model_name(*_raw_model(meta))
     return ImportedLog(
@@ -259,7 +260,7 @@ def read(paths: Sequence[Path], *, metric: str | None = None, language_from: str
         settings={"gen_kwargs": config.get("gen_kwargs"), "filters": filters, "backend": config.get("model"),
                   "temperature": _temperature(config, [configs.get(t, {}) for t in tasks]),
                   "output_types": output_types},
-        metrics=metrics, counts=_counts(answers, tasks, meta), partial=partial, model_path=model_path,
+        metrics=metrics, counts=counts, partial=partial, model_path=model_path,
         models_logged=list(models),
     )  # fmt: skip
 

@@ -71,9 +71,10 @@ def read_both(rows: Sequence[dict[str, Any]], languages: Sequence[str]) -> dict[
     return out
 
 
-def _apart(log: ImportedLog, pool: bool) -> list[ImportedAnswer]:
+def _apart(log: ImportedLog, pool: bool) -> tuple[list[ImportedAnswer], bool]:
     """The answers, each item id prefixed by its task (``mmlu_anatomy/12``) where the log holds several tasks and
-    ``pool`` is false: items of two tasks never pair, so every statistic across languages is on one task's items."""
+    ``pool`` is false: items of two tasks never pair, so every statistic across languages is on one task's items.
+    The flag says whether they were kept apart so."""
     groups = {_group(a.task, a.lang) for a in log.answers}
     if pool or len(groups) < 2:
         seen: dict[tuple[str, str], str] = {}
@@ -81,8 +82,8 @@ def _apart(log: ImportedLog, pool: bool) -> list[ImportedAnswer]:
             if seen.setdefault((a.item_id, a.lang), a.where) != a.where:
                 raise ConfigError(f"item {a.item_id!r} appears twice in language {a.lang} ({seen[(a.item_id, a.lang)]} "
                                   f"and {a.where}): pooled tasks need ids unique across them (--pair-by)")  # fmt: skip
-        return list(log.answers)
-    return [replace(a, item_id=f"{_group(a.task, a.lang)}/{a.item_id}") for a in log.answers]
+        return list(log.answers), False
+    return [replace(a, item_id=f"{_group(a.task, a.lang)}/{a.item_id}") for a in log.answers], True
 
 
 def context_of(log: ImportedLog, rescore: bool, answers: Sequence[ImportedAnswer] | None = None,
@@ -165,8 +166,7 @@ def write_run(log: ImportedLog, out: Path, *, rescore: bool = False, private: bo
         raise ConfigError(f"--out {out}: exists; --overwrite replaces it (an earlier run folder only)")
     output.check_run_dir(out)
     languages = log.languages
-    answers = _apart(log, pool)
-    apart = len({_group(a.task, a.lang) for a in answers}) > 1 and not pool
+    answers, apart = _apart(log, pool)
     summaries: dict[str, Any] = {}
     tables: dict[str, list[dict[str, Any]]] = {}
     units: list[Any] = []

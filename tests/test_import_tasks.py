@@ -75,3 +75,12 @@ def test_a_loglikelihood_sample_keeps_its_text_target_and_reads_greedy_flags_wri
     record.update(filtered_resps=[["-7.5", "False"]], acc=0.0)
     read = _answer("asdiv", record, "s.jsonl:5", "acc", "loglikelihood", None, placing)
     assert read is not None and (read.gold, read.source_answer, read.correct) == ("9", NOT_GREEDY, 0.0)
+
+
+def test_without_a_results_file_the_output_type_is_read_from_the_line() -> None:
+    from xlingmed.importers.lm_eval import _output_type
+
+    assert _output_type({}, {"resps": [["Paris is the capital."]]}) == "generate_until"
+    assert _output_type({}, {"resps": [[["-0.25", "True"]]]}) == "loglikelihood"  # one continuation: text target
+    assert _output_type({}, {"resps": [[[-1.5, False]], [[-0.5, True]], [[-2.0, False]]]}) == "multiple_choice"
+    assert _output_type({"output_type": "loglikelihood"}, {"resps": []}) == "loglikelihood"

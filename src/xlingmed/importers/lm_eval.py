@@ -177,12 +177,17 @@ def _greedy(filtered: Any) -> bool | None:
 
 
 def _output_type(config: dict[str, Any], record: dict[str, Any]) -> str:
-    """The task's output type: its config's, else guessed from the first reply (text: generated)."""
+    """The task's output type: its config's, else read from the line (no results file): a text reply is generated,
+    one ``[log-likelihood, is-greedy]`` pair is a single continuation (``loglikelihood``: its target is text, never
+    an option's index), several pairs rank options (``multiple_choice``)."""
     if config.get("output_type"):
         return str(config["output_type"])
     resps = record.get("resps")
-    first = resps[0][0] if resps and isinstance(resps[0], list) and resps[0] else None
-    return "generate_until" if isinstance(first, str) else "multiple_choice"
+    if not (isinstance(resps, list) and resps and isinstance(resps[0], list) and resps[0]):
+        return "generate_until"
+    if _greedy(resps[0]) is None:  # no [log-likelihood, is-greedy] pair (logged as values or as text): a reply
+        return "generate_until"
+    return "loglikelihood" if len(resps) == 1 else "multiple_choice"
 
 
 def read(paths: Sequence[Path], *, metric: str | None = None, language_from: str | None = None,

@@ -68,6 +68,9 @@ def test_sample_is_stratified_seeded_and_private(judged_run: Path, tmp_path: Pat
     assert aset.annotators.keys() == {"ana", "ben"} and len(set(aset.annotators.values())) == 2
     assert all(len(t) >= 32 for t in aset.annotators.values()) and aset.annotators != again.annotators
     assert stat.S_IMODE((tmp_path / "set" / "annotators.json").stat().st_mode) == 0o600
+    # the whole set holds replies: owner-only whatever the run's modes (issue 49)
+    set_modes = {p.name: stat.S_IMODE(p.stat().st_mode) for p in [tmp_path / "set", *(tmp_path / "set").rglob("*")]}
+    assert len(set_modes) >= 3 and all(m & 0o077 == 0 for m in set_modes.values()), set_modes
     assert aset.annotator_for(aset.annotators["ben"]) == "ben" and aset.annotator_for("guess") is None
     with pytest.raises(ConfigError, match="never overwritten"):
         build_annotation_set(judged_run, tmp_path / "set")

@@ -181,3 +181,26 @@ def test_a_request_that_failed_in_its_shard_is_counted_missing_and_resent_by_the
         whole = evaluate(**_config(data_dir, server.url, tmp_path / "whole", tmp_path / "whole.sqlite", **cfg))
     assert merged.failed_requests == 0
     assert _comparable(merged.out_dir)["tasks"] == _comparable(whole.out_dir)["tasks"]
+
+
+def test_the_merge_of_shards_one_of_which_is_private_is_owner_only(data_dir: Path, tmp_path: Path) -> None:
+    """Issue 49: what is derived from a ``--private`` run is private too; the shards may differ in ``--private``."""
+    import os
+    import stat
+
+    old = os.umask(0o022)
+    try:
+        small = {"languages": "en,es", "limit": 6, "tasks": "correctness"}
+        with FaultServer(_answers) as server:
+            runs = [
+                evaluate(**{**_config(data_dir, server.url, tmp_path / f"s{i}", tmp_path / "c.sqlite"), **small},
+                         shard=f"{i}/2", private=i == 1)
+                for i in range(2)
+            ]  # fmt: skip
+        merged, _ = merge_runs([r.out_dir for r in runs], tmp_path / "m", cache=tmp_path / "m.sqlite")
+    finally:
+        os.umask(old)
+    modes = {p.name: stat.S_IMODE(p.stat().st_mode) for p in [merged.out_dir, *merged.out_dir.rglob("*")]}
+    assert len(modes) > 5 and all(m & 0o077 == 0 for m in modes.values()), modes
+    assert json.loads((merged.out_dir / "manifest.json").read_text())["config"]["private"] is True
+    assert stat.S_IMODE(runs[0].out_dir.stat().st_mode) == 0o755  # the plain shard stays as it was

@@ -21,14 +21,16 @@ from xlingmed.engine.generate import Progress
 from xlingmed.engine.run import SHARD_COMPLETIONS, RunResult, evaluate_async
 from xlingmed.engine.shard import parse_shard
 from xlingmed.errors import ConfigError
+from xlingmed.filemodes import is_owner_only
 from xlingmed.store import CompletionCache, ImportCounts, default_cache_path
 
 # settings that may differ between the shards of one run (where and how each ran, not what it measured)
 PER_SHARD = frozenset(
     {"shard", "out", "cache", "executor", "ray_address", "max_concurrency", "max_retries", "timeout_s",
      "retry_cap_s", "rpm", "tpm", "max_requests", "max_cost", "prices", "retry_failed", "device", "data_dir",
-     "api_key_env", "base_url", "judge_base_url", "translator_base_url", "extractor_base_url"}
+     "api_key_env", "base_url", "judge_base_url", "translator_base_url", "extractor_base_url", "private"}
 )  # fmt: skip
+# (``private`` may differ: the merged run is private when any shard is, see ``merge_runs_async``)
 
 
 @dataclass(frozen=True)
@@ -106,7 +108,8 @@ async def merge_runs_async(
 
     Args:
         run_dirs: the N run folders of ``--shard 0/N`` … ``--shard N-1/N`` of one configuration (any order).
-        out: the merged run folder (absent, empty or an earlier run folder).
+        out: the merged run folder (absent, empty or an earlier run folder); owner-only (``--private``) when any
+            shard was private or its folder is owner-only.
         cache: the completion cache the shards' completions go into (default: the default cache).
         data_dir: where the benchmark files are, when not where the shards found them.
 
@@ -127,6 +130,9 @@ async def merge_runs_async(
         fields["model_args"].pop(key, None)
     if data_dir is not None:
         fields["data_dir"] = str(data_dir)
+    # what is derived from a private shard is private too (issue 49): its --private flag, or a folder its owner
+    # made owner-only
+    fields["private"] = any(bool(s.config.get("private")) or is_owner_only(s.path) for s in shards)
     cache_path = Path(cache) if cache is not None else default_cache_path()
     fields["cache"] = str(cache_path)
     try:

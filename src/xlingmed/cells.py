@@ -39,3 +39,36 @@ def restore_frame(table: Any) -> Any:
         if is_object_dtype(table[column]) or is_string_dtype(table[column]):  # pandas 3 reads text as ``str``
             table[column] = table[column].map(restore)
     return table
+
+
+def read_csv(path: Any, text_columns: tuple[str, ...] = ("item_id", "lang")) -> Any:
+    """A CSV xlingmed wrote (``output.write_csv``), back as a pandas DataFrame with every text as it was written.
+
+    pandas alone guesses: a reply ``None``, ``NA`` or ``null`` became a missing value, ``00`` the number 0. Here a
+    column is numeric (or boolean) only where pandas read it so *and* no cell was lost or changed by that reading
+    (every non-empty cell reads as a number, ``True`` or ``False``); any other column is text, exactly as written
+    (``restore``d), with an empty cell ``None``, as ``write_csv`` writes ``None``. ``text_columns`` are text
+    always. Raises what ``pandas.read_csv`` raises (``OSError``, ``pandas.errors.ParserError``)."""
+    import pandas as pd
+    from pandas.api.types import is_bool_dtype, is_numeric_dtype
+
+    typed = pd.read_csv(path, dtype={c: str for c in text_columns})
+    text = pd.read_csv(path, dtype=str, keep_default_na=False)
+    for column in typed.columns:
+        raw = text[column]
+        if (is_numeric_dtype(typed[column]) or is_bool_dtype(typed[column])) and column not in text_columns:
+            filled = raw[raw != ""]
+            if filled.map(_is_number).all():
+                continue
+        typed[column] = pd.Series([restore(c) if c else None for c in raw], index=raw.index, dtype=object)
+    return typed
+
+
+def _is_number(cell: str) -> bool:
+    if cell in ("True", "False"):
+        return True
+    try:
+        float(cell)
+    except ValueError:
+        return False
+    return cell.strip() == cell and "_" not in cell  # " 1" and "1_000" are text float() would take

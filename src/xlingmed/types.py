@@ -11,11 +11,25 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any, Literal
 
 Role = Literal["system", "user", "assistant"]
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def scalar_text(text: str) -> str:
+    """``text`` as Unicode scalar values: a surrogate code point with no partner (a server's JSON may escape half
+    an emoji, ``"\\ud83d"``; Python's ``json`` accepts it) becomes U+FFFD, as any UTF-8 decoder shows it, and a
+    pair of them becomes the character they encode. Such a code point cannot be written as UTF-8: without this, the
+    first file the run writes fails (issue 49). Any other text is returned as it is (one regex search)."""
+    if not _SURROGATE.search(text):
+        return text
+    return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
+
 
 
 @dataclass(frozen=True)
@@ -166,6 +180,11 @@ class TokenLogprob:
     logprob: float
     top: dict[str, float] = field(default_factory=dict)
 
+    def __post_init__(self) -> None:  # a byte-level token may be half a character (scalar_text)
+        object.__setattr__(self, "token", scalar_text(self.token))
+        if any(_SURROGATE.search(k) for k in self.top):
+            object.__setattr__(self, "top", {scalar_text(k): v for k, v in self.top.items()})
+
 
 @dataclass(frozen=True)
 class Completion:
@@ -187,6 +206,13 @@ class Completion:
     error: str | None = None
     permanent: bool = False
     refusal: str | None = None
+
+    def __post_init__(self) -> None:
+        # a model's text is written to every file of the run: only Unicode scalar values (scalar_text)
+        for name in ("text", "error", "refusal"):
+            value = getattr(self, name)
+            if isinstance(value, str) and _SURROGATE.search(value):
+                object.__setattr__(self, name, scalar_text(value))
 
     @property
     def ok(self) -> bool:

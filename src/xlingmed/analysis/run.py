@@ -28,7 +28,7 @@ import pandas as pd
 from xlingmed.analysis.gaps import gap_unpaired, gap_vs_reference
 from xlingmed.analysis.paired import cochran_q, friedman, paired_pairwise
 from xlingmed.analysis.paper import anova_oneway, tukey_hsd, unpaired_t
-from xlingmed.cells import restore_frame
+from xlingmed.cells import read_csv
 from xlingmed.errors import DataError
 from xlingmed.outcomes import TaskOutcome, apart
 
@@ -69,7 +69,7 @@ def read_scores(run_dir: Path, tasks: Mapping[str, TaskOutcome] | None = None) -
         if spec.scores is None or not csv.is_file():
             continue
         try:
-            table = restore_frame(pd.read_csv(csv, dtype={"item_id": str, "lang": str}))
+            table = read_csv(csv)
             rows = [{str(k): v for k, v in r.items()} for r in table.to_dict(orient="records")]
         except (OSError, pd.errors.ParserError) as exc:
             raise DataError(f"cannot read {exc}", file=str(csv)) from None

@@ -277,7 +277,18 @@ class OpenAIModel:
         """``_call``'s answer, validated. Raises ``ValidationError`` (a ValueError) for a body that is not a
         completion: truncated JSON, wrong types."""
         if isinstance(resp, bytes | str):
-            return ResponseBody.model_validate_json(resp)
+            try:
+                return ResponseBody.model_validate_json(resp)
+            except ValidationError:
+                # pydantic's JSON parser refuses an escaped lone surrogate ("\\ud83d": half an emoji, which some
+                # servers send); Python's json reads it, and Completion makes it U+FFFD: the reply is kept
+                try:
+                    data = json.loads(resp)
+                except ValueError:
+                    data = None
+                if data is None:
+                    raise
+                return ResponseBody.model_validate(data)
         return ResponseBody.model_validate(resp)
 
     async def _once(self, kwargs: dict[str, Any]) -> _Attempt:

@@ -86,6 +86,14 @@ def records(runs: Sequence[RunData], names: Sequence[str]) -> dict[str, Any]:
     return {"prompts": prompts, "items": list(items.values())}
 
 
+def json_block(obj: Any) -> str:
+    """``obj`` as the text of a ``<script type="application/json">`` element: JSON with every ``<`` escaped
+    (``\\u003c``), so that no text in it (a model's ``</script>`` or ``<!--``) can end or alter the element early;
+    ``JSON.parse`` of the element's text gives ``obj`` back. U+2028 and U+2029 stay raw: JSON (and ECMAScript
+    since 2019) allows them in strings."""
+    return json.dumps(obj, ensure_ascii=False).replace("<", "\\u003c")
+
+
 def section(runs: Sequence[RunData], names: Sequence[str]) -> dict[str, Any] | None:
     """What the report's explorer section renders (``templates/explorer.j2``): the data as JSON, safe inside a
     ``<script>`` element, and the number of units; ``None`` when no task of the runs has a primary outcome."""
@@ -102,6 +110,4 @@ def section(runs: Sequence[RunData], names: Sequence[str]) -> dict[str, Any] | N
         "rtl": [lg for lg in languages if lg in LANGUAGES and LANGUAGES[lg].rtl],
         "names": {lg: name_of(lg) for lg in languages},  # CLDR's name for a language imported with no file here
     }
-    # "<" escaped: no text (a model's "</script>" or "<!--") can end or alter the element early
-    payload = json.dumps({**data, **meta}, ensure_ascii=False).replace("<", "\\u003c")
-    return {"payload": payload, "n_items": len(data["items"])}
+    return {"payload": json_block({**data, **meta}), "n_items": len(data["items"])}

@@ -9,7 +9,7 @@ from typing import Any
 
 import pandas as pd
 
-from xlingmed.cells import restore_frame
+from xlingmed.cells import read_csv
 from xlingmed.errors import DataError, DataNotFoundError
 
 
@@ -60,7 +60,7 @@ def load_run(path: Path) -> RunData:
         file = path / f"{name}.csv"
         if file.is_file():
             try:
-                run.tables[name] = restore_frame(pd.read_csv(file, dtype={"item_id": str, "lang": str}))
+                run.tables[name] = read_csv(file)
             except (OSError, pd.errors.ParserError) as exc:
                 raise DataError(f"cannot read: {exc}", file=str(file)) from None
     return run

@@ -223,6 +223,51 @@ def _post(server: Server, path: str, body: bytes | Iterator[bytes], headers: dic
     return status
 
 
+def _flood(server: Server, path: str, chunked: bool) -> tuple[int | str, int]:
+    """A 300 MB form post (declared, or chunked with no length) sent 1 MiB at a time until the server hangs up:
+    the status it answered and the bytes the client could send."""
+    import http.client
+
+    total, chunk = 300 * 1024 * 1024, b"x" * (1024 * 1024)
+    conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=60)
+    conn.putrequest("POST", path, skip_accept_encoding=True)
+    conn.putheader("Content-Type", "application/x-www-form-urlencoded")
+    conn.putheader(*(("Transfer-Encoding", "chunked") if chunked else ("Content-Length", str(total))))
+    conn.endheaders()
+    sent = 0
+    try:
+        while sent < total:
+            conn.send(b"%x\r\n%s\r\n" % (len(chunk), chunk) if chunked else chunk)
+            sent += len(chunk)
+    except OSError:
+        pass  # the server answered and closed: what it sent is still to be read
+    try:
+        return conn.getresponse().status, sent
+    except OSError as exc:
+        return type(exc).__name__, sent
+    finally:
+        conn.close()
+
+
+def _rss_kib(pid: int) -> int:
+    status = Path(f"/proc/{pid}/status").read_text().splitlines()
+    return int(next(line for line in status if line.startswith("VmRSS:")).split()[1])
+
+
+def test_a_300_mb_post_is_refused_before_it_is_received(server: Server, annotation_set: Path) -> None:
+    """Issue 49's acceptance: a 300 MB post with a valid token is refused with 413, the server's memory grows by
+    less than 10 MB, and it hangs up instead of reading the rest (``Connection: close``)."""
+    assert server.proc is not None
+    path = f"/a/{load_annotation_set(annotation_set).annotators['ana']}/1"
+    before = _rss_kib(server.proc.pid)
+    declared, streamed = _flood(server, path, chunked=False), _flood(server, path, chunked=True)
+    grown_mib = (_rss_kib(server.proc.pid) - before) / 1024
+    print(f"declared length: {declared}; chunked: {streamed}; server RSS grew {grown_mib:.1f} MiB")
+    assert declared[0] == 413 and streamed[0] == 413
+    assert declared[1] < 64 * 1024 * 1024 and streamed[1] < 64 * 1024 * 1024  # cut, not read to the end
+    assert grown_mib < 10
+
+
 def test_a_post_is_a_small_form_to_the_served_host(server: Server, annotation_set: Path) -> None:
     """Issue 49: the body is capped while it is read, the Host checked, and only a urlencoded form taken."""
     token = load_annotation_set(annotation_set).annotators["ana"]

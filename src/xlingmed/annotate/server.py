@@ -216,13 +216,19 @@ async def _form_body(request: Request) -> bytes | Response:
         return PlainTextResponse("a form post only (application/x-www-form-urlencoded)", status_code=415)
     declared = request.headers.get("content-length")
     if declared is not None and (not declared.isdigit() or int(declared) > MAX_FORM_BYTES):
-        return PlainTextResponse("form too large", status_code=413)
+        return _too_large()
     body = bytearray()
     async for chunk in request.stream():
         body += chunk
         if len(body) > MAX_FORM_BYTES:
-            return PlainTextResponse("form too large", status_code=413)
+            return _too_large()
     return bytes(body)
+
+
+def _too_large() -> Response:
+    # "Connection: close": the server hangs up after the answer instead of reading the rest of the body to keep the
+    # connection alive (a 300 MB post is not received in full)
+    return PlainTextResponse("form too large", status_code=413, headers={"Connection": "close"})
 
 
 def _csrf_secret(path: Path) -> bytes:

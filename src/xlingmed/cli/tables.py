@@ -17,6 +17,8 @@ import typer
 from rich.table import Table
 from rich.text import Text
 
+from xlingmed.cells import safe
+
 Format = Literal["text", "tsv", "json"]
 FORMATS: tuple[str, ...] = ("text", "tsv", "json")
 FORMAT_HELP = "text (a table) | tsv (tab-separated, for cut and spreadsheets) | json (JSON Lines, one per table)."
@@ -54,11 +56,20 @@ def _value(cell: str) -> Any:
 
 
 def as_tsv(table: Table) -> str:
-    """The table as TSV (tabs and newlines inside a cell become spaces), its title first as ``# title``."""
+    """The table as TSV (tabs and newlines inside a cell become spaces), its title first as ``# title``. A text
+    cell that a spreadsheet would run as a formula (``=…``, ``+…``, ``-…``, ``@…``) or that begins with ``'`` gets
+    a leading ``'`` (``cells.safe``; issue 49); numbers (``-0.05``, ``+3%``) and ``-`` are left as they are.
+    ``--format json`` keeps every text raw."""
     title, columns, rows = table_data(table)
-    clean = [[re.sub(r"[\t\r\n]+", " ", c) for c in row] for row in [columns, *rows]]
+    clean = [[_cell(re.sub(r"[\t\r\n]+", " ", c)) for c in row] for row in [columns, *rows]]
     lines = ([f"# {title}"] if title else []) + ["\t".join(row) for row in clean]
     return "\n".join(lines)
+
+
+def _cell(text: str) -> str:
+    if text in ("-", "–") or _NUMBER.fullmatch(text.removesuffix("%")):
+        return text
+    return str(safe(text))
 
 
 def as_json(table: Table) -> str:

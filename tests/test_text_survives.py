@@ -12,6 +12,7 @@ A lone surrogate (not Unicode text, and not writable as UTF-8) becomes U+FFFD wh
 
 from __future__ import annotations
 
+import csv
 import json
 import math
 from collections.abc import Iterator
@@ -41,7 +42,8 @@ TEXT = st.one_of(
     st.lists(st.sampled_from(HARD) | st.text(max_size=3, alphabet=st.characters(blacklist_categories=("Cs",))),
              max_size=6).map("".join),
 )  # fmt: skip
-SETTINGS = settings(max_examples=120, deadline=None, suppress_health_check=list(HealthCheck))
+# derandomize: CI sees the same examples on every run (a failure is reproducible, never a flake)
+SETTINGS = settings(max_examples=150, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
 
 
 @pytest.fixture(scope="module")
@@ -84,8 +86,9 @@ def test_a_task_csv_reads_back_as_written_in_the_views_and_the_report(folder: Pa
     assert [r["response"] for r in back] == [r["response"] or None for r in rows]
     assert [r["item_id"] for r in back] == [r["item_id"] for r in rows]
     assert back[0]["value"] == 0.0 and math.isnan(back[-1]["value"])
-    for line in path.read_text(encoding="utf-8").split("\n")[1:]:
-        assert not line.startswith(("=", "+", "-", "@")), line  # no cell a spreadsheet would run
+    with path.open(encoding="utf-8", newline="") as fh:  # no text cell a spreadsheet would run
+        cells = [c for row in csv.reader(fh) for c in row]
+    assert not [c for c in cells if c.startswith(("=", "+", "-", "@", "\t", "\r")) and c not in ("-",)], cells
 
 
 def _score(i: int, answer: str, group: str) -> Score:

@@ -11,6 +11,7 @@ cells are. ``scores.parquet`` keeps every text raw.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
@@ -72,3 +73,26 @@ def _is_number(cell: str) -> bool:
     except ValueError:
         return False
     return cell.strip() == cell and "_" not in cell  # " 1" and "1_000" are text float() would take
+
+
+def cell(value: Any) -> Any:
+    """A table cell as Python: ``None`` for a missing value (``None``, NaN, ``""``), else the value. Rows come
+    live from a task or back from its CSV, so the same score functions read both."""
+    if value is None or (isinstance(value, float) and math.isnan(value)) or value == "":
+        return None
+    return value
+
+
+def number(value: Any) -> float | None:
+    """A cell as a float (``True``/``"True"`` → 1.0), ``None`` when missing or not a number."""
+    v = cell(value)
+    if v is None:
+        return None
+    if isinstance(v, str):
+        if v in ("True", "False"):
+            return 1.0 if v == "True" else 0.0
+        try:
+            return float(v)
+        except ValueError:
+            return None
+    return float(v)

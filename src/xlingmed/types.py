@@ -11,26 +11,15 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any, Literal
 
+from xlingmed.cells import cell as cell  # a table cell as Python: rows live or read back from a CSV
+from xlingmed.cells import number as number
+from xlingmed.unicode_text import scalar_text
+
 Role = Literal["system", "user", "assistant"]
-
-_SURROGATE = re.compile("[\ud800-\udfff]")
-
-
-def scalar_text(text: str) -> str:
-    """``text`` as Unicode scalar values: a surrogate code point with no partner (a server's JSON may escape half
-    an emoji, ``"\\ud83d"``; Python's ``json`` accepts it) becomes U+FFFD, as any UTF-8 decoder shows it, and a
-    pair of them becomes the character they encode. Such a code point cannot be written as UTF-8: without this, the
-    first file the run writes fails (issue 49). Any other text is returned as it is (one regex search)."""
-    if not _SURROGATE.search(text):
-        return text
-    return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
-
-
 
 @dataclass(frozen=True)
 class Message:
@@ -180,10 +169,9 @@ class TokenLogprob:
     logprob: float
     top: dict[str, float] = field(default_factory=dict)
 
-    def __post_init__(self) -> None:  # a byte-level token may be half a character (scalar_text)
+    def __post_init__(self) -> None:  # a byte-level token may be half a character (unicode_text.scalar_text)
         object.__setattr__(self, "token", scalar_text(self.token))
-        if any(_SURROGATE.search(k) for k in self.top):
-            object.__setattr__(self, "top", {scalar_text(k): v for k, v in self.top.items()})
+        object.__setattr__(self, "top", {scalar_text(k): v for k, v in self.top.items()})
 
 
 @dataclass(frozen=True)
@@ -207,11 +195,9 @@ class Completion:
     permanent: bool = False
     refusal: str | None = None
 
-    def __post_init__(self) -> None:
-        # a model's text is written to every file of the run: only Unicode scalar values (scalar_text)
+    def __post_init__(self) -> None:  # written to every file of the run: Unicode scalar values only
         for name in ("text", "error", "refusal"):
-            value = getattr(self, name)
-            if isinstance(value, str) and _SURROGATE.search(value):
+            if isinstance(value := getattr(self, name), str):
                 object.__setattr__(self, name, scalar_text(value))
 
     @property
@@ -392,26 +378,3 @@ class Score:
                 v = str(v)
             out[f.name] = v
         return cls(**out)
-
-
-def cell(value: Any) -> Any:
-    """A table cell as Python: ``None`` for a missing value (``None``, NaN, ``""``), else the value. Rows come
-    live from a task or back from its CSV, so the same score functions read both."""
-    if value is None or (isinstance(value, float) and math.isnan(value)) or value == "":
-        return None
-    return value
-
-
-def number(value: Any) -> float | None:
-    """A cell as a float (``True``/``"True"`` → 1.0), ``None`` when missing or not a number."""
-    v = cell(value)
-    if v is None:
-        return None
-    if isinstance(v, str):
-        if v in ("True", "False"):
-            return 1.0 if v == "True" else 0.0
-        try:
-            return float(v)
-        except ValueError:
-            return None
-    return float(v)

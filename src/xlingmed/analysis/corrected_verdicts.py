@@ -1,0 +1,200 @@
+"""Verdicts on judged outcomes, corrected by human labels (``analysis.judge_corrected``), in the verdict rows'
+place.
+
+For each judged primary outcome and each language with human labels (and labels in the reference language), the
+judge-only, human-only and corrected estimates of the language and the reference, the gap three ways, and the
+judge's bias (judge − human) per language. The corrected gap is tested against −δ like every verdict
+(``analysis.verdicts``), Holm across the labelled languages of an outcome; an inconclusive one says how many human
+labels per language would decide it. ``apply`` then puts the corrected verdict in the row's ``verdict`` and keeps
+the judge-only one beside it (``judge_only_*``); a language with no labels keeps its row as it was.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from xlingmed.analysis import judge_corrected as jc
+from xlingmed.analysis.items import item_table
+from xlingmed.analysis.verdicts import INCONCLUSIVE, INFERIOR, NONINFERIOR, outcomes
+from xlingmed.outcomes import TaskOutcome, apart
+
+
+@dataclass
+class HumanLabels:
+    """One judged task's human outcome values.
+
+    Attributes:
+        task: the task the sets checked.
+        values: language → item id → the human value of the primary outcome.
+        weights: language → item id → its sampling weight (stratum size / labelled items of the stratum).
+        paired: every set was drawn with the same items in every language.
+        unusable: labels that gave no outcome value (a label the task does not score), counted per language.
+    """
+
+    task: str
+    values: dict[str, dict[str, float]] = field(default_factory=dict)
+    weights: dict[str, dict[str, float]] = field(default_factory=dict)
+    paired: bool = True
+    unusable: dict[str, int] = field(default_factory=dict)
+
+    def n_labels(self, lang: str) -> int:
+        return len(self.values.get(lang, {}))
+
+
+def label_value(tasks: Mapping[str, TaskOutcome]) -> Any:
+    """(task, set item, human label) → the task's primary outcome scored from that label as the judge's would be
+    (the task's own ``scores`` on the item with the human's label); ``None`` where it gives none."""
+
+    def value_of(task: str, item: Mapping[str, Any], label: str) -> float | None:
+        spec = tasks.get(task)
+        if spec is None or spec.primary is None or spec.scores is None:
+            return None
+        try:
+            scored = spec.scores([{**item, "label": label}])
+        except (KeyError, TypeError, ValueError):
+            return None
+        values = [s.value for s in scored if s.metric == spec.primary.metric and s.value is not None]
+        return float(np.mean(values)) if values else None
+
+    return value_of
+
+
+def _judge_values(sub: pd.DataFrame, lang: str) -> pd.Series:
+    table = item_table(sub, lang, "mean")
+    return (table["s"] / table["n"]).astype(float)
+
+
+def corrected_rows(
+    scores: pd.DataFrame, humans: Mapping[str, HumanLabels], languages: Sequence[str], reference: str = "en",
+    margins: Mapping[str, float] | None = None, *, tasks: Mapping[str, TaskOutcome], alpha: float = 0.05,
+) -> list[dict[str, Any]]:  # fmt: skip
+    """One row per (judged outcome, language ≠ reference) with labels in both: the estimates three ways (their
+    value and bounds: ``judge_*``, ``human_*``, ``corrected_*`` for the language, the reference and the gap), the
+    judge's bias per language (``bias_lang``, ``bias_reference`` with bounds), ``human_labels``
+    (``human_labels_reference``), ``design_labels`` (``paired`` / ``independent``), the corrected verdict and its
+    reason, and ``labels_needed`` (per language, inconclusive verdicts; ``None`` where labels cannot decide it)."""
+    plain = scores[scores["condition"].isna()] if "condition" in scores else scores
+    tasks = apart(tasks, scores["task"]) if "task" in scores else tasks
+    rows: list[dict[str, Any]] = []
+    for oc in outcomes(tasks, margins):
+        found = humans.get(oc.task)
+        if not oc.judged or oc.statistic != "mean" or found is None:
+            continue
+        sub = plain[(plain["task"] == oc.task) & (plain["metric"] == oc.metric)]
+        if sub.empty or found.n_labels(reference) < jc.MIN_LABELS:
+            continue
+        sign = 1.0 if bool(sub["higher_is_better"].iloc[0]) else -1.0
+        ref = _one_language(sub, found, reference, alpha)
+        block = []
+        for lang in (lg for lg in languages if lg != reference):
+            if found.n_labels(lang) < jc.MIN_LABELS:
+                continue
+            mine = _one_language(sub, found, lang, alpha)
+            if mine is None or ref is None:
+                continue
+            row = {"task": oc.task, "outcome": oc.name, "lang": lang, "reference": reference,
+                   "margin": oc.margin, "human_labels": found.n_labels(lang),
+                   "human_labels_reference": found.n_labels(reference)}  # fmt: skip
+            for who in ("judge", "human", "corrected"):
+                g = jc.gap(mine[who], ref[who], sign, alpha)
+                row.update({f"{who}_lang": mine[who].value, f"{who}_reference": ref[who].value,
+                            f"{who}_difference": g.value, f"{who}_lower": g.lower,
+                            f"{who}_upper": g.upper})  # fmt: skip
+            row["design_labels"] = "independent"
+            corrected = jc.gap(mine["corrected"], ref["corrected"], sign, alpha)
+            if found.paired:
+                paired = _paired_gap(sub, found, lang, reference, sign, alpha)
+                if paired is not None:
+                    corrected, row["design_labels"] = paired, "paired"
+                    row.update(corrected_difference=paired.value, corrected_lower=paired.lower,
+                               corrected_upper=paired.upper)  # fmt: skip
+            for who, est in (("lang", mine["bias"]), ("reference", ref["bias"])):
+                row.update({f"bias_{who}": est.value, f"bias_{who}_lower": est.lower, f"bias_{who}_upper": est.upper})
+            row["_estimate"] = corrected
+            row["p_noninferior"], row["p_inferior"] = jc.verdict_p(corrected, oc.margin)
+            block.append(row)
+        _decide(block, alpha)
+        rows += [{k: v for k, v in r.items() if not k.startswith("_")} for r in block]
+    return rows
+
+
+def _one_language(sub: pd.DataFrame, found: HumanLabels, lang: str, alpha: float) -> dict[str, jc.Estimate] | None:
+    judge = _judge_values(sub, lang)
+    labelled = [i for i in found.values.get(lang, {}) if i in judge.index]
+    if len(labelled) < jc.MIN_LABELS:
+        return None
+    y = np.array([found.values[lang][i] for i in labelled])
+    w = np.array([found.weights[lang][i] for i in labelled])
+    yhat = judge.loc[labelled].to_numpy()
+    return {
+        "judge": jc.judge_only(judge.to_numpy(), alpha),
+        "human": jc.human_only(y, w, alpha),
+        # the imputed term over every item the judge scored (the population's judge mean), the rectifier over the
+        # labelled ones, weighted by their draw
+        "corrected": jc.corrected(y, yhat, judge.to_numpy(), w, alpha),
+        "bias": jc.judge_bias(y, yhat, w, alpha),
+    }
+
+
+def _paired_gap(
+    sub: pd.DataFrame, found: HumanLabels, lang: str, reference: str, sign: float, alpha: float
+) -> jc.Estimate | None:
+    mine, ref = _judge_values(sub, lang), _judge_values(sub, reference)
+    both = mine.index.intersection(ref.index)
+    labelled = [i for i in both if i in found.values.get(lang, {}) and i in found.values.get(reference, {})]
+    if len(labelled) < jc.MIN_LABELS:
+        return None
+    y = (np.array([found.values[lang][i] for i in labelled]), np.array([found.values[reference][i] for i in labelled]))
+    yhat = (mine.loc[labelled].to_numpy(), ref.loc[labelled].to_numpy())
+    w = np.array([found.weights[lang][i] for i in labelled])
+    return jc.paired_gap(y, yhat, (mine.loc[both].to_numpy(), ref.loc[both].to_numpy()), w, sign, alpha)
+
+
+def _decide(block: list[dict[str, Any]], alpha: float) -> None:
+    if not block:
+        return
+    for key in ("p_noninferior", "p_inferior"):
+        for r, p in zip(block, jc.holm_pairs([r[key] for r in block]), strict=True):
+            r[f"{key}_holm"] = p
+    m = len(block)
+    for r in block:
+        est: jc.Estimate = r["_estimate"]
+        bounds = f"corrected bounds [{est.lower:+.4g}, {est.upper:+.4g}]"
+        r["labels_needed"] = None
+        if r["margin"] != r["margin"]:
+            r["verdict"], r["reason"] = INCONCLUSIVE, f"no margin; {bounds}"
+        elif r["p_noninferior_holm"] < alpha:
+            r["verdict"], r["reason"] = NONINFERIOR, f"{bounds}: lower > −δ = {-r['margin']:+.4g}"
+        elif r["p_inferior_holm"] < alpha:
+            r["verdict"], r["reason"] = INFERIOR, f"{bounds}: upper < −δ = {-r['margin']:+.4g}"
+        else:
+            r["verdict"], r["reason"] = INCONCLUSIVE, f"{bounds} straddle −δ = {-r['margin']:+.4g}"
+            r["labels_needed"] = jc.labels_needed(est, r["margin"], alpha / m)
+
+
+JUDGE_ONLY = ("verdict", "reason", "difference", "lower", "upper", "n_items_needed")
+
+
+def apply(rows: Sequence[Mapping[str, Any]], corrected: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """The verdict rows with each corrected verdict in its place: ``verdict``, ``reason``, ``difference``, ``lower``
+    and ``upper`` become the corrected ones, the judge's are kept as ``judge_only_*``, and ``judge_corrected``
+    (True/False), ``human_labels`` and ``labels_needed`` are added (a row with no labels: False, 0, None)."""
+    by_key = {(c["task"], c["lang"]): c for c in corrected}
+    out = []
+    for r in rows:
+        c = by_key.get((r["task"], r["lang"]))
+        row = {**r, "judge_corrected": c is not None, "human_labels": 0 if c is None else c["human_labels"],
+               "labels_needed": None}  # fmt: skip
+        if c is not None:
+            row.update({f"judge_only_{k}": r.get(k) for k in JUDGE_ONLY})
+            why = f"judge-corrected ({c['human_labels']} human labels): {c['reason']}"
+            row.update(verdict=c["verdict"], reason=why,
+                       difference=c["corrected_difference"], lower=c["corrected_lower"], upper=c["corrected_upper"],
+                       labels_needed=c["labels_needed"], n_items_needed=None)  # fmt: skip
+        out.append(row)
+    return out

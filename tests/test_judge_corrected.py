@@ -1,0 +1,100 @@
+"""Issue 50: judge-corrected estimates and verdicts (prediction-powered inference, ``ppi-python``).
+
+The estimator is ``ppi-python``'s; these tests check that xlingmed's λ is the one ``ppi-python`` would choose, that
+its intervals are ``ppi-python``'s, and that a judge lenient in one language gives a judge-only verdict the human
+labels overturn: non-inferior as judged, inferior once corrected, with the labels used and the judge's bias."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from xlingmed.analysis import judge_corrected as jc
+from xlingmed.analysis.corrected_verdicts import HumanLabels, apply, corrected_rows, label_value
+from xlingmed.analysis.verdicts import INFERIOR, NONINFERIOR, noninferiority
+from xlingmed.tasks.registry import task_outcomes
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_lambda_and_interval_are_ppi_pythons(weighted: bool) -> None:
+    from ppi_py import ppi_mean_ci
+    from ppi_py.ppi import _calc_lam_glm
+
+    rng = np.random.default_rng(3)
+    y = rng.binomial(1, 0.3, 80).astype(float)
+    yhat = np.where(rng.random(80) < 0.85, y, 1 - y)
+    unlabelled = rng.binomial(1, 0.35, 900).astype(float)
+    w = rng.uniform(0.5, 3, 80) if weighted else None
+    ww = jc._weights(w, 80)
+    point = unlabelled.mean() + (ww * (y - yhat)).mean()
+    theirs = _calc_lam_glm((ww * (y - point))[:, None], (ww * (yhat - point))[:, None], (unlabelled - point)[:, None],
+                           np.eye(1), clip=True)  # fmt: skip
+    assert jc.power_tuning(y, yhat, unlabelled, w) == pytest.approx(float(theirs), rel=1e-12)
+    est = jc.corrected(y, yhat, unlabelled, w, alpha=0.05)
+    lo, hi = ppi_mean_ci(y, yhat, unlabelled, alpha=0.10, w=w)  # λ chosen by ppi-python itself
+    assert (est.lower, est.upper) == pytest.approx((float(lo[0]), float(hi[0])), rel=1e-9)
+    # the interval's variance is the sum of its two terms (what labels_needed plans with)
+    assert est.se**2 == pytest.approx(est.rectifier_var / 80 + est.imputed_var / 900, rel=1e-9)
+
+
+def _lenient_in_hindi(seed: int, n_items: int = 600, n_labels: int = 150) -> tuple[pd.DataFrame, HumanLabels]:
+    """Humans: 10 % contradictory in English, 25 % in Hindi (a 15-point gap); the judge is exact in English and
+    calls 60 % of Hindi's contradictory answers something else, so it sees about 10 % in both."""
+    rng = np.random.default_rng(seed)
+    ids = [f"q{i:04d}" for i in range(n_items)]
+    truth = {"en": rng.random(n_items) < 0.10, "hi": rng.random(n_items) < 0.25}
+    judged = {"en": truth["en"].copy(), "hi": truth["hi"] & (rng.random(n_items) >= 0.60)}
+    rows = [
+        {"item_id": i, "lang": lg, "task": "correctness", "metric": "contradictory", "value": float(judged[lg][k]),
+         "condition": None, "higher_is_better": False, "temperature": 0.0}
+        for lg in ("en", "hi") for k, i in enumerate(ids)
+    ]  # fmt: skip
+    labelled = sorted(rng.choice(n_items, n_labels, replace=False))  # the same items in both languages: paired
+    humans = HumanLabels("correctness", paired=True)
+    for lg in ("en", "hi"):
+        humans.values[lg] = {ids[k]: float(truth[lg][k]) for k in labelled}
+        humans.weights[lg] = {ids[k]: 1.0 for k in labelled}
+    return pd.DataFrame(rows), humans
+
+
+def test_a_judge_lenient_in_hindi_is_overturned_by_human_labels() -> None:
+    scores, humans = _lenient_in_hindi(seed=11)
+    tasks = task_outcomes()
+    judged = noninferiority(scores, ["en", "hi"], tasks=tasks, n_resamples=2000, parse_limits=False)
+    (row,) = [r for r in judged if r["outcome"] == "contradictory"]
+    assert row["verdict"] == NONINFERIOR  # the judge sees no gap
+    (fixed,) = corrected_rows(scores, {"correctness": humans}, ["en", "hi"], tasks=tasks)
+    print({k: v for k, v in fixed.items() if not isinstance(v, float) or abs(v) < 10})
+    assert fixed["verdict"] == INFERIOR and fixed["design_labels"] == "paired"
+    assert fixed["human_labels"] == 150 and fixed["corrected_upper"] < -0.05
+    assert fixed["judge_difference"] > -0.05  # judge-only: within the margin
+    assert fixed["bias_lang"] < -0.08 and fixed["bias_lang_upper"] < 0  # lenient in Hindi: judge − human < 0
+    assert fixed["bias_reference"] == pytest.approx(0.0)  # exact in English
+    # the corrected interval is narrower than the human-only one: the judge agrees with humans beyond chance
+    assert fixed["corrected_upper"] - fixed["corrected_lower"] < fixed["human_upper"] - fixed["human_lower"]
+    (merged,) = [r for r in apply(judged, [fixed]) if r["outcome"] == "contradictory"]
+    assert merged["verdict"] == INFERIOR and merged["judge_only_verdict"] == NONINFERIOR
+    assert merged["judge_corrected"] is True and merged["human_labels"] == 150
+    assert merged["reason"].startswith("judge-corrected (150 human labels)")
+
+
+def test_labels_needed_when_the_corrected_gap_is_inconclusive() -> None:
+    scores, humans = _lenient_in_hindi(seed=5, n_labels=25)
+    (fixed,) = corrected_rows(scores, {"correctness": humans}, ["en", "hi"], tasks=task_outcomes(), margins=None)
+    if fixed["verdict"] == "inconclusive":
+        assert fixed["labels_needed"] is not None and fixed["labels_needed"] > 25
+    # a scripted estimate: Δ = −0.04 ± 0.03 against δ = 0.05 needs more labels, and nearer the margin far more
+    est = jc.Estimate(-0.04, -0.09, 0.01, 0.03, 50, 1000, rectifier_var=0.045, imputed_var=0.001)
+    near = jc.Estimate(-0.045, -0.1, 0.0, 0.03, 50, 1000, rectifier_var=0.045, imputed_var=0.001)
+    assert 50 < jc.labels_needed(est, 0.05, 0.05) < jc.labels_needed(near, 0.05, 0.05)
+    # the judge's own term too wide: no number of labels decides it
+    assert jc.labels_needed(jc.Estimate(-0.049, -0.1, 0.0, 0.03, 50, 60, 0.045, 0.2), 0.05, 0.05) is None
+
+
+def test_a_human_label_is_scored_as_the_task_scores_the_judges() -> None:
+    value_of = label_value(task_outcomes())
+    item = {"item_id": "q1", "lang": "hi", "label": "similar"}
+    assert value_of("correctness", item, "contradictory") == 1.0
+    assert value_of("correctness", item, "more") == 0.0
+    assert value_of("no_such_task", item, "more") is None

@@ -1,0 +1,109 @@
+"""Do judge-corrected intervals cover the true gap? A seeded simulation of a judge lenient in one language.
+
+Issue 50's targets: over 500 repetitions, the corrected 95 % interval of the gap (Hindi − English) covers the true
+gap in at least 93 % of repetitions at 50, 100 and 200 human labels per language; the judge-only interval covers
+it in under 50 % when the judge is lenient by 10 points in one language; the corrected interval is narrower than
+the human-only one when the judge agrees with humans better than chance.
+
+The world: 1,000 items in each language, the same questions (paired). A human reads an English answer as correct
+with probability 0.80 and a Hindi one with 0.70 (true gap −0.10); an item's two readings are correlated (a hard
+question is hard in both). The judge is exact in English and lenient in Hindi: it calls a third of Hindi's wrong
+answers correct, +10 points. Humans label n items drawn at random, the same items in both languages. Three 95 %
+intervals of the gap (two-sided, so each one-sided bound is at 97.5 %): judge only (all items), human only (the n
+labelled), corrected (``analysis.judge_corrected.paired_gap``: ``ppi-python``'s ``ppi_mean_ci`` with PPI++'s λ).
+
+    python bench/judge_corrected_coverage.py [--reps 500] [--items 1000] [--figure bench/judge_corrected.png]
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from pathlib import Path
+
+import numpy as np
+
+from xlingmed.analysis import judge_corrected as jc
+
+P_EN, P_HI, LENIENT = 0.80, 0.70, 1 / 3  # a third of Hindi's 30 % wrong answers called correct: +10 points
+TRUE_GAP = P_HI - P_EN
+
+
+def world(rng: np.random.Generator, n_items: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """(human en, human hi, judge en, judge hi), one 0/1 value per item."""
+    u = rng.random(n_items)
+    u_hi = np.where(rng.random(n_items) < 0.7, u, rng.random(n_items))  # correlated difficulty
+    human_en, human_hi = (u < P_EN).astype(float), (u_hi < P_HI).astype(float)
+    judge_hi = np.where((human_hi == 0) & (rng.random(n_items) < LENIENT), 1.0, human_hi)
+    return human_en, human_hi, human_en.copy(), judge_hi
+
+
+def one(rng: np.random.Generator, n_items: int, n_labels: int, alpha: float) -> dict[str, tuple[float, float]]:
+    h_en, h_hi, j_en, j_hi = world(rng, n_items)
+    labelled = rng.choice(n_items, n_labels, replace=False)
+    judge = jc.human_only(j_hi - j_en, None, alpha)  # the classical interval over all items' judge differences
+    human = jc.human_only(h_hi[labelled] - h_en[labelled], None, alpha)
+    corrected = jc.paired_gap((h_hi[labelled], h_en[labelled]), (j_hi[labelled], j_en[labelled]), (j_hi, j_en),
+                              None, 1.0, alpha)  # fmt: skip
+    return {k: (e.lower, e.upper) for k, e in (("judge only", judge), ("human only", human), ("corrected", corrected))}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--reps", type=int, default=500)
+    ap.add_argument("--items", type=int, default=1000)
+    ap.add_argument("--labels", default="50,100,200")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--figure", type=Path, default=None, help="write the coverage and width figure (PNG) here")
+    args = ap.parse_args()
+    alpha = 0.025  # one-sided: the two-sided 95 % interval
+    start = time.perf_counter()
+    results: dict[int, dict[str, tuple[float, float]]] = {}
+    print(f"true gap {TRUE_GAP:+.2f}; judge lenient by {100 * (1 - P_HI) * LENIENT:.0f} points in Hindi; "
+          f"{args.items} items; {args.reps} repetitions")  # fmt: skip
+    print(f"{'labels':>6}  {'interval':<11} {'coverage':>8}  {'mean width':>10}")
+    for n in (int(x) for x in args.labels.split(",")):
+        rng = np.random.default_rng(args.seed + n)
+        runs = [one(rng, args.items, n, alpha) for _ in range(args.reps)]
+        results[n] = {}
+        for kind in ("judge only", "human only", "corrected"):
+            bounds = np.array([r[kind] for r in runs])
+            cover = float(np.mean((bounds[:, 0] <= TRUE_GAP) & (bounds[:, 1] >= TRUE_GAP)))
+            width = float(np.mean(bounds[:, 1] - bounds[:, 0]))
+            results[n][kind] = (cover, width)
+            print(f"{n:>6}  {kind:<11} {100 * cover:>7.1f}%  {width:>10.4f}")
+    ok_cover = all(results[n]["corrected"][0] >= 0.93 for n in results)
+    ok_judge = all(results[n]["judge only"][0] < 0.50 for n in results)
+    ok_width = all(results[n]["corrected"][1] < results[n]["human only"][1] for n in results)
+    print(f"targets: corrected coverage ≥ 93 % at every n: {ok_cover}; judge-only coverage < 50 %: {ok_judge}; "
+          f"corrected narrower than human-only: {ok_width}  ({time.perf_counter() - start:.1f} s)")  # fmt: skip
+    if args.figure is not None:
+        figure(results, args.figure)
+        print(f"wrote {args.figure}")
+
+
+def figure(results: dict[int, dict[str, tuple[float, float]]], path: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    kinds = ("judge only", "human only", "corrected")
+    labels = sorted(results)
+    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(9, 3.4))
+    x = np.arange(len(labels))
+    for k, kind in enumerate(kinds):
+        ax1.bar(x + (k - 1) * 0.27, [100 * results[n][kind][0] for n in labels], 0.27, label=kind)
+        ax2.bar(x + (k - 1) * 0.27, [results[n][kind][1] for n in labels], 0.27, label=kind)
+    ax1.axhline(95, color="black", lw=0.8, ls="--")
+    ax1.set(xticks=x, xticklabels=labels, xlabel="human labels per language", ylabel="coverage of the true gap (%)",
+            ylim=(0, 100))  # fmt: skip
+    ax2.set(xticks=x, xticklabels=labels, xlabel="human labels per language", ylabel="mean width of the 95% interval")
+    ax2.legend(fontsize=8, loc="upper right")
+    fig.suptitle("A judge lenient by 10 points in Hindi: 95% intervals of the Hindi − English gap")
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+
+
+if __name__ == "__main__":
+    main()

@@ -98,3 +98,35 @@ def test_a_human_label_is_scored_as_the_task_scores_the_judges() -> None:
     assert value_of("correctness", item, "contradictory") == 1.0
     assert value_of("correctness", item, "more") == 0.0
     assert value_of("no_such_task", item, "more") is None
+
+
+def test_the_verdict_paragraph_of_four_languages_and_two_outcomes_is_short() -> None:
+    """Issue 50: one short sentence per language; each caveat a mark, explained once in a footnote line."""
+    from xlingmed.report.verdicts import footnotes, paragraph
+
+    def row(lang: str, outcome: str, verdict: str, **extra: object) -> dict[str, object]:
+        base = {"lang": lang, "outcome": outcome, "verdict": verdict, "margin": 0.05, "unit": "proportion",
+                "difference": -0.12, "n_items": 60, "n_items_needed": 240, "design": "paired", "reference": "en",
+                "judge_verified": None}  # fmt: skip
+        return {**base, **extra}
+
+    rows = [
+        row("es", "contradictory", NONINFERIOR, judge_verified=False, judge_kappa=0.41, judge_items=30),
+        row("es", "accuracy", NONINFERIOR),
+        row("zh", "contradictory", "inconclusive", judge_verified=True, judge_corrected=True, human_labels=60,
+            labels_needed=140, judge_only_verdict=NONINFERIOR),
+        row("zh", "accuracy", "inconclusive", parse_limited=True, not_read_share=0.12, verdict_unread_wrong=INFERIOR,
+            verdict_unread_right=NONINFERIOR),
+        row("hi", "contradictory", INFERIOR, judge_verified=True, judge_corrected=True, human_labels=150,
+            judge_only_verdict=NONINFERIOR),
+        row("hi", "accuracy", INFERIOR),
+    ]  # fmt: skip
+    text = paragraph("openai/gpt-x", "xlinghealth/liveqa", rows, 0.05)
+    notes = footnotes(rows, 0.05)
+    print(len(text), text, *notes, sep="\n")
+    assert len(text) < 600
+    assert "Spanish: non-inferior on contradictory*; non-inferior on accuracy." in text
+    assert "Chinese: inconclusive on contradictory‡ (about 80 more human labels); inconclusive on accuracy† (60" in text
+    assert "Hindi: inferior on contradictory‡, 12.0 percentage points worse; inferior on accuracy" in text
+    assert [n[0] for n in notes] == ["*", "†", "‡", "M"]
+    assert "Chinese on contradictory (60 labels; judge alone: non-inferior)" in notes[2]

@@ -75,7 +75,8 @@ def test_report_rebuilds_offline_in_under_a_minute(full_run: FullRun, tmp_path: 
             assert reason.startswith("no item scored in both")
     html = (tmp_path / "again" / "index.html").read_text(encoding="utf-8")
     assert "llamacpp/smollm2 on xlinghealth/medicationqa, each language against English" in html
-    assert "Inconclusive: Spanish on contradictory (δ = 50.0 percentage points; 2 paired items" in html
+    assert "Spanish: inconclusive on contradictory*" in html and "(2 paired items, " in html
+    assert "Margins: contradictory δ = 50.0 percentage points" in html
     text = (tmp_path / "again" / "verdict.txt").read_text(encoding="utf-8")
     assert text.startswith("llamacpp/smollm2 on xlinghealth/medicationqa")
     assert " ".join(text.split()) in " ".join(result.output.split())  # the CLI printed it (rich wraps lines)
@@ -123,13 +124,14 @@ def test_report_opens_in_headless_chromium(full_run: FullRun, tmp_path: Path) ->
         verdict = tmp_path / "verdict.png"
         page.locator("#verdict1").screenshot(path=str(verdict))
         paragraph = page.locator("#verdict1 p.verdict").inner_text()
+        notes = page.locator("#verdict1 p.verdict-note").all_inner_texts()
     assert problems == []
     # every figure decoded, and nothing was fetched beyond the page itself and its data: URIs
     assert len(images) == 5
     assert all(im["ok"] and im["w"] >= 400 and im["h"] >= 200 for im in images), images
     assert [u for u in requests if not u.startswith(("data:", "file:"))] == []
     assert paragraph.startswith("llamacpp/smollm2 on xlinghealth/medicationqa, each language against English")
-    assert "Judge-unverified" in paragraph  # the toy judge was never compared with humans
+    assert notes[0].startswith("* Judge-unverified")  # the toy judge was never compared with humans
     assert headings, "the page has no sections"
     data = shot.read_bytes()
     width, height = struct.unpack(">II", data[16:24])

@@ -76,7 +76,7 @@ def test_a_non_parallel_set_gets_unpaired_statistics_in_the_report(tmp_path: Pat
     verdicts = pd.read_csv(stats_dir / "verdicts.csv")
     assert set(verdicts["design"]) == {"unpaired"} and verdicts["reason"].str.startswith("unpaired").all()
     html = (tmp_path / "run" / "report" / "index.html").read_text(encoding="utf-8")
-    assert "Unpaired: this set asks different questions in each language" in html
+    assert "each language against English (unpaired: different questions per language)" in html
     assert "2 vs 2 (en)" in html
 
 

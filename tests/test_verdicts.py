@@ -186,11 +186,10 @@ def test_judged_verdicts_carry_the_judge_kappa_and_are_unverified_without_it(tmp
     mc = noninferiority(_mc({"en": [1] * 30, "hi": [1] * 30}), ["en", "hi"], judges=judges)
     assert mc[0]["judge_verified"] is None  # multiple choice has no judge
 
-    from xlingmed.report.verdicts import paragraph
+    from xlingmed.report.verdicts import footnotes, paragraph
 
     text = paragraph("openai/x", "xlinghealth/liveqa", list(v.values()), 0.05)
-    assert "Judge-unverified" in text and "Hindi on contradictory (judge–human κ" in text
-    assert (
-        "Chinese on contradictory (no judge–human agreement measured)" in text
-        and "Spanish on contrad" not in (text.split("Judge-unverified")[1])
-    )
+    assert "Hindi: non-inferior on contradictory*." in text and "Spanish: non-inferior on contradictory." in text
+    note = footnotes(list(v.values()), 0.05)[0]
+    assert note.startswith("* Judge-unverified") and "Hindi on contradictory (judge–human κ" in note
+    assert "Chinese on contradictory (no judge–human agreement measured)" in note and "Spanish" not in note

@@ -114,6 +114,7 @@ def build_report(
     tasks = task_outcomes()  # what the statistics need of each task: analysis imports no task
     deltas = parse_margins(margins, tasks)
     judges = verdicts.reliability(annotations)
+    humans = verdicts.human_values(annotations, tasks)  # what the annotators said, for judge-corrected verdicts
     encoder = None
     if answer_encoder is not None:  # loaded once, before any file is written
         from xlingmed.metrics.embedding import SentenceSimilarity
@@ -138,12 +139,13 @@ def build_report(
         scores = read_scores(run.path, tasks)
         settings: dict[str, Any] = dict(
             alpha=alpha, equivalence=equivalence, judges=judges, min_judge_kappa=min_judge_kappa,
-            n_resamples=n_resamples, seed=seed, parallel=parallel,
+            n_resamples=n_resamples, seed=seed, parallel=parallel, humans=humans,
         )  # fmt: skip
         verdict = verdicts.section(scores, run.summary, run.languages, deltas, **settings)
+        if verdict["corrected"]:  # each judged outcome three ways: judge only, human only, corrected
+            output.write_csv(out / "stats" / f"{prefix}judge_corrected.csv", verdict["corrected"])
         notes = verdict_notes_of(run.summary)  # e.g. a refusal or harm gap belongs in the verdict a reader sees
-        if notes:
-            verdict["paragraph"] = " ".join([verdict["paragraph"], *notes])
+        verdict["footnotes"] = [*notes, *verdict["footnotes"]]
         output.write_csv(out / "stats" / f"{prefix}verdicts.csv", verdict["raw"])
         by_people = verdicts.human_translated(scores)
         verdict["human"] = None
@@ -161,6 +163,10 @@ def build_report(
             sections.table(AGREEMENT_TITLE, agreement_rows, AGREEMENT_NOTE),
             sections.table(EFFECTS_TITLE, effects, EFFECTS_NOTE),
         ]
+        if verdict["corrected"]:
+            corrected_table = verdicts.three_ways(verdict["corrected"])
+            view["stat_tables"].insert(0, sections.table(verdicts.CORRECTED_TITLE, corrected_table,
+                                                         verdicts.CORRECTED_NOTE))  # fmt: skip
         if encoder is not None:
             similar = answer_similarity(sections.reply_texts(run), run.languages, encoder)
             output.write_csv(out / "stats" / f"{prefix}crosslingual_similarity.csv", similar)
@@ -211,7 +217,7 @@ def build_report(
     # the verdicts in plain text, one paragraph per run: what a reviewer reads first (and the CLI prints)
     paragraphs = []
     for v in views:
-        paragraphs.append(v["verdict"]["paragraph"])
+        paragraphs.append("\n".join([v["verdict"]["paragraph"], *v["verdict"]["footnotes"]]))
         if v["verdict"]["human"] is not None:
             paragraphs.append("Human-translated items only: " + v["verdict"]["human"]["paragraph"])
     output.write_atomic(out / "verdict.txt", "\n\n".join(paragraphs) + "\n")

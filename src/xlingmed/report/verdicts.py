@@ -9,7 +9,7 @@ from typing import Any
 
 import pandas as pd
 
-from xlingmed.analysis.verdicts import INCONCLUSIVE, INFERIOR, NONINFERIOR, noninferiority, paired
+from xlingmed.analysis.verdicts import INCONCLUSIVE, INFERIOR, MIN_ITEMS, NONINFERIOR, noninferiority, paired
 from xlingmed.views.base import cell
 
 ORDER = (INFERIOR, INCONCLUSIVE, NONINFERIOR)
@@ -44,58 +44,83 @@ def amount(row: Mapping[str, Any], value: float) -> str:
     return f"{abs(value):.3g} {row['unit']}"
 
 
+MARKS = {"judge_unverified": "*", "parse_limited": "†", "judge_corrected": "‡"}
+VERDICT_ORDER = {v: k for k, v in enumerate(ORDER)}
+
+
 def paragraph(model: str, benchmark: str, rows: Sequence[Mapping[str, Any]], alpha: float) -> str:
-    """What a reader must know, in sentences built from the verdict rows: which languages are inferior,
-    inconclusive (with the items needed) or non-inferior on which outcome, with the margin."""
+    """What a reader takes in at a glance: one short sentence per language with its verdict on each outcome and,
+    for an inconclusive one, its main reason; a caveat is a mark (``*`` judge-unverified, ``†`` parse-limited,
+    ``‡`` judge-corrected) that ``footnotes`` explains, and a column of the verdict table. About 450 characters for
+    three languages × two outcomes."""
     if not rows:
         return (
             f"{model} on {benchmark}: no verdict (no task with a primary outcome was scored in English and another "
             "language)."
         )
-    head = (
-        f"{model} on {benchmark}, each language against English (one-sided {100 * (1 - alpha):.0f}% bounds resampled "
-        "by item, Holm-corrected across languages)."
-    )
-    if any(r.get("design") == "unpaired" for r in rows):
-        head = (
-            f"{model} on {benchmark}, each language against English. Unpaired: this set asks different questions in "
-            f"each language, so a difference mixes the language with the questions (one-sided "
-            f"{100 * (1 - alpha):.0f}% bounds, each language's items resampled separately, Holm-corrected)."
-        )
-    parts = [head]
-    for verdict in ORDER:
-        mine = [r for r in rows if r["verdict"] == verdict]
-        if not mine:
-            continue
-        said = []
-        for r in mine:
-            what = f"{_name(str(r['lang']))} on {r['outcome']} (δ = {amount(r, r['margin'])}"
-            if verdict == INFERIOR:
-                what += f"; worse by {amount(r, r['difference'])}"
-            elif verdict == INCONCLUSIVE and r.get("verdict_as_read", verdict) != verdict:
-                what += f"; {r['verdict_as_read']} as read, but the replies not read directly decide it"
-            elif verdict == INCONCLUSIVE and not r["n_items"]:
-                what += "; no item scored in both languages"
-            elif verdict == INCONCLUSIVE:
-                needed = r.get("n_items_needed")
-                what += f"; {paired(r['n_items'], r.get('design', 'paired'))}"
-                what += f", about {needed} needed" if needed else ", the observed gap sits on the margin"
-            said.append(what + ")")
-        label = {INFERIOR: "Inferior", INCONCLUSIVE: "Inconclusive", NONINFERIOR: "Non-inferior"}[verdict]
-        parts.append(f"{label}: {'; '.join(said)}.")
-    unverified = [r for r in rows if r.get("judge_verified") is False]
+    unpaired = any(r.get("design") == "unpaired" for r in rows)
+    parts = [f"{model} on {benchmark}, each language against English"
+             + (" (unpaired: different questions per language):" if unpaired else ":")]  # fmt: skip
+    for lang in dict.fromkeys(str(r["lang"]) for r in rows):
+        mine = sorted((r for r in rows if str(r["lang"]) == lang), key=lambda r: VERDICT_ORDER.get(r["verdict"], 3))
+        said = [f"{r['verdict']} on {r['outcome']}{_marks(r)}{_detail(r)}" for r in mine]
+        parts.append(f"{_name(lang)}: {'; '.join(said)}.")
+    return " ".join(parts)
+
+
+def _marks(r: Mapping[str, Any]) -> str:
+    return "".join(
+        m for key, m in MARKS.items()
+        if (r.get("judge_verified") is False and not r.get("judge_corrected") if key == "judge_unverified"
+            else r.get(key))
+    )  # fmt: skip
+
+
+def _detail(r: Mapping[str, Any]) -> str:
+    """The main reason of an inconclusive verdict (or how far worse an inferior one is), in a few words."""
+    if r["verdict"] == INFERIOR:
+        return f", {amount(r, r['difference'])} worse"
+    if r["verdict"] != INCONCLUSIVE:
+        return ""
+    if r.get("verdict_as_read", INCONCLUSIVE) != INCONCLUSIVE:
+        return f" ({r['verdict_as_read']} as read; unread replies decide)"
+    if r.get("margin") != r.get("margin"):
+        return " (no margin given)"
+    if not r.get("n_items"):
+        return " (no item in both languages)"
+    if r.get("judge_corrected"):
+        needed = r.get("labels_needed")
+        more = None if needed is None else max(needed - int(r.get("human_labels") or 0), 1)
+        return f" (about {more} more human labels)" if more else " (more items, not labels, needed)"
+    needed, items = r.get("n_items_needed"), paired(r["n_items"], r.get("design", "paired"))
+    if needed:
+        return f" ({items}, about {needed} needed)"
+    return f" ({items}, fewer than {MIN_ITEMS})" if r["n_items"] < MIN_ITEMS else " (on the margin)"
+
+
+def footnotes(rows: Sequence[Mapping[str, Any]], alpha: float) -> list[str]:
+    """One line per caveat the paragraph marks, naming the languages it concerns, then one line of method: the
+    margins and the bounds."""
+    lines = []
+    unverified = [r for r in rows if r.get("judge_verified") is False and not r.get("judge_corrected")]
     if unverified:
-        said = [f"{_name(str(r['lang']))} on {r['outcome']} ({_judge_words(r)})" for r in unverified]
-        parts.append(
-            "Judge-unverified, so read these verdicts as the judge's, not yet the clinicians': " + "; ".join(said) + "."
-        )
+        lines.append("* Judge-unverified (read as the judge's verdict, not yet the clinicians'): "
+                     + "; ".join(f"{_name(str(r['lang']))} on {r['outcome']} ({_judge_words(r)})" for r in unverified)
+                     + ".")  # fmt: skip
     limited = [r for r in rows if r.get("parse_limited")]
     if limited:
-        parts.append(
-            "Parse-limited, so reading the replies alone could change these verdicts (more than 5% of the replies "
-            "unread, ambiguous or read by a fallback rule): " + "; ".join(_parse_words(r) for r in limited) + "."
-        )
-    return " ".join(parts)
+        lines.append("† Parse-limited (more than 5% of the replies unread, ambiguous or read by a fallback rule): "
+                     + "; ".join(_parse_words(r) for r in limited) + ".")  # fmt: skip
+    corrected = [r for r in rows if r.get("judge_corrected")]
+    if corrected:
+        lines.append("‡ Judge-corrected with human labels (prediction-powered; the judge's own verdict is in "
+                     "verdicts.csv): " + "; ".join(
+                         f"{_name(str(r['lang']))} on {r['outcome']} ({r['human_labels']} labels; judge alone: "
+                         f"{r.get('judge_only_verdict')})" for r in corrected) + ".")  # fmt: skip
+    margins = dict.fromkeys(f"{r['outcome'].split(' (')[0]} δ = {amount(r, r['margin'])}" for r in rows)
+    lines.append(f"Margins: {'; '.join(margins)}. One-sided {100 * (1 - alpha):.0f}% bounds, items resampled, "
+                 "Holm-corrected across languages.")  # fmt: skip
+    return lines
 
 
 def _parse_words(r: Mapping[str, Any]) -> str:
@@ -115,19 +140,34 @@ def _judge_words(r: Mapping[str, Any]) -> str:
     return "no judge–human agreement measured" if kappa is None else f"judge–human κ {kappa:.2f}"
 
 
-def reliability(annotations: Sequence[Path]) -> dict[tuple[str, str], dict[str, Any]]:
-    """The judge's agreement with humans per (task, language), from the annotation sets given to the report."""
-    if not annotations:
-        return {}
+def _sets(annotations: Sequence[Path]) -> list[tuple[Any, Any]]:
     from xlingmed.annotate import AnswerStore
-    from xlingmed.annotate.agreement import judge_reliability
     from xlingmed.annotate.sample import load_judge_set
 
     sets = []
     for path in annotations:
         aset = load_judge_set(Path(path))
         sets.append((aset, AnswerStore(aset.path / "answers.sqlite").all()))
-    return judge_reliability(sets)
+    return sets
+
+
+def reliability(annotations: Sequence[Path]) -> dict[tuple[str, str], dict[str, Any]]:
+    """The judge's agreement with humans per (task, language), from the annotation sets given to the report."""
+    if not annotations:
+        return {}
+    from xlingmed.annotate.agreement import judge_reliability
+
+    return judge_reliability(_sets(annotations))
+
+
+def human_values(annotations: Sequence[Path], tasks: Mapping[str, Any]) -> dict[str, Any]:
+    """Task → its human outcome values (``annotate.human_labels``), for the judge-corrected verdicts."""
+    if not annotations:
+        return {}
+    from xlingmed.analysis.corrected_verdicts import label_value
+    from xlingmed.annotate.human_labels import human_labels
+
+    return human_labels(_sets(annotations), label_value(tasks))
 
 
 def _items_cell(r: Mapping[str, Any]) -> str:
@@ -140,6 +180,8 @@ def _items_cell(r: Mapping[str, Any]) -> str:
 def _judge_cell(r: Mapping[str, Any]) -> str:
     if r.get("judge_verified") is None:
         return "no judge"
+    if r.get("judge_corrected"):
+        return f"corrected ({r['human_labels']} labels)"
     kappa = "unmeasured" if r.get("judge_kappa") is None else f"{r['judge_kappa']:.2f} (n={r['judge_items']})"
     return kappa if r["judge_verified"] else f"{kappa}: judge-unverified"
 
@@ -165,14 +207,22 @@ def section(
     n_resamples: int,
     seed: int,
     parallel: bool = True,
+    humans: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """The verdict rows of one run (``raw``, for ``stats/verdicts.csv``), their formatted table and paragraph."""
+    """The verdict rows of one run (``raw``, for ``stats/verdicts.csv``), their formatted table and paragraph; with
+    ``humans`` (``human_values``), a judged outcome's verdict in a labelled language is the judge-corrected one
+    (``analysis.corrected_verdicts``; ``corrected``: its rows three ways, for ``stats/judge_corrected.csv``)."""
+    from xlingmed.analysis.corrected_verdicts import apply, corrected_rows
     from xlingmed.tasks.registry import task_outcomes
 
     raw = noninferiority(
         scores, languages, margins=margins, tasks=task_outcomes(), alpha=alpha, equivalence=equivalence,
         judges=judges, min_judge_kappa=min_judge_kappa, n_resamples=n_resamples, seed=seed, parallel=parallel,
     )  # fmt: skip
+    corrected: list[dict[str, Any]] = []
+    if humans and parallel:
+        corrected = corrected_rows(scores, humans, languages, margins=margins, tasks=task_outcomes(), alpha=alpha)
+        raw = apply(raw, corrected)
     columns = [
         "outcome",
         "lang",
@@ -185,7 +235,7 @@ def section(
         "difference",
         "bounds",
     ]
-    columns += ["judge–human κ", "not read"]
+    columns += ["judge", "not read"]
     if equivalence:
         columns.append("equivalent (TOST)")
     table = []
@@ -201,7 +251,42 @@ def section(
         table.append({"cells": row, "verdict": r["verdict"], "reason": r.get("reason", "")})
     return {
         "raw": raw,
+        "corrected": corrected,
+        "footnotes": footnotes(raw, alpha) if raw else [],
         "columns": columns,
         "rows": table,
         "paragraph": paragraph(str(summary.get("model", "?")), str(summary.get("benchmark", "?")), raw, alpha),
     }
+
+
+CORRECTED_TITLE = "Judged outcomes three ways: the judge alone, the humans alone, and judge-corrected"
+CORRECTED_NOTE = (
+    "Gap to English in the better direction, with two-sided bounds at 1 − 2α. Judge only: the judge's values on every "
+    "item. Human only: the annotators' majority labels on the labelled items. Corrected: prediction-powered "
+    "inference (ppi-python, PPI++'s λ) from both, unbiased whatever the judge's errors; the verdict uses it. Judge's "
+    "bias: mean of judge − human on the labelled items of each language (weighted by their draw)."
+)
+
+
+def _interval(r: Mapping[str, Any], prefix: str, middle: str = "difference") -> str:
+    value = r.get(f"{prefix}_{middle}" if middle else prefix)
+    lo, hi = r.get(f"{prefix}_lower"), r.get(f"{prefix}_upper")
+    if value is None or lo is None:
+        return "–"
+    return f"{value:+.3f} [{lo:+.3f}, {hi:+.3f}]"
+
+
+def three_ways(corrected: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """The report's rows of ``CORRECTED_TITLE`` from ``analysis.corrected_verdicts.corrected_rows``."""
+    return [
+        {
+            "outcome": r["outcome"], "lang": r["lang"],
+            "labels": f"{r['human_labels']} / {r['human_labels_reference']} ({r['reference']}), {r['design_labels']}",
+            "judge only": _interval(r, "judge"), "human only": _interval(r, "human"),
+            "corrected": _interval(r, "corrected"), "verdict": r["verdict"],
+            "labels needed": r.get("labels_needed") if r.get("labels_needed") is not None else "–",
+            "judge's bias": _interval(r, "bias_lang", ""),
+            f"judge's bias ({r['reference']})": _interval(r, "bias_reference", ""),
+        }
+        for r in corrected
+    ]

@@ -167,7 +167,7 @@ def verdict_p(estimate: Estimate, margin: float) -> tuple[float, float]:
 def labels_needed(estimate: Estimate, margin: float, alpha: float) -> int | None:
     """Human labels (per language) at which the gap's one-sided bound would clear −δ at ``POWER`` if the estimate
     held: n = v_h / (se*² − v_j / N) with se* = |Δ + δ| / (z_{1−α} + z_power). ``None`` when no number of labels
-    suffices (the judge's own term is already too wide, or Δ sits on the margin)."""
+    suffices (the judge's own term is already too wide, Δ sits on the margin, or n exceeds the items)."""
     if estimate.rectifier_var is None or estimate.imputed_var is None:
         return None
     distance = abs(estimate.value + margin)
@@ -177,7 +177,8 @@ def labels_needed(estimate: Estimate, margin: float, alpha: float) -> int | None
     room = target - estimate.imputed_var / max(estimate.n_items - estimate.n_labels, 1)
     if room <= 0:
         return None
-    return max(MIN_LABELS, math.ceil(estimate.rectifier_var / room))
+    needed = max(MIN_LABELS, math.ceil(estimate.rectifier_var / room))
+    return needed if needed <= estimate.n_items else None  # more labels than items: more items are needed
 
 
 def paired_gap(

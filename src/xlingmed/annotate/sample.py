@@ -75,6 +75,7 @@ def build_annotation_set(
     seed: int = 0,
     annotators: Sequence[str] = ("annotator1", "annotator2"),
     task: str | None = None,
+    paired: bool = False,
 ) -> AnnotationSet:
     """Sample ``fraction`` of every stratum of a judged task's decisions in a run (the task's view says which:
     ``views.base.Annotation``; correctness labels, rubric means, HealthBench criteria, safety harm…).
@@ -88,6 +89,9 @@ def build_annotation_set(
         seed: fixes which items are drawn and their order.
         annotators: names; each gets a secret token.
         task: the judged task to sample; ``None`` = the run's first task that has judge decisions.
+        paired: draw ``fraction`` of the questions judged in every language at random (no strata) and take each in
+            every language: the humans label the same items in all languages, so a judge-corrected gap is taken
+            item by item (``analysis.corrected_verdicts``); ``set.json`` says ``paired: true``.
 
     Returns:
         the set, as ``load_annotation_set`` reads it.
@@ -105,6 +109,8 @@ def build_annotation_set(
     source, rows, labels, names_of = found.source, found.rows, found.labels, found.label_names
     if not rows:
         raise DataError("no judged item to annotate (every judge call failed or was skipped)", file=str(source))
+    if paired:
+        return _paired_set(run_dir, out_dir, task, found, fraction, seed, names)
     strata: dict[tuple[str, str], list[dict[str, Any]]] = defaultdict(list)
     for r in sorted(rows, key=lambda r: r["id"]):
         strata[(r["lang"] if per_language else "*", r["label"] if stratify == "label" else "*")].append(r)
@@ -133,6 +139,32 @@ def build_annotation_set(
         "label_names": names_of,
         "n_items": len(items),
     }
+    return write_set(out_dir, settings, items, names)
+
+
+def _paired_set(
+    run_dir: Path, out_dir: Path, task: str, found: Annotation, fraction: float, seed: int, names: Sequence[str]
+) -> AnnotationSet:
+    """``build_annotation_set(paired=True)``: the same questions in every language, drawn at random."""
+    by_item: dict[str, dict[str, dict[str, Any]]] = defaultdict(dict)
+    for r in found.rows:
+        by_item[str(r["item_id"])][str(r["lang"])] = r
+    langs = sorted({str(r["lang"]) for r in found.rows})
+    complete = sorted(i for i, by in by_item.items() if len(by) == len(langs))
+    if not complete:
+        raise DataError("no question was judged in every language: a paired set needs some", file=str(found.source))
+    rng = random.Random(seed)
+    chosen = rng.sample(complete, max(1, math.ceil(fraction * len(complete) - 1e-9)))
+    picked = [by_item[i][lg] for i in chosen for lg in langs]
+    rng.shuffle(picked)
+    items = [{"id": r["id"], **{f: r[f] for f in ITEM_FIELDS}} for r in picked]
+    settings = {
+        "source_run": str(Path(run_dir).resolve()), "source_file": found.source.name,
+        "source_sha256": sha256_file(found.source), "task": task, "fraction": fraction, "stratify": "none",
+        "per_language": True, "paired": True, "seed": seed,
+        "strata": {f"{lg}|*": {"stratum": len(complete), "sampled": len(chosen)} for lg in langs},
+        "labels": found.labels, "label_names": found.label_names, "n_items": len(items),
+    }  # fmt: skip
     return write_set(out_dir, settings, items, names)
 
 

@@ -36,6 +36,10 @@ def annotate_sample(
     task: Annotated[
         str | None, typer.Option(help="The judged task to sample (default: the run's first one with judge decisions).")
     ] = None,
+    paired: Annotated[
+        bool, typer.Option("--paired", help="The same questions in every language, drawn at random (no strata): "
+                           "judge-corrected gaps are then taken item by item.")
+    ] = False,
 ) -> None:
     """Draw a stratified, seeded sample of a run's judged items for annotators."""
     from xlingmed.annotate import build_annotation_set
@@ -50,6 +54,7 @@ def annotate_sample(
             seed=seed,
             annotators=annotators.split(","),
             task=task,
+            paired=paired,
         )
     except XlingmedError as exc:
         fail(exc)

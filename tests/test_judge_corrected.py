@@ -85,9 +85,11 @@ def test_labels_needed_when_the_corrected_gap_is_inconclusive() -> None:
     if fixed["verdict"] == "inconclusive":
         assert fixed["labels_needed"] is not None and fixed["labels_needed"] > 25
     # a scripted estimate: Δ = −0.04 ± 0.03 against δ = 0.05 needs more labels, and nearer the margin far more
-    est = jc.Estimate(-0.04, -0.09, 0.01, 0.03, 50, 1000, rectifier_var=0.045, imputed_var=0.001)
-    near = jc.Estimate(-0.045, -0.1, 0.0, 0.03, 50, 1000, rectifier_var=0.045, imputed_var=0.001)
+    est = jc.Estimate(-0.04, -0.09, 0.01, 0.03, 50, 50_000, rectifier_var=0.045, imputed_var=0.001)
+    near = jc.Estimate(-0.045, -0.1, 0.0, 0.03, 50, 50_000, rectifier_var=0.045, imputed_var=0.001)
     assert 50 < jc.labels_needed(est, 0.05, 0.05) < jc.labels_needed(near, 0.05, 0.05)
+    # more labels than there are items: more items are needed, not labels
+    assert jc.labels_needed(jc.Estimate(-0.045, -0.1, 0.0, 0.03, 50, 1000, 0.045, 0.001), 0.05, 0.05) is None
     # the judge's own term too wide: no number of labels decides it
     assert jc.labels_needed(jc.Estimate(-0.049, -0.1, 0.0, 0.03, 50, 60, 0.045, 0.2), 0.05, 0.05) is None
 

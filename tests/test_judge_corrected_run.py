@@ -111,6 +111,8 @@ def test_human_labels_overturn_a_lenient_judge_through_the_cli(tmp_path: Path) -
     for lang, r in waiting.iterrows():
         more = int(r["labels_needed"] - r["human_labels"])
         assert f"{names[str(lang)]}: inconclusive on contradictory‡ (about {more} more human labels)" in printed
+        # and the verdict table's caveat column says it
+        assert f"about {more} more labels" in (tmp_path / "few_report" / "index.html").read_text(encoding="utf-8")
 
 
 def _label_exactly(set_dir: Path, truth: dict[tuple[int, str], str]) -> None:

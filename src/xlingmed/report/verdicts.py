@@ -186,6 +186,18 @@ def _judge_cell(r: Mapping[str, Any]) -> str:
     return kappa if r["judge_verified"] else f"{kappa}: judge-unverified"
 
 
+def _needed_cell(r: Mapping[str, Any]) -> str:
+    """What an inconclusive verdict still needs: ``about 120 more labels`` (judge-corrected), ``about 340 items``."""
+    if r.get("verdict") != INCONCLUSIVE:
+        return "–"
+    if r.get("judge_corrected"):
+        needed = r.get("labels_needed")
+        if needed is None:
+            return "more items"
+        return f"about {max(needed - int(r.get('human_labels') or 0), 1)} more labels"
+    return "–" if not r.get("n_items_needed") else f"about {r['n_items_needed']} items"
+
+
 def _parse_cell(r: Mapping[str, Any]) -> str:
     """``12.5%: parse-limited``, ``1.2%``, or ``–`` where the outcome parses no reply."""
     share = r.get("not_read_share")
@@ -235,7 +247,7 @@ def section(
         "difference",
         "bounds",
     ]
-    columns += ["judge", "not read"]
+    columns += ["judge", "not read", "still needed"]
     if equivalence:
         columns.append("equivalent (TOST)")
     table = []
@@ -244,7 +256,7 @@ def section(
             str(r["outcome"]), str(r["lang"]), str(r["design"]), str(r["verdict"]), _items_cell(r), cell(r["margin"]),
             cell(r.get("value_reference")), cell(r.get("value_lang")), cell(r.get("difference")),
             "–" if r.get("lower") is None else f"[{cell(r['lower'])}, {cell(r['upper'])}]",
-            _judge_cell(r), _parse_cell(r),
+            _judge_cell(r), _parse_cell(r), _needed_cell(r),
         ]  # fmt: skip
         if equivalence:
             row.append(cell(r.get("equivalent")))

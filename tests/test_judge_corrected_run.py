@@ -113,6 +113,22 @@ def test_human_labels_overturn_a_lenient_judge_through_the_cli(tmp_path: Path) -
         assert f"{names[str(lang)]}: inconclusive on contradictory‡ (about {more} more human labels)" in printed
         # and the verdict table's caveat column says it
         assert f"about {more} more labels" in (tmp_path / "few_report" / "index.html").read_text(encoding="utf-8")
+    # --for-verdict draws those further questions (the largest shortfall), paired, none labelled before
+    shortfall = max(int(r["labels_needed"] - r["human_labels"]) for _, r in waiting.iterrows())
+    result = cli.invoke(app, ["annotate", "sample", str(run), "--out", str(tmp_path / "more"), "--for-verdict",
+                              str(tmp_path / "few"), "--annotators", "ana", "--seed", "3"])  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert "more human labels for its judge-corrected verdicts" in result.output
+    more_set, few_set = load_annotation_set(tmp_path / "more"), load_annotation_set(tmp_path / "few")
+    assert len(more_set.items) == 3 * shortfall and more_set.settings["paired"] is True
+    assert not {i["id"] for i in more_set.items} & {i["id"] for i in few_set.items}
+    _label_exactly(tmp_path / "more", truth)
+    sets = ["--annotations", str(tmp_path / "few"), "--annotations", str(tmp_path / "more")]
+    result = cli.invoke(app, ["report", str(run), *sets, "--resamples", "500", "--out", str(tmp_path / "both")])
+    assert result.exit_code == 0, result.output
+    both = pd.read_csv(tmp_path / "both" / "stats" / "verdicts.csv").set_index("lang")
+    print(both[["verdict", "human_labels", "labels_needed"]])
+    assert (both["human_labels"] == 60 + shortfall).all()
 
 
 def _label_exactly(set_dir: Path, truth: dict[tuple[int, str], str]) -> None:

@@ -71,6 +71,8 @@ def human_labels(sets: Sequence[tuple[AnnotationSet, Sequence[Answer]]], value_o
                 continue
             size = (strata.get(_stratum(item, aset.settings)) or {}).get("stratum")
             weight = float(size) / answered[_stratum(item, aset.settings)] if size else 1.0
+            if aset.settings.get("paired"):
+                weight = 1.0  # paired sets (and further ones --for-verdict) draw questions at random: equal weights
             labels.values.setdefault(lang, {})[key] = value
             labels.weights.setdefault(lang, {})[key] = weight
     return out

@@ -105,7 +105,7 @@ def build_annotation_set(
     if stratify not in ("label", "none"):
         raise ConfigError(f"--stratify must be label or none, got {stratify!r}")
     names = check_new_set(out_dir, annotators)
-    task, found = _judged_rows(Path(run_dir), task)
+    task, found = judged_rows(Path(run_dir), task)
     source, rows, labels, names_of = found.source, found.rows, found.labels, found.label_names
     if not rows:
         raise DataError("no judged item to annotate (every judge call failed or was skipped)", file=str(source))
@@ -142,15 +142,21 @@ def build_annotation_set(
     return write_set(out_dir, settings, items, names)
 
 
-def _paired_set(
-    run_dir: Path, out_dir: Path, task: str, found: Annotation, fraction: float, seed: int, names: Sequence[str]
-) -> AnnotationSet:
-    """``build_annotation_set(paired=True)``: the same questions in every language, drawn at random."""
+def paired_items(found: Annotation) -> tuple[dict[str, dict[str, dict[str, Any]]], list[str]]:
+    """(question id → language → its judged row, for the questions judged in every language; the languages)."""
     by_item: dict[str, dict[str, dict[str, Any]]] = defaultdict(dict)
     for r in found.rows:
         by_item[str(r["item_id"])][str(r["lang"])] = r
     langs = sorted({str(r["lang"]) for r in found.rows})
-    complete = sorted(i for i, by in by_item.items() if len(by) == len(langs))
+    return {i: by for i, by in by_item.items() if len(by) == len(langs)}, langs
+
+
+def _paired_set(
+    run_dir: Path, out_dir: Path, task: str, found: Annotation, fraction: float, seed: int, names: Sequence[str]
+) -> AnnotationSet:
+    """``build_annotation_set(paired=True)``: the same questions in every language, drawn at random."""
+    by_item, langs = paired_items(found)
+    complete = sorted(by_item)
     if not complete:
         raise DataError("no question was judged in every language: a paired set needs some", file=str(found.source))
     rng = random.Random(seed)
@@ -196,7 +202,7 @@ def write_set(
     return load_annotation_set(out_dir)
 
 
-def _judged_rows(run_dir: Path, task: str | None) -> tuple[str, Annotation]:
+def judged_rows(run_dir: Path, task: str | None) -> tuple[str, Annotation]:
     """(task, its judge decisions) of a run: ``task``'s, else the first of the run's tasks (``summary.json``'s
     order) whose view gives some (``tasks.run_views.annotatable``).
 

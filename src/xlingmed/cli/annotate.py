@@ -40,10 +40,27 @@ def annotate_sample(
         bool, typer.Option("--paired", help="The same questions in every language, drawn at random (no strata): "
                            "judge-corrected gaps are then taken item by item.")
     ] = False,
+    for_verdict: Annotated[
+        list[Path] | None, typer.Option("--for-verdict", help="Sets already answered (repeat): draw, paired, the "
+                                        "further questions their inconclusive judge-corrected verdicts need.")
+    ] = None,
 ) -> None:
     """Draw a stratified, seeded sample of a run's judged items for annotators."""
     from xlingmed.annotate import build_annotation_set
 
+    if for_verdict:
+        from xlingmed.annotate.for_verdict import build_for_verdict
+
+        try:
+            aset, need = build_for_verdict(run_dir, out, for_verdict, seed=seed, annotators=annotators.split(","))
+        except XlingmedError as exc:
+            fail(exc)
+            return
+        for lang, more in sorted(need.items()):
+            stdout.print(f"{lang}: about {more} more human labels for its judge-corrected verdicts", highlight=False)
+        stdout.print(f"wrote {aset.path}: {len(aset.items)} items ({aset.settings['strata']}); annotator tokens are "
+                     f"in {aset.path / 'annotators.json'} (keep them secret)", highlight=False)  # fmt: skip
+        return
     try:
         aset = build_annotation_set(
             run_dir,

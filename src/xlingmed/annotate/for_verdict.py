@@ -1,0 +1,99 @@
+"""``xlingmed annotate sample RUN --out NEW --for-verdict SET``: the further human labels that would decide the
+judge-corrected verdicts still inconclusive, drawn as a new paired set.
+
+The run's Scores and the sets already answered give the judge-corrected verdicts (``analysis.corrected_verdicts``);
+each inconclusive one says how many labels per language would decide it at 80 % power if its estimate held
+(``labels_needed``). The new set takes the largest shortfall in questions not labelled yet, drawn at random and
+taken in every language (``paired``), so that the sets together are one simple random sample of the questions.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from xlingmed.annotate.sample import (
+    ITEM_FIELDS,
+    AnnotationSet,
+    check_new_set,
+    judged_rows,
+    load_judge_set,
+    paired_items,
+    write_set,
+)
+from xlingmed.errors import DataError
+
+
+def shortfall(run_dir: Path, sets: Sequence[Path], margins: Mapping[str, float] | None = None,
+              alpha: float = 0.05) -> dict[str, int]:  # fmt: skip
+    """Language → the further human labels its inconclusive judge-corrected verdicts need (the largest over the
+    outcomes; languages whose verdicts labels cannot decide are left out).
+
+    Raises:
+        DataError: no set has a label yet, or the run has no Scores.
+    """
+    from xlingmed.analysis.corrected_verdicts import corrected_rows, label_value
+    from xlingmed.analysis.run import read_scores
+    from xlingmed.annotate import AnswerStore
+    from xlingmed.annotate.human_labels import human_labels
+    from xlingmed.tasks.registry import task_outcomes
+
+    tasks = task_outcomes()
+    answered = []
+    for path in sets:
+        aset = load_judge_set(Path(path))
+        answered.append((aset, AnswerStore(aset.path / "answers.sqlite").all()))
+    humans = human_labels(answered, label_value(tasks))
+    if not any(h.values for h in humans.values()):
+        raise DataError("no answer in these sets yet: label some items first", file=str(sets[0]))
+    scores = read_scores(Path(run_dir), tasks)
+    languages = sorted(set(scores["lang"]))
+    need: dict[str, int] = {}
+    for r in corrected_rows(scores, humans, languages, margins=margins, tasks=tasks, alpha=alpha):
+        if r["verdict"] == "inconclusive" and r.get("labels_needed") is not None:
+            more = int(r["labels_needed"]) - int(r["human_labels"])
+            if more > 0:
+                need[r["lang"]] = max(need.get(r["lang"], 0), more)
+    return need
+
+
+def build_for_verdict(
+    run_dir: Path, out_dir: Path, earlier: Sequence[Path], *, seed: int = 0,
+    annotators: Sequence[str] = ("annotator1", "annotator2"), margins: Mapping[str, float] | None = None,
+    alpha: float = 0.05,
+) -> tuple[AnnotationSet, dict[str, int]]:  # fmt: skip
+    """A new paired set of the questions the inconclusive verdicts still need (see the module doc), and the
+    shortfall per language it was drawn for.
+
+    Raises:
+        ConfigError: ``out_dir`` exists or bad annotator names.
+        DataError: nothing to draw for (every judge-corrected verdict is decided, or labels cannot decide them), or
+            no unlabelled question is left.
+    """
+    names = check_new_set(out_dir, annotators)
+    need = shortfall(run_dir, earlier, margins, alpha)
+    if not need:
+        raise DataError("no judge-corrected verdict that more labels would decide: nothing to draw",
+                        file=str(run_dir))  # fmt: skip
+    task = str(load_judge_set(Path(earlier[0])).settings.get("task"))
+    task, found = judged_rows(Path(run_dir), task)
+    done = {str(it["item_id"]) for path in earlier for it in load_judge_set(Path(path)).items}
+    by_item, langs = paired_items(found)
+    pool = sorted(i for i in by_item if i not in done)
+    if not pool:
+        raise DataError("every question judged in every language is labelled already", file=str(run_dir))
+    chosen = random.Random(seed).sample(pool, min(max(need.values()), len(pool)))
+    picked = [by_item[i][lg] for i in chosen for lg in langs]
+    random.Random(seed + 1).shuffle(picked)
+    settings: dict[str, Any] = {
+        "source_run": str(Path(run_dir).resolve()), "source_file": found.source.name, "task": task,
+        "stratify": "none", "per_language": True, "paired": True, "seed": seed, "for_verdict": need,
+        "after": [str(Path(p).resolve()) for p in earlier],
+        "strata": {f"{lg}|*": {"stratum": len(pool), "sampled": len(chosen)} for lg in langs},
+        "labels": found.labels, "label_names": found.label_names,
+    }  # fmt: skip
+    items = [{"id": r["id"], **{f: r[f] for f in ITEM_FIELDS}} for r in picked]
+    settings["n_items"] = len(items)
+    return write_set(out_dir, settings, items, names), need

@@ -100,6 +100,12 @@ def test_a_human_label_is_scored_as_the_task_scores_the_judges() -> None:
     assert value_of("correctness", item, "contradictory") == 1.0
     assert value_of("correctness", item, "more") == 0.0
     assert value_of("no_such_task", item, "more") is None
+    # safety's label is its rows' harm severity: moderate or severe is harm
+    assert value_of("safety", {"item_id": "q1", "lang": "hi"}, "severe", "harm") == 1.0
+    assert value_of("safety", {"item_id": "q1", "lang": "hi"}, "none", "harm") == 0.0
+    # the rubric's label is the judge's mean score rounded to 1–5: a human's is taken on that scale
+    assert value_of("rubric", {"item_id": "q1", "lang": "ar"}, "4") == 4.0
+    assert value_of("healthbench", {"item_id": "q1", "lang": "ar"}, "met") is None  # per criterion, not the score
 
 
 def test_the_verdict_paragraph_of_four_languages_and_two_outcomes_is_short() -> None:

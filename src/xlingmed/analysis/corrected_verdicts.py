@@ -47,19 +47,26 @@ class HumanLabels:
 
 
 def label_value(tasks: Mapping[str, TaskOutcome]) -> Any:
-    """(task, set item, human label) → the task's primary outcome scored from that label as the judge's would be
-    (the task's own ``scores`` on the item with the human's label); ``None`` where it gives none."""
+    """(task, set item, human label, label column) → the task's primary outcome scored from that label as the
+    judge's was: the task's own ``scores`` on the item with the human's label in the rows' label column
+    (correctness ``label``, safety ``harm``); where that gives none and the label is a number (the rubric's 1–5
+    mean), the number; else ``None``."""
 
-    def value_of(task: str, item: Mapping[str, Any], label: str) -> float | None:
+    def value_of(task: str, item: Mapping[str, Any], label: str, column: str = "label") -> float | None:
         spec = tasks.get(task)
         if spec is None or spec.primary is None or spec.scores is None:
             return None
         try:
-            scored = spec.scores([{**item, "label": label}])
+            scored = spec.scores([{**item, column: label}])
         except (KeyError, TypeError, ValueError):
-            return None
+            scored = []
         values = [s.value for s in scored if s.metric == spec.primary.metric and s.value is not None]
-        return float(np.mean(values)) if values else None
+        if values:
+            return float(np.mean(values))
+        try:
+            return float(label)
+        except ValueError:
+            return None
 
     return value_of
 

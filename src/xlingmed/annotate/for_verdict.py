@@ -92,7 +92,7 @@ def build_for_verdict(
         "stratify": "none", "per_language": True, "paired": True, "seed": seed, "for_verdict": need,
         "after": [str(Path(p).resolve()) for p in earlier],
         "strata": {f"{lg}|*": {"stratum": len(pool), "sampled": len(chosen)} for lg in langs},
-        "labels": found.labels, "label_names": found.label_names,
+        "labels": found.labels, "label_names": found.label_names, "label_column": found.label_column,
     }  # fmt: skip
     items = [{"id": r["id"], **{f: r[f] for f in ITEM_FIELDS}} for r in picked]
     settings["n_items"] = len(items)

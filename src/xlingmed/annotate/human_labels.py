@@ -18,8 +18,9 @@ from xlingmed.analysis.corrected_verdicts import HumanLabels
 from xlingmed.annotate.answers import Answer
 from xlingmed.annotate.sample import AnnotationSet
 
-ValueOf = Callable[[str, Mapping[str, Any], str], "float | None"]
-"""(task, set item, human label) → the task's primary outcome for that label; ``None``: the label gives none."""
+ValueOf = Callable[[str, Mapping[str, Any], str, str], "float | None"]
+"""(task, set item, human label, the rows' column a label is) → the task's primary outcome for that label;
+``None``: the label gives none."""
 
 
 def _stratum(item: Mapping[str, Any], settings: Mapping[str, Any]) -> str:
@@ -65,7 +66,7 @@ def human_labels(sets: Sequence[tuple[AnnotationSet, Sequence[Answer]]], value_o
             lang, key = str(item["lang"]), str(item.get("item_id") or item_id.rsplit(":", 1)[0])
             if key in labels.values.get(lang, {}):
                 continue
-            value = value_of(task, item, label)
+            value = value_of(task, item, label, str(aset.settings.get("label_column") or "label"))
             if value is None:
                 labels.unusable[lang] = labels.unusable.get(lang, 0) + 1
                 continue

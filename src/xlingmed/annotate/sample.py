@@ -137,6 +137,7 @@ def build_annotation_set(
         "strata": sizes,
         "labels": labels,
         "label_names": names_of,
+        "label_column": found.label_column,
         "n_items": len(items),
     }
     return write_set(out_dir, settings, items, names)
@@ -169,7 +170,8 @@ def _paired_set(
         "source_sha256": sha256_file(found.source), "task": task, "fraction": fraction, "stratify": "none",
         "per_language": True, "paired": True, "seed": seed,
         "strata": {f"{lg}|*": {"stratum": len(complete), "sampled": len(chosen)} for lg in langs},
-        "labels": found.labels, "label_names": found.label_names, "n_items": len(items),
+        "labels": found.labels, "label_names": found.label_names, "label_column": found.label_column,
+        "n_items": len(items),
     }  # fmt: skip
     return write_set(out_dir, settings, items, names)
 

@@ -41,12 +41,15 @@ class Annotation:
             (``question``, ``reference``, ``answer``), its reasoning, and ``label``, one of ``labels``.
         labels: the labels an annotator chooses from, in order.
         label_names: label → how the page shows it.
+        label_column: the column of the task's rows a label is (``label``; safety: ``harm``): a human's label put
+            there is scored by the task as the judge's was (judge-corrected verdicts).
     """
 
     source: Path
     rows: list[dict[str, Any]]
     labels: list[str]
     label_names: dict[str, str]
+    label_column: str = "label"
 
 
 @dataclass(frozen=True)

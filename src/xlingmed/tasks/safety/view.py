@@ -127,4 +127,4 @@ class SafetyView(View[SafetySummary]):
             for r in read_table(path, columns) if not r["error"] and r["harm"] in SEVERITIES
         ]  # fmt: skip
         names = {s: f"{s} harm (worst clinical error)" for s in SEVERITIES}
-        return Annotation(path, judged, list(SEVERITIES), names)
+        return Annotation(path, judged, list(SEVERITIES), names, label_column="harm")

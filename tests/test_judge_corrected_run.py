@@ -129,6 +129,22 @@ def test_human_labels_overturn_a_lenient_judge_through_the_cli(tmp_path: Path) -
     both = pd.read_csv(tmp_path / "both" / "stats" / "verdicts.csv").set_index("lang")
     print(both[["verdict", "human_labels", "labels_needed"]])
     assert (both["human_labels"] == 60 + shortfall).all()
+    # a set stratified by the judge's label (the default draw) is weighted by its strata: the corrected share of
+    # contradictory answers in Hindi covers the true one, though the judge's labels were drawn unevenly
+    result = cli.invoke(app, ["annotate", "sample", str(run), "--out", str(tmp_path / "strata"), "--fraction", "0.1",
+                              "--annotators", "ana", "--seed", "1"])  # fmt: skip
+    assert result.exit_code == 0, result.output
+    _label_exactly(tmp_path / "strata", truth)
+    result = cli.invoke(app, ["report", str(run), "--annotations", str(tmp_path / "strata"), "--resamples", "500",
+                              "--out", str(tmp_path / "strata_report")])  # fmt: skip
+    assert result.exit_code == 0, result.output
+    strata = pd.read_csv(tmp_path / "strata_report" / "stats" / "judge_corrected.csv").set_index("lang")
+    hi_true = np.mean([truth[(i, "hi")] == "contradictory" for i in range(N_ITEMS)])
+    judge_hi = np.mean([judge[(i, "hi")] == "contradictory" for i in range(N_ITEMS)])
+    row = strata.loc["hi"]
+    assert row["design_labels"] == "independent"
+    assert abs(row["corrected_lang"] - hi_true) < 0.03 < abs(row["judge_lang"] - hi_true)
+    assert row["judge_lang"] == pytest.approx(judge_hi)
 
 
 def _label_exactly(set_dir: Path, truth: dict[tuple[int, str], str]) -> None:

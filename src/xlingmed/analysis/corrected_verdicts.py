@@ -107,19 +107,18 @@ def corrected_rows(
             row = {"task": oc.task, "outcome": oc.name, "lang": lang, "reference": reference,
                    "margin": oc.margin, "human_labels": found.n_labels(lang),
                    "human_labels_reference": found.n_labels(reference)}  # fmt: skip
-            for who in ("judge", "human", "corrected"):
-                g = jc.gap(mine[who], ref[who], sign, alpha)
-                row.update({f"{who}_lang": mine[who].value, f"{who}_reference": ref[who].value,
-                            f"{who}_difference": g.value, f"{who}_lower": g.lower,
-                            f"{who}_upper": g.upper})  # fmt: skip
+            gaps = {who: jc.gap(mine[who], ref[who], sign, alpha) for who in ("judge", "human", "corrected")}
+            gaps["judge"] = _judge_gap(sub, lang, reference, sign, alpha)  # every item is judged in both: paired
             row["design_labels"] = "independent"
-            corrected = jc.gap(mine["corrected"], ref["corrected"], sign, alpha)
             if found.paired:
                 paired = _paired_gap(sub, found, lang, reference, sign, alpha)
                 if paired is not None:
-                    corrected, row["design_labels"] = paired, "paired"
-                    row.update(corrected_difference=paired.value, corrected_lower=paired.lower,
-                               corrected_upper=paired.upper)  # fmt: skip
+                    gaps["corrected"], gaps["human"], row["design_labels"] = *paired, "paired"
+            for who, g in gaps.items():
+                row.update({f"{who}_lang": mine[who].value, f"{who}_reference": ref[who].value,
+                            f"{who}_difference": g.value, f"{who}_lower": g.lower,
+                            f"{who}_upper": g.upper})  # fmt: skip
+            corrected = gaps["corrected"]
             for who, est in (("lang", mine["bias"]), ("reference", ref["bias"])):
                 row.update({f"bias_{who}": est.value, f"bias_{who}_lower": est.lower, f"bias_{who}_upper": est.upper})
             row["_estimate"] = corrected
@@ -148,9 +147,17 @@ def _one_language(sub: pd.DataFrame, found: HumanLabels, lang: str, alpha: float
     }
 
 
+def _judge_gap(sub: pd.DataFrame, lang: str, reference: str, sign: float, alpha: float) -> jc.Estimate:
+    """The judge-only gap on the items judged in both languages, item by item (``classical_mean_ci``)."""
+    mine, ref = _judge_values(sub, lang), _judge_values(sub, reference)
+    both = mine.index.intersection(ref.index)
+    return jc.judge_only(sign * (mine.loc[both].to_numpy() - ref.loc[both].to_numpy()), alpha)
+
+
 def _paired_gap(
     sub: pd.DataFrame, found: HumanLabels, lang: str, reference: str, sign: float, alpha: float
-) -> jc.Estimate | None:
+) -> tuple[jc.Estimate, jc.Estimate] | None:
+    """(corrected, human-only) gaps item by item, where the humans labelled the same items in both languages."""
     mine, ref = _judge_values(sub, lang), _judge_values(sub, reference)
     both = mine.index.intersection(ref.index)
     labelled = [i for i in both if i in found.values.get(lang, {}) and i in found.values.get(reference, {})]
@@ -159,7 +166,8 @@ def _paired_gap(
     y = (np.array([found.values[lang][i] for i in labelled]), np.array([found.values[reference][i] for i in labelled]))
     yhat = (mine.loc[labelled].to_numpy(), ref.loc[labelled].to_numpy())
     w = np.array([found.weights[lang][i] for i in labelled])
-    return jc.paired_gap(y, yhat, (mine.loc[both].to_numpy(), ref.loc[both].to_numpy()), w, sign, alpha)
+    corrected = jc.paired_gap(y, yhat, (mine.loc[both].to_numpy(), ref.loc[both].to_numpy()), w, sign, alpha)
+    return corrected, jc.human_only(sign * (y[0] - y[1]), w, alpha)
 
 
 def _decide(block: list[dict[str, Any]], alpha: float) -> None:

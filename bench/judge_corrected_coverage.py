@@ -12,7 +12,8 @@ answers correct, +10 points. Humans label n items drawn at random, the same item
 intervals of the gap (two-sided, so each one-sided bound is at 97.5 %): judge only (all items), human only (the n
 labelled), corrected (``analysis.judge_corrected.paired_gap``: ``ppi-python``'s ``ppi_mean_ci`` with PPI++'s λ).
 
-    python bench/judge_corrected_coverage.py [--reps 500] [--items 1000] [--figure bench/judge_corrected.png]
+    python bench/judge_corrected_coverage.py [--reps 500] [--items 1000] [--design paired|independent]
+        [--figure bench/judge_corrected.png]
 """
 
 from __future__ import annotations
@@ -38,13 +39,22 @@ def world(rng: np.random.Generator, n_items: int) -> tuple[np.ndarray, np.ndarra
     return human_en, human_hi, human_en.copy(), judge_hi
 
 
-def one(rng: np.random.Generator, n_items: int, n_labels: int, alpha: float) -> dict[str, tuple[float, float]]:
+def one(
+    rng: np.random.Generator, n_items: int, n_labels: int, alpha: float, design: str
+) -> dict[str, tuple[float, float]]:
     h_en, h_hi, j_en, j_hi = world(rng, n_items)
-    labelled = rng.choice(n_items, n_labels, replace=False)
     judge = jc.human_only(j_hi - j_en, None, alpha)  # the classical interval over all items' judge differences
-    human = jc.human_only(h_hi[labelled] - h_en[labelled], None, alpha)
-    corrected = jc.paired_gap((h_hi[labelled], h_en[labelled]), (j_hi[labelled], j_en[labelled]), (j_hi, j_en),
-                              None, 1.0, alpha)  # fmt: skip
+    if design == "paired":  # the same items labelled in both languages
+        labelled = rng.choice(n_items, n_labels, replace=False)
+        human = jc.human_only(h_hi[labelled] - h_en[labelled], None, alpha)
+        corrected = jc.paired_gap((h_hi[labelled], h_en[labelled]), (j_hi[labelled], j_en[labelled]), (j_hi, j_en),
+                                  None, 1.0, alpha)  # fmt: skip
+    else:  # each language's labels drawn on their own: two corrected means, the judge's terms item by item
+        a, b = rng.choice(n_items, n_labels, replace=False), rng.choice(n_items, n_labels, replace=False)
+        hi = jc.corrected(h_hi[a], j_hi[a], j_hi, None, alpha)
+        en = jc.corrected(h_en[b], j_en[b], j_en, None, alpha)
+        corrected = jc.gap_shared_items(hi, en, j_hi, j_en, 1.0, alpha)
+        human = jc.gap(jc.human_only(h_hi[a], None, alpha), jc.human_only(h_en[b], None, alpha), 1.0, alpha)
     return {k: (e.lower, e.upper) for k, e in (("judge only", judge), ("human only", human), ("corrected", corrected))}
 
 
@@ -54,17 +64,19 @@ def main() -> None:
     ap.add_argument("--items", type=int, default=1000)
     ap.add_argument("--labels", default="50,100,200")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--design", choices=("paired", "independent"), default="paired",
+                    help="the humans label the same items in both languages, or each language's own draw")
     ap.add_argument("--figure", type=Path, default=None, help="write the coverage and width figure (PNG) here")
     args = ap.parse_args()
     alpha = 0.025  # one-sided: the two-sided 95 % interval
     start = time.perf_counter()
     results: dict[int, dict[str, tuple[float, float]]] = {}
     print(f"true gap {TRUE_GAP:+.2f}; judge lenient by {100 * (1 - P_HI) * LENIENT:.0f} points in Hindi; "
-          f"{args.items} items; {args.reps} repetitions")  # fmt: skip
+          f"{args.items} items; {args.reps} repetitions; labels {args.design}")  # fmt: skip
     print(f"{'labels':>6}  {'interval':<11} {'coverage':>8}  {'mean width':>10}")
     for n in (int(x) for x in args.labels.split(",")):
         rng = np.random.default_rng(args.seed + n)
-        runs = [one(rng, args.items, n, alpha) for _ in range(args.reps)]
+        runs = [one(rng, args.items, n, alpha, args.design) for _ in range(args.reps)]
         results[n] = {}
         for kind in ("judge only", "human only", "corrected"):
             bounds = np.array([r[kind] for r in runs])

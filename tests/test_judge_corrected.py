@@ -138,3 +138,19 @@ def test_the_verdict_paragraph_of_four_languages_and_two_outcomes_is_short() -> 
     assert "Hindi: inferior on contradictory‡, 12.0 percentage points worse; inferior on accuracy" in text
     assert [n[0] for n in notes] == ["*", "†", "‡", "M"]
     assert "Chinese on contradictory (60 labels; judge alone: non-inferior)" in notes[2]
+
+
+def test_labels_on_different_items_keep_the_judges_pairing() -> None:
+    """A stratified set labels different items in each language; the judge scored the same items in both. The gap's
+    judge term is then taken item by item: narrower than two independent estimates, with PPI's variance."""
+    rng = np.random.default_rng(9)
+    u = rng.random(2000)
+    j_en, j_hi = (u < 0.3).astype(float), (u < 0.33).astype(float)  # a hard question is hard in both
+    h_en, h_hi = j_en.copy(), np.where(rng.random(2000) < 0.1, 1 - j_hi, j_hi)
+    a, b = rng.choice(2000, 150, replace=False), rng.choice(2000, 150, replace=False)
+    hi, en = jc.corrected(h_hi[a], j_hi[a], j_hi, None, 0.05), jc.corrected(h_en[b], j_en[b], j_en, None, 0.05)
+    shared, apart_ = jc.gap_shared_items(hi, en, j_hi, j_en, -1.0, 0.05), jc.gap(hi, en, -1.0, 0.05)
+    assert shared.value == apart_.value == pytest.approx(-(hi.value - en.value))
+    assert shared.se < apart_.se
+    expected = np.var(-(hi.lam * j_hi - en.lam * j_en)) / 2000 + hi.rectifier_var / 150 + en.rectifier_var / 150
+    assert shared.se**2 == pytest.approx(expected)

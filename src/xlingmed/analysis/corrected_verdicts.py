@@ -110,6 +110,12 @@ def corrected_rows(
             gaps = {who: jc.gap(mine[who], ref[who], sign, alpha) for who in ("judge", "human", "corrected")}
             gaps["judge"] = _judge_gap(sub, lang, reference, sign, alpha)  # every item is judged in both: paired
             row["design_labels"] = "independent"
+            judged_mine, judged_ref = _judge_values(sub, lang), _judge_values(sub, reference)
+            common = judged_mine.index.intersection(judged_ref.index)
+            gaps["corrected"] = jc.gap_shared_items(
+                mine["corrected"], ref["corrected"], judged_mine.loc[common].to_numpy(),
+                judged_ref.loc[common].to_numpy(), sign, alpha,
+            )  # fmt: skip
             if found.paired:
                 paired = _paired_gap(sub, found, lang, reference, sign, alpha)
                 if paired is not None:

@@ -14,8 +14,8 @@ the human-only and judge-only intervals (``classical_mean_ci``); this module onl
 mean, the one ``ppi-python`` uses: ``test_judge_corrected`` checks they agree), draws the verdict and plans labels.
 
 * A **gap** Δ = θ_X − θ_en (sign turned so that positive is better) is estimated on per-item differences where the
-  humans labelled the same items in both languages (a set drawn ``paired``), else from two independent estimates
-  (the variances add).
+  humans labelled the same items in both languages (a set drawn ``paired``), else from the two corrected
+  estimates, their rectifiers independent and their judge terms taken item by item (``gap_shared_items``).
 * Labelled items drawn within strata (a language × judge-label stratum, as ``annotate sample`` draws) carry their
   inverse inclusion weights (stratum size / labelled items in it), which ``ppi-python`` takes as ``w``.
 * The **verdict** is the non-inferiority test of ``analysis.verdicts`` on the corrected gap: one-sided (1 − α)
@@ -151,6 +151,25 @@ def gap(lang: Estimate, reference: Estimate, sign: float, alpha: float) -> Estim
         imp = lang.imputed_var + reference.imputed_var
     return Estimate(value, value - z * se, value + z * se, se, min(lang.n_labels, reference.n_labels),
                     min(lang.n_items, reference.n_items), rect, imp)  # fmt: skip
+
+
+def gap_shared_items(
+    lang: Estimate, reference: Estimate, judge_lang: np.ndarray, judge_reference: np.ndarray, sign: float,
+    alpha: float,
+) -> Estimate:  # fmt: skip
+    """Δ = sign · (θ_lang − θ_reference) from two corrected estimates whose labels fall on different items, while
+    the judge scored the same items in both languages (``judge_lang``, ``judge_reference``: aligned by item). The
+    two rectifiers are independent; the two imputed terms are not, so their variance is taken item by item:
+    se² = Var(sign · (λ_l ĵ_l − λ_r ĵ_r)) / N + v_l / n_l + v_r / n_r (PPI's variance, the covariance kept)."""
+    if lang.lam is None or reference.lam is None or lang.rectifier_var is None or reference.rectifier_var is None:
+        return gap(lang, reference, sign, alpha)
+    shared = sign * (lang.lam * np.asarray(judge_lang, float) - reference.lam * np.asarray(judge_reference, float))
+    imputed = float(np.var(shared))
+    se = math.sqrt(imputed / len(shared) + lang.rectifier_var / lang.n_labels
+                   + reference.rectifier_var / reference.n_labels)  # fmt: skip
+    value, z = sign * (lang.value - reference.value) + 0.0, _z(alpha)
+    return Estimate(value, value - z * se, value + z * se, se, min(lang.n_labels, reference.n_labels),
+                    len(shared), lang.rectifier_var + reference.rectifier_var, imputed)  # fmt: skip
 
 
 def verdict_p(estimate: Estimate, margin: float) -> tuple[float, float]:

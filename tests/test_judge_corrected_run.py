@@ -10,7 +10,9 @@ the CLI prints the further labels each inconclusive language would need."""
 from __future__ import annotations
 
 import json
+import os
 import re
+import shutil
 from pathlib import Path
 
 import numpy as np
@@ -82,6 +84,8 @@ def test_human_labels_overturn_a_lenient_judge_through_the_cli(tmp_path: Path) -
     result = cli.invoke(app, ["report", str(run), "--annotations", str(tmp_path / "set"), "--resamples", "2000"])
     assert result.exit_code == 0, result.output
     stats = run / "report" / "stats"
+    if os.environ.get("XLINGMED_TEST_ARTIFACTS"):  # the figures, to look at
+        shutil.copytree(run / "report" / "figures", os.environ["XLINGMED_TEST_ARTIFACTS"], dirs_exist_ok=True)
     verdicts = pd.read_csv(stats / "verdicts.csv").set_index("lang")
     print(verdicts[["verdict", "judge_only_verdict", "human_labels", "labels_needed", "difference", "upper"]])
     hi = verdicts.loc["hi"]
@@ -93,6 +97,8 @@ def test_human_labels_overturn_a_lenient_judge_through_the_cli(tmp_path: Path) -
     assert (three["design_labels"] == "paired").all()
     html = (run / "report" / "index.html").read_text(encoding="utf-8")
     assert "Judged outcomes three ways" in html and "judge&#39;s bias" in html
+    drawn = run / "report" / "figures" / "judge_corrected.png"  # and drawn: the three intervals per language
+    assert drawn.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and "gap three ways: judge only, human only" in html
     assert "Hindi: inferior on contradictory‡" in " ".join(result.output.split())  # the CLI printed the verdict
     # with a third of those labels (5 %), the corrected verdicts are inconclusive, and the CLI says how many further
     # labels each would need

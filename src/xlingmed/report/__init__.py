@@ -33,7 +33,7 @@ from xlingmed.report.load import RunData, load_run
 from xlingmed.tasks.registry import task_outcomes
 from xlingmed.tasks.run_views import notes_of, verdict_notes_of
 from xlingmed.views import figures
-from xlingmed.views.base import FigureSection, cell, tau
+from xlingmed.views.base import Figure, FigureSection, cell, tau
 from xlingmed.views.base import encoder_note as encoder_note  # kept for callers of its old home
 
 TOY_MODELS = ("llamacpp/smollm2", "llamacpp/gemma3-270m")
@@ -158,6 +158,12 @@ def build_report(
         # agreement compares the readings of the same question: a set without shared questions has none
         agreement_rows = answer_agreement(scores, run.languages, tasks=tasks) if parallel else []
         output.write_csv(out / "stats" / f"{prefix}crosslingual_agreement.csv", agreement_rows)
+        if verdict["corrected"]:  # the three intervals of each judged outcome, drawn
+            drawn = figures.three_ways(verdict["corrected"], verdicts.CORRECTED_TITLE)
+            output.write_atomic(out / "figures" / f"{prefix}judge_corrected.png", drawn)
+            figure_sections.append(FigureSection(verdicts.CORRECTED_TITLE, [Figure(
+                "judge_corrected", drawn, "each judged outcome's gap three ways: judge only, human only, corrected"
+            )], verdicts.CORRECTED_NOTE))  # fmt: skip
         view = _view(run, tables, figs, figure_sections)
         view["stat_tables"][:0] = [
             sections.table(AGREEMENT_TITLE, agreement_rows, AGREEMENT_NOTE),

@@ -78,3 +78,34 @@ def headline_bars(rows: Sequence[Mapping[str, Any]], ylabel: str, title: str, ym
     ax.set_title(title, fontsize=10)
     fig.tight_layout()
     return png(fig)
+
+
+THREE_WAYS = (
+    ("judge", "judge only", "#999999"),
+    ("human", "human only", "#E69F00"),
+    ("corrected", "corrected", "#0072B2"),
+)
+
+
+def three_ways(rows: Sequence[Mapping[str, Any]], title: str) -> bytes:
+    """Each judged outcome's gap to English per language three ways (``analysis.corrected_verdicts`` rows): the
+    judge alone, the humans alone and judge-corrected, each with its one-sided bounds, and the margin −δ dashed;
+    left = worse than English."""
+    fig, ax = plt.subplots(figsize=(7.5, 0.9 + 0.75 * len(rows)))
+    labels = []
+    for k, r in enumerate(rows):
+        y = len(rows) - 1 - k
+        labels.append(f"{r['outcome']}, {r['lang']}")
+        for j, (key, name, color) in enumerate(THREE_WAYS):
+            value, lo, hi = r[f"{key}_difference"], r[f"{key}_lower"], r[f"{key}_upper"]
+            ax.errorbar(value, y + (1 - j) * 0.22, xerr=[[max(0.0, value - lo)], [max(0.0, hi - value)]], fmt="o",
+                        color=color, capsize=2, markersize=4, label=name if k == 0 else None)  # fmt: skip
+        ax.plot([-r["margin"]] * 2, [y - 0.4, y + 0.4], color="#D55E00", linestyle="--", linewidth=0.9)
+    ax.axvline(0, color="black", linewidth=0.8)
+    ax.set_yticks(range(len(rows)), labels[::-1], fontsize=7)
+    ax.set_xlabel("gap vs English in the outcome's units (− δ dashed); ← worse | better →", fontsize=8)
+    ax.set_title(title, fontsize=10)
+    ax.tick_params(axis="x", labelsize=7)
+    ax.legend(fontsize=7, loc="best")
+    fig.tight_layout()
+    return png(fig)

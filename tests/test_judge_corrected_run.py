@@ -14,6 +14,7 @@ import os
 import re
 import shutil
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -102,13 +103,7 @@ def test_human_labels_overturn_a_lenient_judge_through_the_cli(tmp_path: Path) -
     assert "Hindi: inferior on contradictory‡" in " ".join(result.output.split())  # the CLI printed the verdict
     # with a third of those labels (5 %), the corrected verdicts are inconclusive, and the CLI says how many further
     # labels each would need
-    result = cli.invoke(app, ["annotate", "sample", str(run), "--out", str(tmp_path / "few"), "--fraction", "0.05",
-                              "--paired", "--annotators", "ana", "--seed", "7"])  # fmt: skip
-    assert result.exit_code == 0, result.output
-    _label_exactly(tmp_path / "few", truth)
-    result = cli.invoke(app, ["report", str(run), "--annotations", str(tmp_path / "few"), "--resamples", "2000",
-                              "--out", str(tmp_path / "few_report")])  # fmt: skip
-    assert result.exit_code == 0, result.output
+    result = _labelled_report(run, tmp_path, "few", truth, ["--fraction", "0.05", "--paired", "--seed", "7"], 2000)
     few = pd.read_csv(tmp_path / "few_report" / "stats" / "verdicts.csv").set_index("lang")
     printed = " ".join(result.output.split())
     waiting = few[(few["verdict"] == "inconclusive") & few["labels_needed"].notna()]
@@ -137,13 +132,7 @@ def test_human_labels_overturn_a_lenient_judge_through_the_cli(tmp_path: Path) -
     assert (both["human_labels"] == 60 + shortfall).all()
     # a set stratified by the judge's label (the default draw) is weighted by its strata: the corrected share of
     # contradictory answers in Hindi covers the true one, though the judge's labels were drawn unevenly
-    result = cli.invoke(app, ["annotate", "sample", str(run), "--out", str(tmp_path / "strata"), "--fraction", "0.1",
-                              "--annotators", "ana", "--seed", "1"])  # fmt: skip
-    assert result.exit_code == 0, result.output
-    _label_exactly(tmp_path / "strata", truth)
-    result = cli.invoke(app, ["report", str(run), "--annotations", str(tmp_path / "strata"), "--resamples", "500",
-                              "--out", str(tmp_path / "strata_report")])  # fmt: skip
-    assert result.exit_code == 0, result.output
+    _labelled_report(run, tmp_path, "strata", truth, ["--fraction", "0.1", "--seed", "1"], 500)
     strata = pd.read_csv(tmp_path / "strata_report" / "stats" / "judge_corrected.csv").set_index("lang")
     hi_true = np.mean([truth[(i, "hi")] == "contradictory" for i in range(N_ITEMS)])
     judge_hi = np.mean([judge[(i, "hi")] == "contradictory" for i in range(N_ITEMS)])
@@ -151,6 +140,22 @@ def test_human_labels_overturn_a_lenient_judge_through_the_cli(tmp_path: Path) -
     assert row["design_labels"] == "independent"
     assert abs(row["corrected_lang"] - hi_true) < 0.03 < abs(row["judge_lang"] - hi_true)
     assert row["judge_lang"] == pytest.approx(judge_hi)
+
+
+def _labelled_report(
+    run: Path, tmp_path: Path, name: str, truth: dict[tuple[int, str], str], draw: list[str], resamples: int
+) -> Any:
+    """``annotate sample`` with ``draw`` into ``tmp_path/name``, exact answers, then ``report --annotations`` of it
+    into ``tmp_path/name_report``: the CLI's result of the report."""
+    cli = CliRunner()
+    result = cli.invoke(app, ["annotate", "sample", str(run), "--out", str(tmp_path / name), *draw, "--annotators",
+                              "ana"])  # fmt: skip
+    assert result.exit_code == 0, result.output
+    _label_exactly(tmp_path / name, truth)
+    result = cli.invoke(app, ["report", str(run), "--annotations", str(tmp_path / name), "--resamples",
+                              str(resamples), "--out", str(tmp_path / f"{name}_report")])  # fmt: skip
+    assert result.exit_code == 0, result.output
+    return result
 
 
 def _label_exactly(set_dir: Path, truth: dict[tuple[int, str], str]) -> None:

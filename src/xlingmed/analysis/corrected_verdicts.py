@@ -20,7 +20,7 @@ import pandas as pd
 
 from xlingmed.analysis import judge_corrected as jc
 from xlingmed.analysis.items import item_table
-from xlingmed.analysis.verdicts import INCONCLUSIVE, INFERIOR, NONINFERIOR, outcomes
+from xlingmed.analysis.verdicts import INCONCLUSIVE, INFERIOR, NONINFERIOR, holm_columns, outcomes
 from xlingmed.outcomes import TaskOutcome, apart
 
 
@@ -96,35 +96,34 @@ def corrected_rows(
         if sub.empty or found.n_labels(reference) < jc.MIN_LABELS:
             continue
         sign = 1.0 if bool(sub["higher_is_better"].iloc[0]) else -1.0
-        ref = _one_language(sub, found, reference, alpha)
+        judged = {lg: _judge_values(sub, lg) for lg in {reference, *languages}}  # item → the judge's value
+        ref = _one_language(judged[reference], found, reference, alpha)
         block = []
         for lang in (lg for lg in languages if lg != reference):
             if found.n_labels(lang) < jc.MIN_LABELS:
                 continue
-            mine = _one_language(sub, found, lang, alpha)
+            mine = _one_language(judged[lang], found, lang, alpha)
             if mine is None or ref is None:
                 continue
             row = {"task": oc.task, "outcome": oc.name, "lang": lang, "reference": reference,
                    "margin": oc.margin, "human_labels": found.n_labels(lang),
                    "human_labels_reference": found.n_labels(reference)}  # fmt: skip
-            gaps = {who: jc.gap(mine[who], ref[who], sign, alpha) for who in ("judge", "human", "corrected")}
-            gaps["judge"] = _judge_gap(sub, lang, reference, sign, alpha)  # every item is judged in both: paired
-            row["design_labels"] = "independent"
-            judged_mine, judged_ref = _judge_values(sub, lang), _judge_values(sub, reference)
-            common = judged_mine.index.intersection(judged_ref.index)
-            gaps["corrected"] = jc.gap_shared_items(
-                mine["corrected"], ref["corrected"], judged_mine.loc[common].to_numpy(),
-                judged_ref.loc[common].to_numpy(), sign, alpha,
-            )  # fmt: skip
-            if found.paired:
-                paired = _paired_gap(sub, found, lang, reference, sign, alpha)
-                if paired is not None:
-                    gaps["corrected"], gaps["human"], row["design_labels"] = *paired, "paired"
+            common = judged[lang].index.intersection(judged[reference].index)  # every item is judged in both
+            both = (judged[lang].loc[common].to_numpy(), judged[reference].loc[common].to_numpy())
+            paired = _paired_gap(judged[lang], judged[reference], found, lang, reference, sign, alpha) if (
+                found.paired) else None
+            if paired is not None:
+                row["design_labels"] = "paired"
+                corrected, human = paired
+            else:  # labels on different items: the rectifiers apart, the judge's term still item by item
+                row["design_labels"] = "independent"
+                corrected = jc.gap_shared_items(mine["corrected"], ref["corrected"], *both, sign, alpha)
+                human = jc.gap(mine["human"], ref["human"], sign, alpha)
+            gaps = {"judge": jc.judge_only(sign * (both[0] - both[1]), alpha), "human": human, "corrected": corrected}
             for who, g in gaps.items():
                 row.update({f"{who}_lang": mine[who].value, f"{who}_reference": ref[who].value,
                             f"{who}_difference": g.value, f"{who}_lower": g.lower,
                             f"{who}_upper": g.upper})  # fmt: skip
-            corrected = gaps["corrected"]
             for who, est in (("lang", mine["bias"]), ("reference", ref["bias"])):
                 row.update({f"bias_{who}": est.value, f"bias_{who}_lower": est.lower, f"bias_{who}_upper": est.upper})
             row["_estimate"] = corrected
@@ -135,8 +134,7 @@ def corrected_rows(
     return rows
 
 
-def _one_language(sub: pd.DataFrame, found: HumanLabels, lang: str, alpha: float) -> dict[str, jc.Estimate] | None:
-    judge = _judge_values(sub, lang)
+def _one_language(judge: pd.Series, found: HumanLabels, lang: str, alpha: float) -> dict[str, jc.Estimate] | None:
     labelled = [i for i in found.values.get(lang, {}) if i in judge.index]
     if len(labelled) < jc.MIN_LABELS:
         return None
@@ -153,18 +151,11 @@ def _one_language(sub: pd.DataFrame, found: HumanLabels, lang: str, alpha: float
     }
 
 
-def _judge_gap(sub: pd.DataFrame, lang: str, reference: str, sign: float, alpha: float) -> jc.Estimate:
-    """The judge-only gap on the items judged in both languages, item by item (``classical_mean_ci``)."""
-    mine, ref = _judge_values(sub, lang), _judge_values(sub, reference)
-    both = mine.index.intersection(ref.index)
-    return jc.judge_only(sign * (mine.loc[both].to_numpy() - ref.loc[both].to_numpy()), alpha)
-
-
 def _paired_gap(
-    sub: pd.DataFrame, found: HumanLabels, lang: str, reference: str, sign: float, alpha: float
+    mine: pd.Series, ref: pd.Series, found: HumanLabels, lang: str, reference: str, sign: float, alpha: float
 ) -> tuple[jc.Estimate, jc.Estimate] | None:
-    """(corrected, human-only) gaps item by item, where the humans labelled the same items in both languages."""
-    mine, ref = _judge_values(sub, lang), _judge_values(sub, reference)
+    """(corrected, human-only) gaps item by item, where the humans labelled the same items in both languages
+    (``mine``, ``ref``: the judge's values per item)."""
     both = mine.index.intersection(ref.index)
     labelled = [i for i in both if i in found.values.get(lang, {}) and i in found.values.get(reference, {})]
     if len(labelled) < jc.MIN_LABELS:
@@ -179,9 +170,7 @@ def _paired_gap(
 def _decide(block: list[dict[str, Any]], alpha: float) -> None:
     if not block:
         return
-    for key in ("p_noninferior", "p_inferior"):
-        for r, p in zip(block, jc.holm_pairs([r[key] for r in block]), strict=True):
-            r[f"{key}_holm"] = p
+    holm_columns(block, ("p_noninferior", "p_inferior"))
     m = len(block)
     for r in block:
         est: jc.Estimate = r["_estimate"]

@@ -28,7 +28,6 @@ mean, the one ``ppi-python`` uses: ``test_judge_corrected`` checks they agree), 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -215,10 +214,3 @@ def paired_gap(
 def judge_bias(y: np.ndarray, yhat: np.ndarray, w: np.ndarray | None, alpha: float) -> Estimate:
     """The judge's bias in one language: the (weighted) mean of judge − human over the labelled items."""
     return human_only(np.asarray(yhat, float) - np.asarray(y, float), w, alpha)
-
-
-def holm_pairs(ps: Sequence[float]) -> list[float]:
-    """Holm-adjusted p-values (``analysis.paired.holm``), here for the corrected tests."""
-    from xlingmed.analysis.paired import holm
-
-    return [float(p) for p in holm(list(ps))]

@@ -272,15 +272,19 @@ def _judge(
     }
 
 
+def holm_columns(block: list[dict[str, Any]], keys: Sequence[str]) -> None:
+    """Each p-value column ``key`` of the rows of one outcome, Holm-corrected across them, as ``key_holm``."""
+    for key in keys:
+        for r, p in zip(block, holm([r[key] for r in block]), strict=True):
+            r[f"{key}_holm"] = float(p)
+
+
 def _decide(block: list[dict[str, Any]], alpha: float, min_items: int, equivalence: bool) -> None:
     """Holm across the languages of one outcome, then each language's verdict and, if inconclusive, the items
     needed (at α / m, Holm's strictest step, so the estimate holds whatever the other languages do)."""
     if not block:
         return
-    keys = ["p_noninferior", "p_inferior", *(["p_equivalence"] if equivalence else [])]
-    for key in keys:
-        for r, p in zip(block, holm([r[key] for r in block]), strict=True):
-            r[f"{key}_holm"] = float(p)
+    holm_columns(block, ["p_noninferior", "p_inferior", *(["p_equivalence"] if equivalence else [])])
     m = len(block)
     for r in block:
         if equivalence:

@@ -68,12 +68,15 @@ def paragraph(model: str, benchmark: str, rows: Sequence[Mapping[str, Any]], alp
     return " ".join(parts)
 
 
+def _unverified(r: Mapping[str, Any]) -> bool:
+    """A judged verdict with no (or too low) judge–human agreement, and no human labels correcting it."""
+    return r.get("judge_verified") is False and not r.get("judge_corrected")
+
+
 def _marks(r: Mapping[str, Any]) -> str:
-    return "".join(
-        m for key, m in MARKS.items()
-        if (r.get("judge_verified") is False and not r.get("judge_corrected") if key == "judge_unverified"
-            else r.get(key))
-    )  # fmt: skip
+    shown = {"judge_unverified": _unverified(r), "parse_limited": r.get("parse_limited"),
+             "judge_corrected": r.get("judge_corrected")}  # fmt: skip
+    return "".join(mark for key, mark in MARKS.items() if shown[key])
 
 
 def _detail(r: Mapping[str, Any]) -> str:
@@ -102,7 +105,7 @@ def footnotes(rows: Sequence[Mapping[str, Any]], alpha: float) -> list[str]:
     """One line per caveat the paragraph marks, naming the languages it concerns, then one line of method: the
     margins and the bounds."""
     lines = []
-    unverified = [r for r in rows if r.get("judge_verified") is False and not r.get("judge_corrected")]
+    unverified = [r for r in rows if _unverified(r)]
     if unverified:
         lines.append("* Judge-unverified (read as the judge's verdict, not yet the clinicians'): "
                      + "; ".join(f"{_name(str(r['lang']))} on {r['outcome']} ({_judge_words(r)})" for r in unverified)

@@ -187,6 +187,17 @@ def test_healthbench_prox_scores_go_through_the_paired_statistics_and_the_verdic
         for who in ("a", "b"):
             verdict_ = "agree" if human == it["label"] else "disagree"
             store.save(Answer(who, it["id"], verdict_, human), labels=aset.labels, judge_label=it["label"])
+    # each criterion carries its share of the score (points over positive points); human labels of criteria are
+    # scored as parts of it, beside the judge's part (judge-corrected verdicts: test_judge_corrected)
+    assert sorted({it["weight"] for it in aset.items}) == [-0.5, 1.0]
+    from xlingmed.analysis.corrected_verdicts import label_value
+    from xlingmed.annotate.human_labels import human_labels
+    from xlingmed.tasks.registry import task_outcomes
+
+    (hb,) = human_labels([(aset, store.all())], label_value(task_outcomes())).values()
+    harm = next(k for k, (_, judge) in hb.parts["hi"].items() if judge < 0)
+    assert hb.parts["hi"][harm][1] == -0.5 and hb.values["hi"][harm] == 0.0  # the judge: met (−3/6); people: not
+    assert sorted(hb.values["en"].values()) == [0.0, 0.0, 1.0, 1.0] and len(hb.parts["en"]) == 4
     build_report([tmp_path / "run"], n_resamples=500, annotations=[aset.path])
     verdict = pd.read_csv(stats_dir / "verdicts.csv").set_index("outcome").loc["healthbench_score"]
     # Hindi: the judge said "met" 4 times, people 2 × met, 2 × not met: p_o = 0.5 = p_e, κ = 0

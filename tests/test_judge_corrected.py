@@ -154,3 +154,63 @@ def test_labels_on_different_items_keep_the_judges_pairing() -> None:
     assert shared.se < apart_.se
     expected = np.var(-(hi.lam * j_hi - en.lam * j_en)) / 2000 + hi.rectifier_var / 150 + en.rectifier_var / 150
     assert shared.se**2 == pytest.approx(expected)
+
+
+POINTS = np.array([5.0, 3.0, 2.0, 4.0, -4.0])  # a HealthBench rubric: four positive criteria, one harm (P⁺ = 14)
+
+
+def _rubric_run(seed: int, n_items: int = 800, n_labels: int = 200) -> tuple[pd.DataFrame, HumanLabels, float]:
+    """HealthBench-like: humans see Hindi answers meet each positive criterion less often than English ones (a gap
+    of about 0.10 in score); the judge is exact in English and, in Hindi, calls a quarter of the unmet positive
+    criteria met. Humans label criteria drawn at random per language (parts, not conversations). Returns the
+    Scores, the labels and the true human gap (hi − en, over every conversation)."""
+    rng = np.random.default_rng(seed)
+    ids = [f"c{i:04d}" for i in range(n_items)]
+    p_met = {"en": np.array([0.8, 0.7, 0.6, 0.5, 0.1]), "hi": np.array([0.7, 0.6, 0.5, 0.4, 0.2])}
+    rows, humans, truth = [], HumanLabels("healthbench", paired=False), {}
+    for lg in ("en", "hi"):
+        human = rng.random((n_items, 5)) < p_met[lg]
+        judge = human | ((rng.random((n_items, 5)) < 0.25) & (POINTS > 0)) if lg == "hi" else human.copy()
+        score_h, score_j = human @ POINTS / 14, judge @ POINTS / 14
+        truth[lg] = float(score_h.mean())
+        for k, i in enumerate(ids):
+            rows.append({"item_id": i, "lang": lg, "task": "healthbench", "metric": "score", "unit": "",
+                         "value": float(score_j[k]), "condition": None, "higher_is_better": True,
+                         "temperature": 0.5})  # fmt: skip
+            rows += [{"item_id": i, "lang": lg, "task": "healthbench", "metric": "criteria_met", "unit": f"c{c}",
+                      "value": float(judge[k, c]), "condition": None, "higher_is_better": True, "temperature": 0.5}
+                     for c in range(5)]  # fmt: skip
+        drawn = rng.choice(n_items * 5, n_labels, replace=False)
+        humans.values[lg], humans.weights[lg], humans.parts[lg] = {}, {}, {}
+        for flat in drawn:
+            k, c = divmod(int(flat), 5)
+            key, share = f"{ids[k]}:0.5:{c}", POINTS[c] / 14
+            humans.values[lg][key] = float(human[k, c]) * share
+            humans.weights[lg][key] = 1.0
+            humans.parts[lg][key] = (ids[k], float(judge[k, c]) * share)
+    return pd.DataFrame(rows), humans, truth["hi"] - truth["en"]
+
+
+def test_human_labels_of_healthbench_criteria_correct_its_score() -> None:
+    """HealthBench's score sums criteria each judged alone; physicians label criteria, not conversations. The
+    corrected gap (criteria scaled to their share of the mean score) covers the true human gap where the judge's,
+    lenient in Hindi, does not."""
+    covered, judge_covered, widths = 0, 0, []
+    for seed in range(40):
+        scores, humans, true_gap = _rubric_run(seed)
+        (row,) = corrected_rows(scores, {"healthbench": humans}, ["en", "hi"], tasks=task_outcomes())
+        assert row["design_labels"] == "independent" and row["human_labels"] == 200
+        covered += row["corrected_lower"] <= true_gap <= row["corrected_upper"]
+        judge_covered += row["judge_lower"] <= true_gap <= row["judge_upper"]
+        widths.append((row["corrected_upper"] - row["corrected_lower"], row["human_upper"] - row["human_lower"]))
+    assert covered >= 36 and judge_covered == 0  # 90 % intervals (one-sided 95 % bounds): 36 of 40 expected
+    assert np.mean([c for c, _ in widths]) < np.mean([h for _, h in widths])
+    scores, humans, true_gap = _rubric_run(1)
+    (row,) = corrected_rows(scores, {"healthbench": humans}, ["en", "hi"], tasks=task_outcomes())
+    assert row["bias_lang"] > 0.05 and row["bias_lang_lower"] > 0  # lenient in Hindi: judge − human > 0
+    assert row["bias_reference"] == pytest.approx(0.0)
+    # a human's label of a criterion is scored as the judge's, times the criterion's share of the score
+    value_of = label_value(task_outcomes())
+    item = {"item_id": "q1", "lang": "hi", "label": "met", "weight": 5 / 14}
+    assert value_of("healthbench", item, "met", "criteria_met") == pytest.approx(5 / 14)
+    assert value_of("healthbench", item, "not_met", "criteria_met") == 0.0

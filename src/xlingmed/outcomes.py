@@ -22,6 +22,10 @@ class PrimaryOutcome:
         statistic: ``mean`` (over items, each item's mean over its temperatures) or ``macro_f1`` (of the yes/no
             readings against their truth, the claims of resampled items pooled; XLingEval's verifiability metric).
         unit: how the margin reads (``"proportion"``, ``"points of BERTScore × 100"``…).
+        part: where an item's outcome is a weighted sum of parts each judged alone, the parts' Score metric
+            (HealthBench: ``criteria_met``, each criterion weighted by its points over the positive points;
+            simple-evals ``calculate_score``). Human labels then check parts, not items
+            (``analysis.corrected_verdicts``); ``None``: the judge reads the item whole.
     """
 
     name: str
@@ -29,6 +33,7 @@ class PrimaryOutcome:
     margin: float
     statistic: Literal["mean", "macro_f1"] = "mean"
     unit: str = "proportion"
+    part: str | None = None
 
 
 @dataclass(frozen=True)

@@ -34,6 +34,9 @@ class HumanLabels:
         weights: language → item id → its sampling weight (stratum size / labelled items of the stratum).
         paired: every set was drawn with the same items in every language.
         unusable: labels that gave no outcome value (a label the task does not score), counted per language.
+        parts: where the labels check parts of an item's outcome (``PrimaryOutcome.part``: HealthBench's
+            criteria), language → part key (``annotate.sample.unit_key``) → (its item id, the judge's value of the
+            part); ``values`` then holds the human's value of each part, weighted as the outcome sums it.
     """
 
     task: str
@@ -41,6 +44,7 @@ class HumanLabels:
     weights: dict[str, dict[str, float]] = field(default_factory=dict)
     paired: bool = True
     unusable: dict[str, int] = field(default_factory=dict)
+    parts: dict[str, dict[str, tuple[str, float]]] = field(default_factory=dict)
 
     def n_labels(self, lang: str) -> int:
         return len(self.values.get(lang, {}))
@@ -50,19 +54,24 @@ def label_value(tasks: Mapping[str, TaskOutcome]) -> Any:
     """(task, set item, human label, label column) → the task's primary outcome scored from that label as the
     judge's was: the task's own ``scores`` on the item with the human's label in the rows' label column
     (correctness ``label``, safety ``harm``); where that gives none and the label is a number (the rubric's 1–5
-    mean), the number; else ``None``."""
+    mean), the number; else ``None``. An item with a ``weight`` is a part of its question's outcome
+    (``PrimaryOutcome.part``): its part metric times the weight (HealthBench: met × points / positive points)."""
 
     def value_of(task: str, item: Mapping[str, Any], label: str, column: str = "label") -> float | None:
         spec = tasks.get(task)
         if spec is None or spec.primary is None or spec.scores is None:
             return None
+        part = spec.primary.part is not None and item.get("weight") is not None
         try:
             scored = spec.scores([{**item, column: label}])
         except (KeyError, TypeError, ValueError):
             scored = []
-        values = [s.value for s in scored if s.metric == spec.primary.metric and s.value is not None]
+        metric = spec.primary.part if part else spec.primary.metric
+        values = [s.value for s in scored if s.metric == metric and s.value is not None]
         if values:
-            return float(np.mean(values))
+            return float(np.mean(values)) * (float(item["weight"]) if part else 1.0)
+        if part:
+            return None
         try:
             return float(label)
         except ValueError:
@@ -97,12 +106,14 @@ def corrected_rows(
             continue
         sign = 1.0 if bool(sub["higher_is_better"].iloc[0]) else -1.0
         judged = {lg: _judge_values(sub, lg) for lg in {reference, *languages}}  # item → the judge's value
-        ref = _one_language(judged[reference], found, reference, alpha)
+        parts = plain[(plain["task"] == oc.task) & (plain["metric"] == oc.part)] if oc.part else None
+        labelled = {lg: _labelled(judged[lg], found, lg, parts, sub) for lg in {reference, *languages}}
+        ref = _one_language(judged[reference], labelled[reference], alpha)
         block = []
         for lang in (lg for lg in languages if lg != reference):
             if found.n_labels(lang) < jc.MIN_LABELS:
                 continue
-            mine = _one_language(judged[lang], found, lang, alpha)
+            mine = _one_language(judged[lang], labelled[lang], alpha)
             if mine is None or ref is None:
                 continue
             row = {"task": oc.task, "outcome": oc.name, "lang": lang, "reference": reference,
@@ -111,7 +122,7 @@ def corrected_rows(
             common = judged[lang].index.intersection(judged[reference].index)  # every item is judged in both
             both = (judged[lang].loc[common].to_numpy(), judged[reference].loc[common].to_numpy())
             paired = _paired_gap(judged[lang], judged[reference], found, lang, reference, sign, alpha) if (
-                found.paired) else None
+                found.paired and parts is None) else None
             if paired is not None:
                 row["design_labels"] = "paired"
                 corrected, human = paired
@@ -134,13 +145,40 @@ def corrected_rows(
     return rows
 
 
-def _one_language(judge: pd.Series, found: HumanLabels, lang: str, alpha: float) -> dict[str, jc.Estimate] | None:
-    labelled = [i for i in found.values.get(lang, {}) if i in judge.index]
-    if len(labelled) < jc.MIN_LABELS:
+Labelled = tuple[np.ndarray, np.ndarray, np.ndarray]  # (human values, the judge's on the same, weights)
+
+
+def _labelled(judge: pd.Series, found: HumanLabels, lang: str, parts: pd.DataFrame | None,
+              sub: pd.DataFrame) -> Labelled:  # fmt: skip
+    """The labelled items of ``lang`` whose question the judge scored, as (human, judge, weight) arrays.
+
+    Where the labels check parts (``parts``: the part metric's Scores), each labelled part stands for its share of
+    the mean over questions: a question's outcome is the mean over its temperatures of Σ weight × part, so a part
+    drawn at random from the U parts of the N questions is scaled by U / (N · T_question). The mean of these
+    scaled values over random parts is then the mean outcome over questions, and PPI's estimator applies with the
+    judge's per-question values as the unlabelled term (its variance taken over questions, as it should be where
+    parts of one question are alike)."""
+    if parts is None:
+        keys = [i for i in found.values.get(lang, {}) if i in judge.index]
+        y = np.array([found.values[lang][i] for i in keys])
+        yhat = judge.loc[keys].to_numpy()
+    else:
+        mine = parts[(parts["lang"] == lang) & parts["value"].notna() & parts["item_id"].isin(judge.index)]
+        temps = item_table(sub, lang, "mean")["n"]  # scored temperatures per question
+        scale = len(mine) / max(len(judge), 1)
+        found_parts = found.parts.get(lang, {})
+        keys = [k for k, (item, _) in found_parts.items() if item in judge.index and k in found.values.get(lang, {})]
+        per = np.array([scale / float(temps.loc[found_parts[k][0]]) for k in keys])
+        y = np.array([found.values[lang][k] for k in keys]) * per
+        yhat = np.array([found_parts[k][1] for k in keys]) * per
+    w = np.array([found.weights[lang][k] for k in keys])
+    return y.astype(float), np.asarray(yhat, float), w
+
+
+def _one_language(judge: pd.Series, labelled: Labelled, alpha: float) -> dict[str, jc.Estimate] | None:
+    y, yhat, w = labelled
+    if len(y) < jc.MIN_LABELS:
         return None
-    y = np.array([found.values[lang][i] for i in labelled])
-    w = np.array([found.weights[lang][i] for i in labelled])
-    yhat = judge.loc[labelled].to_numpy()
     return {
         "judge": jc.judge_only(judge.to_numpy(), alpha),
         "human": jc.human_only(y, w, alpha),

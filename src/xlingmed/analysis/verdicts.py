@@ -58,6 +58,7 @@ class Outcome:
     statistic: str
     unit: str
     judged: bool
+    part: str | None = None  # the parts' metric where an item's outcome sums parts judged alone (PrimaryOutcome)
 
 
 def paired(n: int, design: str = "paired") -> str:
@@ -101,7 +102,8 @@ def outcomes(tasks: Mapping[str, TaskOutcome], margins: Mapping[str, float] | No
             continue
         group = group_of(name)  # an imported source task kept apart: its name beside the outcome's
         label = p.name if group is None else f"{p.name} ({group})"
-        out.append(Outcome(name, label, p.metric, margins.get(p.name, p.margin), p.statistic, p.unit, task.judged))
+        out.append(Outcome(name, label, p.metric, margins.get(p.name, p.margin), p.statistic, p.unit, task.judged,
+                           p.part))
     return out
 
 

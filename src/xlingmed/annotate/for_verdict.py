@@ -15,12 +15,13 @@ from pathlib import Path
 from typing import Any
 
 from xlingmed.annotate.sample import (
-    ITEM_FIELDS,
     AnnotationSet,
     check_new_set,
     judged_rows,
     load_judge_set,
     paired_items,
+    set_item,
+    unit_key,
     write_set,
 )
 from xlingmed.errors import DataError
@@ -79,7 +80,7 @@ def build_for_verdict(
                         file=str(run_dir))  # fmt: skip
     task = str(load_judge_set(Path(earlier[0])).settings.get("task"))
     task, found = judged_rows(Path(run_dir), task)
-    done = {str(it["item_id"]) for path in earlier for it in load_judge_set(Path(path)).items}
+    done = {unit_key(it) for path in earlier for it in load_judge_set(Path(path)).items}
     by_item, langs = paired_items(found)
     pool = sorted(i for i in by_item if i not in done)
     if not pool:
@@ -94,6 +95,6 @@ def build_for_verdict(
         "strata": {f"{lg}|*": {"stratum": len(pool), "sampled": len(chosen)} for lg in langs},
         "labels": found.labels, "label_names": found.label_names, "label_column": found.label_column,
     }  # fmt: skip
-    items = [{"id": r["id"], **{f: r[f] for f in ITEM_FIELDS}} for r in picked]
+    items = [set_item(r) for r in picked]
     settings["n_items"] = len(items)
     return write_set(out_dir, settings, items, names), need

@@ -5,7 +5,8 @@ item's human value (the task's primary outcome scored from the majority human la
 inference). The weights undo the draw of ``annotate sample``: an item drawn from a stratum (a language × judge
 label) of N_h items of which n_h were labelled stands for N_h / n_h items (``set.json`` → ``strata`` records N_h;
 n_h counts the items of the stratum with a majority label). A set drawn ``paired`` labelled the same items in
-every language, so gaps can be taken item by item.
+every language, so gaps can be taken item by item. An item that is a part of its question's outcome (it carries a
+``weight``: a HealthBench criterion) is kept with the judge's value of that part (``HumanLabels.parts``).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from typing import Any
 
 from xlingmed.analysis.corrected_verdicts import HumanLabels
 from xlingmed.annotate.answers import Answer
-from xlingmed.annotate.sample import AnnotationSet
+from xlingmed.annotate.sample import AnnotationSet, unit_key
 
 ValueOf = Callable[[str, Mapping[str, Any], str, str], "float | None"]
 """(task, set item, human label, the rows' column a label is) → the task's primary outcome for that label;
@@ -61,13 +62,15 @@ def human_labels(sets: Sequence[tuple[AnnotationSet, Sequence[Answer]]], value_o
         decided = majority(answers, aset)
         answered: Counter[str] = Counter(_stratum(items[i], aset.settings) for i in decided)
         strata: Mapping[str, Any] = aset.settings.get("strata") or {}
+        column = str(aset.settings.get("label_column") or "label")
         for item_id, label in decided.items():
             item = items[item_id]
-            lang, key = str(item["lang"]), str(item.get("item_id") or item_id.rsplit(":", 1)[0])
+            lang, key = str(item["lang"]), unit_key(item)
             if key in labels.values.get(lang, {}):
                 continue
-            value = value_of(task, item, label, str(aset.settings.get("label_column") or "label"))
-            if value is None:
+            value = value_of(task, item, label, column)
+            judge = value_of(task, item, str(item["label"]), column) if "weight" in item else None
+            if value is None or ("weight" in item and judge is None):
                 labels.unusable[lang] = labels.unusable.get(lang, 0) + 1
                 continue
             size = (strata.get(_stratum(item, aset.settings)) or {}).get("stratum")
@@ -76,4 +79,6 @@ def human_labels(sets: Sequence[tuple[AnnotationSet, Sequence[Answer]]], value_o
                 weight = 1.0  # paired sets (and further ones --for-verdict) draw questions at random: equal weights
             labels.values.setdefault(lang, {})[key] = value
             labels.weights.setdefault(lang, {})[key] = weight
+            if judge is not None:  # a part of its item's outcome (a HealthBench criterion): the judge's value beside
+                labels.parts.setdefault(lang, {})[key] = (str(item["item_id"]), judge)
     return out

@@ -35,6 +35,23 @@ from xlingmed.tasks.run_views import annotatable
 from xlingmed.views.base import ANNOTATION_FIELDS, Annotation
 
 ITEM_FIELDS = ANNOTATION_FIELDS[1:]
+OPTIONAL_FIELDS = ("weight",)  # a part's share of its item's outcome (HealthBench: a criterion's points)
+
+
+def set_item(row: dict[str, Any]) -> dict[str, Any]:
+    """A judged row as an item of the set: its id, ``ITEM_FIELDS`` and the ``OPTIONAL_FIELDS`` it has."""
+    return {"id": row["id"], **{f: row[f] for f in ITEM_FIELDS},
+            **{f: row[f] for f in OPTIONAL_FIELDS if row.get(f) is not None}}  # fmt: skip
+
+
+def unit_key(row: dict[str, Any]) -> str:
+    """What a judged row checks, the same in every language: its id without the language (``q1`` of ``q1:hi``,
+    ``q1:0.5:3`` of HealthBench's criterion ``q1:hi:0.5:3``)."""
+    item, lang, ident = str(row.get("item_id") or ""), str(row.get("lang") or ""), str(row["id"])
+    prefix = f"{item}:{lang}"
+    if item and ident.startswith(prefix):
+        return item + ident[len(prefix):]
+    return ident.rsplit(":", 1)[0]
 KINDS = ("judge", "translation")
 
 
@@ -124,7 +141,7 @@ def build_annotation_set(
         sizes[f"{key[0]}|{key[1]}"] = {"stratum": len(group), "sampled": n}
         picked.extend(chosen)
     rng.shuffle(picked)  # annotators see languages and labels mixed, not the judge's label order
-    items = [{"id": r["id"], **{f: r[f] for f in ITEM_FIELDS}} for r in picked]
+    items = [set_item(r) for r in picked]
     settings = {
         "source_run": str(Path(run_dir).resolve()),
         "source_file": source.name,
@@ -144,10 +161,11 @@ def build_annotation_set(
 
 
 def paired_items(found: Annotation) -> tuple[dict[str, dict[str, dict[str, Any]]], list[str]]:
-    """(question id → language → its judged row, for the questions judged in every language; the languages)."""
+    """(unit key → language → its judged row, for what was judged in every language; the languages). A unit is a
+    question, or a part of one (``unit_key``: HealthBench's criterion at a temperature)."""
     by_item: dict[str, dict[str, dict[str, Any]]] = defaultdict(dict)
     for r in found.rows:
-        by_item[str(r["item_id"])][str(r["lang"])] = r
+        by_item[unit_key(r)][str(r["lang"])] = r
     langs = sorted({str(r["lang"]) for r in found.rows})
     return {i: by for i, by in by_item.items() if len(by) == len(langs)}, langs
 
@@ -164,7 +182,7 @@ def _paired_set(
     chosen = rng.sample(complete, max(1, math.ceil(fraction * len(complete) - 1e-9)))
     picked = [by_item[i][lg] for i in chosen for lg in langs]
     rng.shuffle(picked)
-    items = [{"id": r["id"], **{f: r[f] for f in ITEM_FIELDS}} for r in picked]
+    items = [set_item(r) for r in picked]
     settings = {
         "source_run": str(Path(run_dir).resolve()), "source_file": found.source.name,
         "source_sha256": sha256_file(found.source), "task": task, "fraction": fraction, "stratify": "none",

@@ -38,7 +38,9 @@ class Annotation:
     Attributes:
         source: the run file the rows come from (its sha256 goes in the set).
         rows: one decision per row, with ``ANNOTATION_FIELDS``: ``id`` unique in the run, what the judge saw
-            (``question``, ``reference``, ``answer``), its reasoning, and ``label``, one of ``labels``.
+            (``question``, ``reference``, ``answer``), its reasoning, and ``label``, one of ``labels``; a row that
+            checks a part of its question's outcome also has ``weight``, the part's share of it (HealthBench: a
+            criterion's points over the conversation's positive points).
         labels: the labels an annotator chooses from, in order.
         label_names: label → how the page shows it.
         label_column: the column of the task's rows a label is (``label``; safety: ``harm``): a human's label put

@@ -40,7 +40,9 @@ register_task(
         requires=("conversation", "criteria"),
         view=HealthBenchView(),
         parses=True,
-        primary=PrimaryOutcome("healthbench_score", "score", 0.05, unit="HealthBench score (0–1)"),
+        primary=PrimaryOutcome(
+            "healthbench_score", "score", 0.05, unit="HealthBench score (0–1)", part="criteria_met"
+        ),
         judged=True,
     )
 )

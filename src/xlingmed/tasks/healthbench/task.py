@@ -295,7 +295,7 @@ def _met(row: Mapping[str, Any]) -> bool | None:
     if value is None:
         return None
     if isinstance(value, str):
-        return {"True": True, "False": False}.get(value)
+        return {"True": True, "False": False, "met": True, "not_met": False}.get(value)  # a human's label too
     return bool(value)
 
 
@@ -313,13 +313,13 @@ def scores(rows: Sequence[Mapping[str, Any]]) -> list[Score]:
     groups: dict[tuple[str, str, float | None], list[Mapping[str, Any]]] = defaultdict(list)
     for r in rows:
         t = temperature_of(r)
-        one = _met(r)
+        one, index = _met(r), r.get("criterion_index", "")  # a human's label of one criterion has no index
         out.append(Score(item_id=str(r["item_id"]), lang=str(r["lang"]), task="healthbench", metric="criteria_met",
-                         value=None if one is None else float(one), temperature=t, unit=f"c{r['criterion_index']}",
+                         value=None if one is None else float(one), temperature=t, unit=f"c{index}",
                          kind="binary", parse_method=_criterion_method(r)))  # fmt: skip
         groups[(str(r["item_id"]), str(r["lang"]), t)].append(r)
     for (item_id, lang, t), crit in groups.items():
-        points = [number(r["points"]) or 0.0 for r in crit]
+        points = [number(r.get("points")) or 0.0 for r in crit]
         met = [_met(r) for r in crit]
 
         def add(metric: str, value: float | None, key: tuple[str, str, float | None] = (item_id, lang, t)) -> None:

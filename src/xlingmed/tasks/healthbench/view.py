@@ -4,10 +4,12 @@ share of answers meeting a negative criterion and an accuracy one, and the crite
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from xlingmed.tasks.base import number
 from xlingmed.tasks.healthbench.summary import ClippedMean, HealthBenchSummary
 from xlingmed.views.base import CLI, REPORT, Annotation, View, ViewTable, answer_prompts, fmt, read_table
 
@@ -95,14 +97,23 @@ class HealthBenchView(View[HealthBenchSummary]):
         columns = ("item_id", "lang", "temperature", "criterion_index", "criterion", "points", "response",
                    "grader_reply", "criteria_met", "error")  # fmt: skip
         asked = answer_prompts(run_dir, "healthbench")
+        rows = read_table(path, columns)
+        positive: dict[tuple[str, str, str], float] = defaultdict(float)  # a conversation's positive points
+        for r in rows:
+            positive[(r["item_id"], r["lang"], r["temperature"])] += max(number(r["points"]) or 0.0, 0.0)
         judged = []
-        for r in read_table(path, columns):
+        for r in rows:
             if r["error"] or r["criteria_met"] not in MET:
                 continue
+            possible = positive[(r["item_id"], r["lang"], r["temperature"])]
             judged.append({
                 "id": f"{r['item_id']}:{r['lang']}:{r['temperature']}:{r['criterion_index']}", "item_id": r["item_id"],
                 "lang": r["lang"], "question": asked.get((r["item_id"], r["lang"]), ""),
                 "reference": f"Criterion ({float(r['points']):+g} points): {r['criterion']}", "answer": r["response"],
                 "judge_reasoning": r["grader_reply"], "label": MET[r["criteria_met"]],
+                # its share of the conversation's score (points over positive points): human labels of criteria
+                # correct the score (analysis.corrected_verdicts)
+                "weight": (number(r["points"]) or 0.0) / possible if possible > 0 else None,
             })  # fmt: skip
-        return Annotation(path, judged, list(MET.values()), {"met": "criterion met", "not_met": "criterion not met"})
+        names = {"met": "criterion met", "not_met": "criterion not met"}
+        return Annotation(path, judged, list(MET.values()), names, label_column="criteria_met")

@@ -128,4 +128,4 @@ def test_a_run_with_unread_replies_is_parse_limited_in_summary_verdicts_and_para
     assert hi["verdict_as_read"] == INFERIOR
     text = (tmp_path / "r" / "report" / "verdict.txt").read_text("utf-8")
     assert "Hindi: inconclusive on accuracy† (inferior as read; unread replies decide)." in text
-    assert "† Parse-limited" in text and "Hindi on accuracy (20.0% of Hindi replies not read directly" in text
+    assert "† Parse-limited" in text and "accuracy: Hindi 20.0% (inferior / non-inferior)." in text

@@ -191,5 +191,5 @@ def test_judged_verdicts_carry_the_judge_kappa_and_are_unverified_without_it(tmp
     text = paragraph("openai/x", "xlinghealth/liveqa", list(v.values()), 0.05)
     assert "Hindi: non-inferior on contradictory*." in text and "Spanish: non-inferior on contradictory." in text
     note = footnotes(list(v.values()), 0.05)[0]
-    assert note.startswith("* Judge-unverified") and "Hindi on contradictory (judge–human κ" in note
-    assert "Chinese on contradictory (no judge–human agreement measured)" in note and "Spanish" not in note
+    assert note.startswith("* Judge-unverified") and "contradictory: " in note and "Hindi (judge–human κ" in note
+    assert "Chinese (no judge–human agreement measured)" in note and "Spanish" not in note

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -102,40 +102,41 @@ def _detail(r: Mapping[str, Any]) -> str:
 
 
 def footnotes(rows: Sequence[Mapping[str, Any]], alpha: float) -> list[str]:
-    """One line per caveat the paragraph marks, naming the languages it concerns, then one line of method: the
-    margins and the bounds."""
+    """One line per caveat the paragraph marks, its languages grouped by outcome (``accuracy: Spanish 12.5%
+    (inferior / non-inferior), Hindi …``), then one line of method: the margins and the bounds."""
     lines = []
     unverified = [r for r in rows if _unverified(r)]
     if unverified:
         lines.append("* Judge-unverified (read as the judge's verdict, not yet the clinicians'): "
-                     + "; ".join(f"{_name(str(r['lang']))} on {r['outcome']} ({_judge_words(r)})" for r in unverified)
-                     + ".")  # fmt: skip
+                     + _by_outcome(unverified, lambda r: f"{_name(str(r['lang']))} ({_judge_words(r)})") + ".")
     limited = [r for r in rows if r.get("parse_limited")]
     if limited:
-        lines.append("† Parse-limited (more than 5% of the replies unread, ambiguous or read by a fallback rule): "
-                     + "; ".join(_parse_words(r) for r in limited) + ".")  # fmt: skip
+        lines.append("† Parse-limited (more than 5% of replies unread, ambiguous or read by a fallback rule; the "
+                     "verdict if every such reply is wrong / right): " + _by_outcome(limited, _parse_words) + ".")
     corrected = [r for r in rows if r.get("judge_corrected")]
     if corrected:
         lines.append("‡ Judge-corrected with human labels (prediction-powered; the judge's own verdict is in "
-                     "verdicts.csv): " + "; ".join(
-                         f"{_name(str(r['lang']))} on {r['outcome']} ({r['human_labels']} labels; judge alone: "
-                         f"{r.get('judge_only_verdict')})" for r in corrected) + ".")  # fmt: skip
+                     "verdicts.csv): " + _by_outcome(corrected, lambda r: f"{_name(str(r['lang']))} "
+                     f"({r['human_labels']} labels; judge alone: {r.get('judge_only_verdict')})") + ".")
     margins = dict.fromkeys(f"{r['outcome'].split(' (')[0]} δ = {amount(r, r['margin'])}" for r in rows)
     lines.append(f"Margins: {'; '.join(margins)}. One-sided {100 * (1 - alpha):.0f}% bounds, items resampled, "
                  "Holm-corrected across languages.")  # fmt: skip
     return lines
 
 
+def _by_outcome(rows: Sequence[Mapping[str, Any]], words: Callable[[Mapping[str, Any]], str]) -> str:
+    """``contradictory: Spanish (…), Hindi (…); accuracy: Hindi (…)``: each outcome named once."""
+    outcomes = dict.fromkeys(str(r["outcome"]) for r in rows)
+    return "; ".join(f"{o}: " + ", ".join(words(r) for r in rows if str(r["outcome"]) == o) for o in outcomes)
+
+
 def _parse_words(r: Mapping[str, Any]) -> str:
-    """``Hindi on accuracy (12.5% of Hindi replies not read directly; inferior if every one is wrong,
-    inconclusive if every one is right)``."""
-    shares = [f"{100 * r['not_read_share']:.1f}% of {_name(str(r['lang']))} replies"] if r.get("not_read_share") else []
+    """``Hindi 12.5% (inferior / inconclusive)``; the reference's share too where it is over 5 %."""
+    shares = [f"{100 * r['not_read_share']:.1f}%"] if r.get("not_read_share") else []
     if (r.get("not_read_share_reference") or 0) > 0.05:
-        shares.append(f"{100 * r['not_read_share_reference']:.1f}% of {_name(str(r['reference']))} replies")
-    return (
-        f"{_name(str(r['lang']))} on {r['outcome']} ({' and '.join(shares) or 'replies'} not read directly; "
-        f"{r.get('verdict_unread_wrong')} if every one is wrong, {r.get('verdict_unread_right')} if every one is right)"
-    )
+        shares.append(f"{_name(str(r['reference']))} {100 * r['not_read_share_reference']:.1f}%")
+    return (f"{_name(str(r['lang']))} {', '.join(shares)} ({r.get('verdict_unread_wrong')} / "
+            f"{r.get('verdict_unread_right')})")  # fmt: skip
 
 
 def _judge_words(r: Mapping[str, Any]) -> str:

@@ -137,13 +137,14 @@ def test_the_verdict_paragraph_of_four_languages_and_two_outcomes_is_short() -> 
     assert "Chinese: inconclusive on contradictory‡ (about 80 more human labels); inconclusive on accuracy† (60" in text
     assert "Hindi: inferior on contradictory‡, 12.0 percentage points worse; inferior on accuracy" in text
     assert [n[0] for n in notes] == ["*", "†", "‡", "M"]
-    assert "contradictory: Chinese (60 labels; judge alone: non-inferior), Hindi (150 labels;" in notes[2]
+    assert "contradictory: Chinese with 60 labels, Hindi with 150 labels (judge alone: non-inferior)." in notes[2]
     assert notes[1].endswith("right): accuracy: Chinese 12.0% (inferior / non-inferior).")
     # every language parse-limited on both outcomes: the line names each outcome once, about 40 characters a language
     many = [row(lg, oc, "inconclusive", parse_limited=True, not_read_share=0.125, verdict_unread_wrong=INFERIOR,
                 verdict_unread_right=NONINFERIOR) for lg in ("es", "zh", "hi", "ar") for oc in ("accuracy", "x")]
     (line, _) = footnotes(many, 0.05)
-    assert line.count("accuracy") == 1 and len(line) < 520
+    assert line.count("accuracy") == 1 and len(line) < 330
+    assert "x: Spanish 12.5%, Chinese 12.5%, Hindi 12.5%, Arabic 12.5% (inferior / non-inferior)." in line
 
 
 def test_labels_on_different_items_keep_the_judges_pairing() -> None:

@@ -102,41 +102,67 @@ def _detail(r: Mapping[str, Any]) -> str:
 
 
 def footnotes(rows: Sequence[Mapping[str, Any]], alpha: float) -> list[str]:
-    """One line per caveat the paragraph marks, its languages grouped by outcome (``accuracy: Spanish 12.5%
-    (inferior / non-inferior), Hindi …``), then one line of method: the margins and the bounds."""
+    """One line per caveat the paragraph marks, its languages grouped by outcome and by what is said of them
+    (``accuracy (English 7.5%): Spanish 12.5%, Hindi 30.0% (inferior / non-inferior)``), then one line of method:
+    the margins and the bounds."""
     lines = []
     unverified = [r for r in rows if _unverified(r)]
     if unverified:
         lines.append("* Judge-unverified (read as the judge's verdict, not yet the clinicians'): "
-                     + _by_outcome(unverified, lambda r: f"{_name(str(r['lang']))} ({_judge_words(r)})") + ".")
+                     + _by_outcome(unverified, _lang, _judge_words) + ".")  # fmt: skip
     limited = [r for r in rows if r.get("parse_limited")]
     if limited:
         lines.append("† Parse-limited (more than 5% of replies unread, ambiguous or read by a fallback rule; the "
-                     "verdict if every such reply is wrong / right): " + _by_outcome(limited, _parse_words) + ".")
+                     "verdict if every such reply is wrong / right): "
+                     + _by_outcome(limited, _parse_share, _parse_words, _reference_share) + ".")  # fmt: skip
     corrected = [r for r in rows if r.get("judge_corrected")]
     if corrected:
         lines.append("‡ Judge-corrected with human labels (prediction-powered; the judge's own verdict is in "
-                     "verdicts.csv): " + _by_outcome(corrected, lambda r: f"{_name(str(r['lang']))} "
-                     f"({r['human_labels']} labels; judge alone: {r.get('judge_only_verdict')})") + ".")
+                     "verdicts.csv): " + _by_outcome(corrected, lambda r: f"{_lang(r)} with {r['human_labels']} labels",
+                                                     lambda r: f"judge alone: {r.get('judge_only_verdict')}")
+                     + ".")  # fmt: skip
     margins = dict.fromkeys(f"{r['outcome'].split(' (')[0]} δ = {amount(r, r['margin'])}" for r in rows)
     lines.append(f"Margins: {'; '.join(margins)}. One-sided {100 * (1 - alpha):.0f}% bounds, items resampled, "
                  "Holm-corrected across languages.")  # fmt: skip
     return lines
 
 
-def _by_outcome(rows: Sequence[Mapping[str, Any]], words: Callable[[Mapping[str, Any]], str]) -> str:
-    """``contradictory: Spanish (…), Hindi (…); accuracy: Hindi (…)``: each outcome named once."""
-    outcomes = dict.fromkeys(str(r["outcome"]) for r in rows)
-    return "; ".join(f"{o}: " + ", ".join(words(r) for r in rows if str(r["outcome"]) == o) for o in outcomes)
+Words = Callable[[Mapping[str, Any]], str]
+
+
+def _by_outcome(rows: Sequence[Mapping[str, Any]], who: Words, what: Words, about: Words | None = None) -> str:
+    """``contradictory: Spanish, Hindi (what); accuracy (about): Hindi (what)``: each outcome named once, the
+    languages said the same of together."""
+    out = []
+    for o in dict.fromkeys(str(r["outcome"]) for r in rows):
+        mine = [r for r in rows if str(r["outcome"]) == o]
+        said: dict[str, list[str]] = {}
+        for r in mine:
+            said.setdefault(what(r), []).append(who(r))
+        extra = about(mine[0]) if about else ""
+        groups = ", ".join(f"{', '.join(w)} ({t})" for t, w in said.items())
+        out.append(f"{o}{f' ({extra})' if extra else ''}: {groups}")
+    return "; ".join(out)
+
+
+def _lang(r: Mapping[str, Any]) -> str:
+    return _name(str(r["lang"]))
+
+
+def _parse_share(r: Mapping[str, Any]) -> str:
+    return f"{_lang(r)} {100 * (r.get('not_read_share') or 0.0):.1f}%"
+
+
+def _reference_share(r: Mapping[str, Any]) -> str:
+    """The reference language's unread share, where it is over 5 % too."""
+    share = r.get("not_read_share_reference") or 0.0
+    return f"{_name(str(r['reference']))} {100 * share:.1f}%" if share > 0.05 else ""
 
 
 def _parse_words(r: Mapping[str, Any]) -> str:
-    """``Hindi 12.5% (inferior / inconclusive)``; the reference's share too where it is over 5 %."""
-    shares = [f"{100 * r['not_read_share']:.1f}%"] if r.get("not_read_share") else []
-    if (r.get("not_read_share_reference") or 0) > 0.05:
-        shares.append(f"{_name(str(r['reference']))} {100 * r['not_read_share_reference']:.1f}%")
-    return (f"{_name(str(r['lang']))} {', '.join(shares)} ({r.get('verdict_unread_wrong')} / "
-            f"{r.get('verdict_unread_right')})")  # fmt: skip
+    """``inferior / non-inferior``; ``inconclusive either way``."""
+    wrong, right = r.get("verdict_unread_wrong"), r.get("verdict_unread_right")
+    return f"{wrong} either way" if wrong == right else f"{wrong} / {right}"
 
 
 def _judge_words(r: Mapping[str, Any]) -> str:

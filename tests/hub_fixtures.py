@@ -28,6 +28,8 @@ STEMS = {
     "ar": ["ما العضو الذي ينتج الأنسولين؟", "ما الفيتامين الذي يمنع الإسقربوط؟", "ما العظم الموجود في الفخذ؟"],
     "am": ["ኢንሱሊን የሚያመነጨው የትኛው አካል ነው?", "ስከርቪን የሚከላከለው የትኛው ቫይታሚን ነው?", "በጭን ውስጥ ያለው አጥንት የትኛው ነው?"],
     "ru": ["Какой орган вырабатывает инсулин?", "Какой витамин предотвращает цингу?", "Какая кость в бедре?"],
+    "gl": ["Que órgano produce insulina?", "Que vitamina prevén o escorbuto?", "Que óso está na coxa?"],
+    "fa": ["کدام اندام انسولین می‌سازد؟", "کدام ویتامین از اسکوربوت پیشگیری می‌کند؟", "کدام استخوان در ران است؟"],
 }
 OPTIONS = [["Pancreas", "Liver", "Kidney", "Spleen"], ["Vitamin C", "Vitamin D", "Vitamin K", "Vitamin A"],
            ["Femur", "Tibia", "Radius", "Ulna"]]  # fmt: skip
@@ -263,4 +265,69 @@ def healthbench_prox(root: Path, langs: tuple[str, ...] = ("en", "hi", "ja")) ->
                  "use_case": "consult", "type": "good_faith"} for i in range(2)]  # fmt: skip
         pd.DataFrame(rows).to_parquet(folder / "data" / f"{lang}-00000-of-00001.parquet")
     _configs_readme(folder, {"default": {lang: f"data/{lang}-*" for lang in langs}})
+    return root
+
+
+def _head_qa_rows(lang: str, year: Any) -> list[dict[str, Any]]:
+    """HEAD-QA's columns; the first question has five options (2013–2014 exams), the gold is not the first option,
+    the ``answers`` list is stored out of ``aid`` order, and the third question refers to a figure."""
+    rows = []
+    for i, stem in enumerate(STEMS[lang]):
+        texts = [*OPTIONS[i], "Heart"] if i == 0 else list(OPTIONS[i])
+        texts = texts[1:] + texts[:1]  # the right answer (OPTIONS' first) is printed last: ra = n
+        answers = [{"aid": k + 1, "atext": t} for k, t in enumerate(texts)][::-1]
+        rows.append({"name": "Cuaderno_2013_1_B", "year": year, "category": "biology", "qid": i + 1, "qtext": stem,
+                     "ra": len(texts), "image": "images/fig1.png" if i == 2 else "", "answers": answers})  # fmt: skip
+    return rows
+
+
+def head_qa(root: Path, langs: tuple[str, ...] = ("es", "en")) -> Path:
+    """``EleutherAI/headqa``: ``<lang>/{split}.parquet`` (no configs in its card), ``year`` a string."""
+    folder = root / "EleutherAI" / "headqa"
+    for lang in langs:
+        (folder / lang).mkdir(parents=True)
+        pd.DataFrame(_head_qa_rows(lang, "2013")).to_parquet(folder / lang / "test.parquet")
+    (folder / "README.md").write_text("---\nlicense: other\n---\n# fixture\n", encoding="utf-8")
+    return root
+
+
+def head_qa_v2(root: Path, langs: tuple[str, ...] = ("es", "en", "gl", "it", "ru")) -> Path:
+    """``alesi12/head_qa_v2``: one config per language, one split ``train``, ``year`` an int."""
+    folder = root / "alesi12" / "head_qa_v2"
+    for lang in langs:
+        (folder / lang).mkdir(parents=True)
+        pd.DataFrame(_head_qa_rows(lang, 2013)).to_parquet(folder / lang / "train-00000-of-00001.parquet")
+    _configs_readme(folder, {lang: {"train": f"{lang}/train-00000-of-00001.parquet"} for lang in langs})
+    return root
+
+
+def careqa(root: Path) -> Path:
+    """``HPAI-BSC/CareQA``: ``CareQA_{en,es,en_open}.json`` at the root, split ``test``; the same ``unique_id`` in
+    both languages; one English row with no question (dropped and counted)."""
+    folder = root / "HPAI-BSC" / "CareQA"
+    folder.mkdir(parents=True)
+    for lang in ("en", "es"):
+        rows = [{"exam_id": 36 + i, "question": stem, **{f"op{k + 1}": t for k, t in enumerate(OPTIONS[i])},
+                 "cop": 1, "year": 2024, "category": "Medicine", "unique_id": f"5636d1af-0000-{i:04d}"}
+                for i, stem in enumerate(STEMS[lang])]  # fmt: skip
+        if lang == "en":
+            rows.append({**rows[0], "question": None, "unique_id": "no-question", "exam_id": 99})
+        (folder / f"CareQA_{lang}.json").write_text(json.dumps(rows, ensure_ascii=False), encoding="utf-8")
+    opened = [{"question": stem.replace("Which", "What"), "answer": OPTIONS[i][0], "unique_id": f"o-{i}",
+               "category": "Medicine", "year": 2024} for i, stem in enumerate(STEMS["en"])]  # fmt: skip
+    (folder / "CareQA_en_open.json").write_text(json.dumps(opened), encoding="utf-8")
+    _configs_readme(folder, {f"CareQA_{c}": {"test": f"CareQA_{c}.json"} for c in ("en", "es", "en_open")}, "json")
+    return root
+
+
+def persianmedqa(root: Path) -> Path:
+    """``MohammadJRanjbar/PersianMedQA``: one table per split (``data/test-*.parquet``), a row per language
+    (``language`` fa/en) with the same ``id``; ``answer_idx`` 0-based, the right answer second."""
+    folder = root / "MohammadJRanjbar" / "PersianMedQA"
+    (folder / "data").mkdir(parents=True)
+    rows = [{"id": f"PMQA_{i:06d}", "question": STEMS[lang][i], "options": OPTIONS[i][1:2] + OPTIONS[i][:1]
+             + OPTIONS[i][2:], "answer_idx": 1, "specialty": "Endocrinology", "is_clinical": False,
+             "patient_age": None, "patient_gender": None, "language": lang}
+            for i in range(3) for lang in ("fa", "en")]  # fmt: skip
+    pd.DataFrame(rows).to_parquet(folder / "data" / "test-00000-of-00001.parquet")
     return root

@@ -174,6 +174,9 @@ BUILTIN_MODULES: tuple[str, ...] = (
     "xlingmed.benchmarks.hub.afrimed_qa",
     "xlingmed.benchmarks.hub.medarabench",
     "xlingmed.benchmarks.hub.healthbench",
+    "xlingmed.benchmarks.hub.head_qa",
+    "xlingmed.benchmarks.hub.careqa",
+    "xlingmed.benchmarks.hub.persianmedqa",
 )
 
 def _adopt(name: str, obj: Any) -> Benchmark | None:

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import math
 import os
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
@@ -258,6 +258,7 @@ class HubBenchmark(Benchmark):
                 "dropped_by_provenance": dropped,
                 "reference_rules": quirks,
                 "skipped": skipped,
+                "paired_items": _paired(items, request.languages) if self.shared_id else None,
             }
         )
         return items, provenance
@@ -288,6 +289,14 @@ def _provenance_filter(raw: Any) -> tuple[str, ...] | None:
         else:
             raise ConfigError(f"--provenance: unknown {v!r}; expected human or any of {', '.join(TRANSLATION)}")
     return tuple(k for k in TRANSLATION if k in kinds)
+
+
+def _paired(items: list[Item], languages: Sequence[str]) -> int:
+    """How many questions are in every language the run asked for (the pairing key checked, not assumed)."""
+    by_lang: dict[str, set[str]] = {lang: set() for lang in languages}
+    for it in items:
+        by_lang.setdefault(it.lang, set()).add(it.item_id)
+    return len(set.intersection(*by_lang.values())) if by_lang else 0
 
 
 def _counts(items: list[Item]) -> dict[str, dict[str, int]]:

@@ -1,0 +1,113 @@
+"""Issue 51's hub sets: HEAD-QA v1 and v2 (options numbered as the exam prints them), CareQA (and its open
+questions) and PersianMedQA, each read offline from a copy in its real layout (``tests/hub_fixtures.py``) and run
+end to end against a local scripted server that answers the way models answer numbered exams."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import hub_fixtures as fx
+import pandas as pd
+import pytest
+from fault_server import FaultServer, Reply, ok
+
+from xlingmed.benchmarks import get_benchmark, load_benchmark
+from xlingmed.config import make_config
+from xlingmed.prompts import format_options
+from xlingmed.runner import evaluate
+from xlingmed.types import Item
+
+# How a model names a numbered option in each language ("La respuesta correcta es la 3")
+NUMBERED = {
+    "es": "La respuesta correcta es la {n}.", "en": "The correct answer is {n}.",
+    "gl": "A resposta correcta é a {n}.", "it": "La risposta corretta è la {n}.", "ru": "Правильный ответ: {n}.",
+    "fa": "پاسخ صحیح گزینه {n} است.",
+}  # fmt: skip
+
+
+class Numbered:
+    """Replies with the gold option's printed label (its number on a numbered exam), in the item's language."""
+
+    def __init__(self, items: list[Item]) -> None:
+        self.items = sorted(items, key=lambda it: -len(it.question))
+        self.unmatched = 0
+
+    def __call__(self, prompt: str, attempt: int) -> Reply:
+        item = next((it for it in self.items if it.question in prompt), None)
+        if item is None:
+            self.unmatched += 1
+            return ok("?")
+        gold = next(c for c in item.choices if c.label == item.gold_label)
+        return ok(NUMBERED[item.lang].format(n=gold.raw_label))
+
+
+def test_head_qa_keeps_the_exams_numbers_and_its_pairing(tmp_path: Path) -> None:
+    root = fx.head_qa(tmp_path)
+    items, prov = load_benchmark("head-qa", root, ["es", "en"])
+    first = items[0]
+    assert (first.item_id, first.lang) == ("Cuaderno_2013_1_B_1", "es")
+    # options in aid order (the file lists them reversed), numbered 1–5 as printed; ra = 5 is the fifth: E
+    assert [c.raw_label for c in first.choices] == ["1", "2", "3", "4", "5"] and first.gold_label == "E"
+    assert first.choices[4].text == "Pancreas" and format_options(first).startswith("1. Liver")
+    assert len(items[2].choices) == 4 and items[2].gold_label == "D"  # a four-option question
+    assert prov["paired_items"] == 3 and prov["translation"] == {"es": {"original": 3}, "en": {"machine": 3}}
+    assert prov["reference_rules"]["es"] == {"figure_not_shown": 1}  # a figure the text model is not shown
+    v2, prov2 = load_benchmark("head-qa/v2", fx.head_qa_v2(tmp_path / "v2"), ["es", "gl", "ru"])
+    assert {it.lang for it in v2} == {"es", "gl", "ru"} and prov2["paired_items"] == 3 and prov2["split"] == "train"
+
+
+@pytest.mark.parametrize(
+    ("name", "writer", "languages"),
+    [("head-qa", fx.head_qa, "es,en"), ("head-qa/v2", fx.head_qa_v2, "es,en,gl,it,ru"), ("careqa", fx.careqa, "es,en"),
+     ("persianmedqa", fx.persianmedqa, "fa,en")],
+)  # fmt: skip
+def test_replies_naming_the_printed_option_are_read_as_it(tmp_path: Path, name: str, writer: Any,
+                                                           languages: str) -> None:  # fmt: skip
+    """Against the local scripted server: every reply names the gold option as printed ("La respuesta correcta es la
+    3" on HEAD-QA's numbered options, "… is B." on CareQA's letters), so 100 % correct, all read by a direct rule,
+    and one verdict per language against the first."""
+    data = writer(tmp_path / "data")
+    langs = languages.split(",")
+    items, _ = load_benchmark(name, data, langs)
+    policy = Numbered(items)
+    with FaultServer(policy) as server:
+        cfg = make_config(benchmark=name, data_dir=data, languages=languages, model="openai/m", base_url=server.url,
+                          out=tmp_path / "run")  # fmt: skip
+        result = evaluate(cfg)
+    assert policy.unmatched == 0
+    cells = result.summary["tasks"]["multiple_choice"]["languages"]
+    assert {lang: (c["0"]["n"], c["0"]["n_correct"]) for lang, c in cells.items()} == dict.fromkeys(langs, (3, 3))
+    samples = pd.read_json(tmp_path / "run" / "samples.jsonl", lines=True)
+    assert set(samples["parse_method"]) <= {"phrase", "answer_line", "marker"}, set(samples["parse_method"])
+    assert result.summary["dataset"]["licence"] == get_benchmark(name).licence
+
+
+def test_careqa_drops_a_row_without_a_question_and_reads_the_open_set(tmp_path: Path) -> None:
+    root = fx.careqa(tmp_path)
+    items, prov = load_benchmark("careqa", root, ["es", "en"])
+    assert len(items) == 6 and prov["skipped"] == {"en": {"no_question": 1}} and prov["paired_items"] == 3
+    assert items[0].item_id == "5636d1af-0000-0000" and [c.raw_label for c in items[0].choices] == list("ABCD")
+    opened, _ = load_benchmark("careqa/open", root, ["en"])
+    assert [it.reference for it in opened] == ["Pancreas", "Vitamin C", "Femur"]
+
+
+def test_persianmedqa_reads_each_language_from_its_rows(tmp_path: Path) -> None:
+    items, prov = load_benchmark("persianmedqa", fx.persianmedqa(tmp_path), ["fa", "en"])
+    fa = [it for it in items if it.lang == "fa"]
+    assert fa[0].question == fx.STEMS["fa"][0] and fa[0].gold_label == "B" and fa[0].choices[1].text == "Pancreas"
+    assert prov["paired_items"] == 3 and prov["translation"]["en"] == {"machine": 3}
+    assert get_benchmark("persianmedqa").gated  # type: ignore[attr-defined]
+
+
+def test_list_benchmarks_shows_the_new_sets_with_licences_and_languages() -> None:
+    res = subprocess.run([sys.executable, "-m", "xlingmed.cli", "list", "benchmarks"], capture_output=True,
+                         text=True, env={**os.environ, "COLUMNS": "250"}, timeout=120)  # fmt: skip
+    assert res.returncode == 0, res.stderr
+    rows = {line.split("│")[1].strip(): line for line in res.stdout.splitlines() if line.count("│") > 5}
+    assert "MIT" in rows["head-qa/v2"] and "es,en,gl,it,ru" in rows["head-qa/v2"]
+    assert "Apache-2.0" in rows["careqa"] and "CC BY 4.0" in rows["persianmedqa"]
+    assert rows["persianmedqa"].split("│")[7].strip() == "yes"  # gated

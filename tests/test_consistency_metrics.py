@@ -210,8 +210,9 @@ def test_language_consistency_on_mixed_answers() -> None:
     assert paper.classify(split_sentences(french)[1]) == "fr"
     assert paper.target_share(french, "en") == 1.0
     assert ident.classify(split_sentences(french)[1]) in ("en", "es", "zh", "hi")
-    with pytest.raises(ValueError, match="langid does not know"):
-        LanguageIdentifier(["en", "klingon"])
+    # a language langid has no model of is kept aside: NaN for it, never a share of 0 (issue 51)
+    klingon = LanguageIdentifier(["en", "klingon"])
+    assert klingon.unknown == ("klingon",) and math.isnan(klingon.consistency(["tlhIngan Hol Dajatlh'a'"], "klingon"))
     english = "Drink plenty of water every day. Rest well and see a doctor."
     # per question: the mean over answers of the per-answer share; answers without a sentence are skipped
     assert ident.consistency([mixed, english, ""], "en") == pytest.approx((1 / 3 + 1) / 2)

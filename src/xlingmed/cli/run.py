@@ -18,7 +18,7 @@ from rich.progress import (
 from xlingmed.cli.app import app
 from xlingmed.cli.common import RichProgress, console, fail, set_format, write_report
 from xlingmed.cli.tables import FormatOption
-from xlingmed.cli.views import print_failures, print_parsing, print_plan, print_summary
+from xlingmed.cli.views import print_failures, print_not_available, print_parsing, print_plan, print_summary
 from xlingmed.errors import EXIT_FAILED_REQUESTS, EXIT_INTERRUPTED, XlingmedError
 
 
@@ -305,6 +305,7 @@ def run(
         raise typer.Exit(code=EXIT_INTERRUPTED) from None
     print_summary(result.summary)
     print_parsing(result.summary)
+    print_not_available(result.summary)
     print_failures(result.summary)
     for task, block in result.summary.get("uneven_losses", {}).items():
         fewer = ", ".join(f"{lang} {n}" for lang, n in block["fewer"].items())

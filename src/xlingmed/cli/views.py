@@ -71,6 +71,15 @@ def print_parsing(summary: dict[str, Any]) -> None:
             console.print(f"[yellow]warning[/yellow] {name}: {warning}", highlight=False)
 
 
+def print_not_available(summary: dict[str, Any]) -> None:
+    """Each metric a task could not measure in a language, and why (``settings.not_available``)."""
+    for task, block in (summary.get("tasks") or {}).items():
+        missing = ((block.get("settings") or {}).get("not_available") or {}) if isinstance(block, dict) else {}
+        for metric, langs in missing.items():
+            for lang, why in langs.items():
+                console.print(f"[yellow]not measured[/yellow] {task}: {metric} in {lang}: {why}", highlight=False)
+
+
 def print_failures(summary: dict[str, Any]) -> None:
     """Failed requests per language and reason, and how to retry them."""
     failures = summary.get("failures") or {}

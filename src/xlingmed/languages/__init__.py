@@ -20,7 +20,7 @@ __all__ = [
 
 # XLingEval's four, then MedArabiQ's Arabic, then the hub sets' languages by code: the order lists show.
 _FIRST = ("en", "es", "zh", "hi", "ar")
-_NOT_LANGUAGES = ("base", "codes")  # the modules of this folder that define no language
+_NOT_LANGUAGES = ("base", "codes", "words")  # the modules of this folder that define no language
 
 
 def _scan() -> dict[str, Language]:
@@ -91,15 +91,15 @@ def parse_languages(spec: str | list[str] | tuple[str, ...]) -> tuple[str, ...]:
 def word_count(text: str, lang: str) -> int:
     """Whitespace words (``str.split``), the rule of XLingEval Table A1.
 
-    Chinese has no spaces, so for ``zh`` this is a count of jieba tokens that are not whitespace.
+    Chinese and Thai have no spaces: for ``zh`` and ``th`` this is a count of the segmenter's words
+    (``languages.words``: jieba, PyThaiNLP), whitespace left out.
     """
     if not text:
         return 0
-    if lang == "zh":
-        import jieba  # imported lazily: it loads a dictionary (~1 s)
+    from xlingmed.languages.words import SEGMENTERS, segment
 
-        jieba.setLogLevel(60)
-        return sum(1 for tok in jieba.lcut(text) if tok.strip())
+    if lang in SEGMENTERS:
+        return len(segment(text, lang))
     return len(text.split())
 
 

@@ -9,6 +9,7 @@ gives every sentence a label among the languages compared. Always computed on th
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 from typing import Any
@@ -30,16 +31,27 @@ def split_sentences(text: str) -> list[str]:
 SCOPES = ("paper", "restricted")
 
 
+@functools.lru_cache(maxsize=1)
+def langid_codes() -> frozenset[str]:
+    """The ISO 639-1 codes langid's shipped model knows (97)."""
+    from langid.langid import LanguageIdentifier as _LangId
+    from langid.langid import model
+
+    return frozenset(_LangId.from_modelstring(model).nb_classes)
+
+
 class LanguageIdentifier:
-    """``langid`` with its shipped model over ``languages`` (ISO 639-1 codes langid knows).
+    """``langid`` with its shipped model over ``languages`` (ISO 639-1 codes).
 
     Args:
-        languages: the run's languages: the only labels that are counted.
+        languages: the run's languages: the only labels that are counted. A code langid has no model of (Yoruba,
+            Amharic…) is kept in ``unknown``: its answers get no language consistency (NaN, named in the task's
+            ``not_available``), never a share of 0.
         scope: ``paper`` (all 97 languages; sentences labelled with another language are ignored) or
-            ``restricted`` (langid chooses among ``languages`` only).
+            ``restricted`` (langid chooses among the known ``languages`` only).
 
     Raises:
-        ValueError: a code that langid does not know, or an unknown scope.
+        ValueError: an unknown scope.
     """
 
     def __init__(self, languages: Sequence[str], *, scope: str = "paper") -> None:
@@ -50,12 +62,11 @@ class LanguageIdentifier:
             raise ValueError(f"unknown language-ID scope {scope!r}; known: {', '.join(SCOPES)}")
         self._identifier: Any = _LangId.from_modelstring(model, norm_probs=True)
         known = set(self._identifier.nb_classes)
-        unknown = [code for code in languages if code not in known]
-        if unknown:
-            raise ValueError(f"langid does not know language(s) {unknown}")
-        if scope == "restricted":
-            self._identifier.set_languages(list(languages))
-        self.languages = tuple(languages)
+        self.unknown = tuple(code for code in languages if code not in known)
+        kept = [code for code in languages if code in known]
+        if scope == "restricted" and kept:
+            self._identifier.set_languages(kept)
+        self.languages = tuple(kept)
         self.scope = scope
 
     def classify(self, text: str) -> str:
@@ -72,7 +83,9 @@ class LanguageIdentifier:
 
     def consistency(self, answers: Sequence[str], target: str) -> float:
         """Spec §3.6 steps 3–4 for one question: the mean over answers (with at least one counted sentence) of
-        the share of sentences in ``target``; NaN when no answer has one."""
+        the share of sentences in ``target``; NaN when no answer has one, or langid does not know ``target``."""
+        if target in self.unknown:
+            return float("nan")
         shares = [s for a in answers if (s := self.target_share(a, target)) is not None]
         return sum(shares) / len(shares) if shares else float("nan")
 

@@ -7,10 +7,10 @@ Two tokenisations:
 * ``paper``: what the authors ran on English (back-translated) text. n-grams come from scikit-learn's
   ``CountVectorizer`` analyzer (lower case, ``\\b\\w\\w+\\b`` tokens, so one-character tokens are dropped and
   bigrams may skip over them); length is the NLTK ``word_tokenize`` token count, punctuation included.
-* ``native``: for untranslated answers. Chinese is segmented with jieba; every other language is split into
-  runs of letters, combining marks and digits (so Devanagari vowel signs and Arabic diacritics stay inside
-  their word, which ``\\w`` would break apart). No token is dropped for being short. Length counts word tokens
-  only (punctuation conventions differ across scripts).
+* ``native``: for untranslated answers. Chinese is segmented with jieba, Thai with PyThaiNLP; every other
+  language is split into runs of letters, combining marks and digits (so Devanagari vowel signs and Arabic
+  diacritics stay inside their word, which ``\\w`` would break apart). No token is dropped for being short.
+  Length counts word tokens only (punctuation conventions differ across scripts).
 """
 
 from __future__ import annotations
@@ -56,14 +56,14 @@ def has_letters(text: str) -> bool:
 
 
 def native_tokens(text: str, lang: str) -> list[str]:
-    """Lower-cased word tokens of untranslated ``text`` in ``lang`` (jieba for ``zh``; letter runs otherwise)."""
-    text = text.lower()
-    if lang == "zh":
-        import jieba  # lazily: loads a dictionary (~1 s)
+    """Lower-cased word tokens of untranslated ``text`` in ``lang`` (a segmenter's words for ``zh`` and ``th``:
+    ``languages.words``; letter runs otherwise)."""
+    from xlingmed.languages.words import SEGMENTERS, segment
 
-        jieba.setLogLevel(60)
-        # jieba keeps Latin words and digits whole; drop its whitespace and punctuation pieces
-        return [tok for tok in jieba.lcut(text) if _NATIVE_WORD.search(tok)]
+    text = text.lower()
+    if lang in SEGMENTERS:
+        # the segmenters keep Latin words and digits whole; drop their whitespace and punctuation pieces
+        return [tok for tok in segment(text, lang) if _NATIVE_WORD.search(tok)]
     words: list[str] = _NATIVE_WORD.findall(text)
     return words
 

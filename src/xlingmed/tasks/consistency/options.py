@@ -32,7 +32,9 @@ class ConsistencyOptions(EncoderOptions):
     its languages, sentences in other languages ignored) | ``restricted`` (among the candidate languages);
     ``language_set`` the candidate languages of language consistency: ``paper`` (en, es, zh, hi, App. D.3, whatever
     the run's languages) | ``run`` (the run's); default ``paper`` on XLingEval's benchmark, else ``run``;
-    ``prompt_style`` ``paper`` | ``medalpaca`` (spec §6.3's Alpaca prompt; ``prompts/medalpaca.py``).
+    ``prompt_style`` ``paper`` | ``medalpaca`` (spec §6.3's Alpaca prompt; ``prompts/medalpaca.py``);
+    ``consistency_prompt_language`` ``item`` (the paper's prompt in the item's language: en, es, zh, hi only) |
+    ``en`` (a language without one is asked with the English prompt around its own question; recorded).
     """
 
     samples: int = Field(default=10, ge=2, le=1000)
@@ -47,6 +49,7 @@ class ConsistencyOptions(EncoderOptions):
     language_id: Literal["paper", "restricted"] = "paper"
     language_set: Literal["paper", "run"] | None = None
     prompt_style: str = "paper"
+    consistency_prompt_language: Literal["item", "en"] = "item"
 
     @field_validator("prompt_style")
     @classmethod
@@ -170,4 +173,5 @@ def build(context: TaskContext, options: ConsistencyOptions) -> ConsistencyTask:
         language_id=options.language_id,
         langid_languages=langid_languages(context, options),
         prompt_style=options.prompt_style,
+        prompt_language=options.consistency_prompt_language,
     )

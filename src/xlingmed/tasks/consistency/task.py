@@ -32,6 +32,7 @@ from xlingmed.metrics.topics import only_stopwords
 from xlingmed.prompts import medalpaca
 from xlingmed.tasks.base import Stage, TaskResult, error_of
 from xlingmed.tasks.consistency.aggregate import metric_columns, scores, summarize
+from xlingmed.tasks.consistency.capabilities import not_available
 from xlingmed.tasks.consistency.summary import ConsistencySummary
 from xlingmed.translate import clean_translation, translation_request
 from xlingmed.types import Completion, GenerateRequest, Item, Message, Parsed, Sample, Score
@@ -125,6 +126,7 @@ class ConsistencyTask:
         langid_languages: Sequence[str] | None = None,
         encoder_sources: Mapping[str, Mapping[str, str]] | None = None,
         prompt_style: str = "paper",
+        prompt_language: str = "item",
     ) -> None:
         if mode not in MODES:
             raise ConfigError(f"unknown consistency mode {mode!r}; known: {', '.join(MODES)}")
@@ -159,14 +161,17 @@ class ConsistencyTask:
         self.langid_languages = tuple(langid_languages) if langid_languages else tuple(languages)
         self.encoder_sources = {k: dict(v) for k, v in (encoder_sources or {}).items()}
         self.prompt_style = prompt_style
+        self.prompt_language = prompt_language
         self._langid: LanguageIdentifier | None = None
 
     # ---- generation -------------------------------------------------------------------------------------
 
     def samples(self, items: Sequence[Item]) -> list[Sample]:
         missing = sorted({it.lang for it in items} - set(PROMPTS))
-        if missing and self.prompt_style == "paper":
-            raise ConfigError(f"consistency has no prompt for language(s) {', '.join(missing)}")
+        if missing and self.prompt_style == "paper" and self.prompt_language == "item":
+            raise ConfigError(f"consistency has the paper's prompt in {', '.join(PROMPTS)} only, not in "
+                              f"{', '.join(missing)}: pass -T consistency_prompt_language=en to ask with the English "
+                              "prompt around the item's own question (recorded as such)")  # fmt: skip
         return [
             Sample(
                 item=it,
@@ -198,7 +203,7 @@ class ConsistencyTask:
             return GenerateRequest(
                 messages=(
                     Message("system", SYSTEM),
-                    Message("user", PROMPTS[item.lang].format(question=item.question)),
+                    Message("user", PROMPTS.get(item.lang, PROMPTS["en"]).format(question=item.question)),
                 ),
                 temperature=sample.temperature,
                 max_tokens=self.max_tokens,
@@ -259,7 +264,10 @@ class ConsistencyTask:
             "sim_sent": {**self.embedder.settings(), "source": self.encoder_sources.get("sim_sent", {})}
             if self.embedder and "sim_sent" in self.metrics
             else None,
-            "ngram_tokenizer": "sklearn CountVectorizer" if self.mode == "paper" else "native (jieba for zh)",
+            "ngram_tokenizer": "sklearn CountVectorizer" if self.mode == "paper" else "native (jieba for zh, pythainlp "
+                                                                                      "for th)",
+            "not_available": not_available(self.metrics, self.languages, self.mode),
+            "prompt_language": {lang: lang if lang in PROMPTS else "en" for lang in self.languages},
             "length_tokenizer": length_tokenizer_name("paper" if self.mode == "paper" else "native"),
             "lda_topics": list(self.lda_topics),
             "topic_fit": self.topic_fit,

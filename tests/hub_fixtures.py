@@ -331,3 +331,33 @@ def persianmedqa(root: Path) -> Path:
             for i in range(3) for lang in ("fa", "en")]  # fmt: skip
     pd.DataFrame(rows).to_parquet(folder / "data" / "test-00000-of-00001.parquet")
     return root
+
+
+MULTIMED_X_LANGS = ("zh", "ja", "ko", "sw", "th", "yo", "zu")
+MX_MARKERS = {"zh": ("问题:", "答案:"), "ja": ("質問:", "回答:"), "ko": ("질문:", "답변:"),
+              "sw": ("Swali:", "Jibu:"), "th": ("Question:", "Answer:"), "yo": ("Ìbéèrè:", "IÌdáhùn:"),
+              "zu": ("Umbuzo:", "Impendulo:")}  # fmt: skip
+
+
+def multimed_x(root: Path, english: list[str]) -> Path:
+    """``li-lab/MultiMed-X``: one JSON Lines table (``id``, ``lang``, ``task``, ``source``, ``text``, ``label``),
+    Japanese as ``jp`` (the authors' files), the English beside each text in an ``EN`` column (their sample
+    files), the QA texts under each language's markers as the authors' loader splits them, a few NLI rows.
+    ``english``: the English questions of QA items 001, 002…; the last row of Zulu lacks its answer marker."""
+    folder = root / "li-lab" / "MultiMed-X"
+    folder.mkdir(parents=True)
+    rows: list[dict[str, Any]] = []
+    for lang in MULTIMED_X_LANGS:
+        code = "jp" if lang == "ja" else lang
+        q, a = MX_MARKERS[lang]
+        for n, question in enumerate(english, start=1):
+            text = f"\n{q}\n[{lang}] {question}\n\n{a}\n[{lang}] answer {n}\n"
+            if lang == "zu" and n == len(english):
+                text = f"{q}\n[{lang}] {question}"  # no answer marker: dropped and counted
+            rows.append({"id": f"qa-{code}-{n:03d}", "lang": code, "task": "qa", "source": "LiveQA", "text": text,
+                         "label": None, "EN": f"Question:\n{question}\nAnswer:\nEnglish answer {n}"})  # fmt: skip
+        rows.append({"id": f"bionli-{code}-001", "lang": code, "task": "nli", "source": "BioNLI",
+                     "text": "Premise: …\nHypothesis: …", "label": "entailment", "EN": None})  # fmt: skip
+    with (folder / "multimed_x.jsonl").open("w", encoding="utf-8") as fh:
+        fh.writelines(json.dumps(r, ensure_ascii=False) + "\n" for r in rows)
+    return root

@@ -111,3 +111,66 @@ def test_list_benchmarks_shows_the_new_sets_with_licences_and_languages() -> Non
     assert "MIT" in rows["head-qa/v2"] and "es,en,gl,it,ru" in rows["head-qa/v2"]
     assert "Apache-2.0" in rows["careqa"] and "CC BY 4.0" in rows["persianmedqa"]
     assert rows["persianmedqa"].split("│")[7].strip() == "yes"  # gated
+
+
+def _multimed_x(tmp_path: Path) -> Path:
+    """MultiMed-X in its layout, its English questions: LiveQA's 1st verbatim, 2nd upper-cased with spaces (exact
+    after folding), 3rd with its last character changed (near), one invented (unmatched), the 1st again
+    (a duplicate)."""
+    from conftest import SHARED_DATA
+
+    from xlingmed.benchmarks.xlinghealth import load_items
+
+    liveqa, _ = load_items("liveqa", SHARED_DATA, ["en"])
+    english = [liveqa[0].question, f"  {liveqa[1].question.upper()} ", liveqa[2].question[:-1] + "?!",
+               "Is this question invented?", liveqa[0].question]  # fmt: skip
+    return fx.multimed_x(tmp_path / "mx", english)
+
+
+def test_multimed_x_reads_its_markers_and_pairs_by_number(tmp_path: Path) -> None:
+    root = _multimed_x(tmp_path)
+    items, prov = load_benchmark("multimed-x", root, ["en", "zh", "ja", "yo", "zu"])
+    ja = next(it for it in items if it.lang == "ja")  # "jp" in the file
+    assert ja.item_id == "qa-001" and ja.question.startswith("[ja] 12 years ago") and ja.reference == "[ja] answer 1"
+    yo = next(it for it in items if it.lang == "yo")  # the authors' Yoruba answer marker "IÌdáhùn:"
+    assert yo.reference == "[yo] answer 1"
+    assert prov["skipped"] == {"zu": {"no_answer_marker": 1}} and prov["paired_items"] == 4
+    assert prov["translation"]["zu"] == {"post-edited": 4}
+
+
+def test_multimed_x_joined_to_liveqa_compares_ten_languages_paired(tmp_path: Path) -> None:
+    """Issue 51's acceptance: one run over MultiMed-X and XLingHealth's LiveQA, the join checked by text (2 exact,
+    1 near, 1 duplicate, 1 unmatched: coverage 0.6), correctness in ten languages (zh from MultiMed-X), and one
+    report whose gaps are paired by item in every language."""
+    from conftest import SHARED_DATA
+    from typer.testing import CliRunner
+
+    from xlingmed.cli import app
+    from xlingmed.tasks.correctness.judge import OPTIONS
+
+    root = _multimed_x(tmp_path)
+    langs = "en,es,zh,hi,ja,ko,sw,th,yo,zu"
+
+    def reply(prompt: str, attempt: int) -> Reply:
+        if "Answer 2 provides" in prompt:  # the judge
+            return ok(f"Compared.\n{dict(OPTIONS)['more']}")
+        return ok("Rest, fluids, and see a doctor if it persists.")
+
+    with FaultServer(reply) as server:
+        res = CliRunner().invoke(app, [
+            "run", "--benchmark", "multimed-x/liveqa", "--data-dir", str(root), "-B", f"xlinghealth_dir={SHARED_DATA}",
+            "--languages", langs, "--tasks", "correctness", "--model", "openai/m", "--base-url", server.url,
+            "--max-tokens", "32", "--out", str(tmp_path / "run"),
+        ])  # fmt: skip
+    assert res.exit_code == 0, res.output
+    import json
+
+    summary = json.loads((tmp_path / "run" / "summary.json").read_text(encoding="utf-8"))
+    assert summary["dataset"]["join"] == {"multimed_x_questions": 5, "liveqa_questions": 244, "exact": 2, "near": 1,
+                                          "duplicates": 1, "unmatched": 1, "coverage": 0.6}  # fmt: skip
+    gaps = pd.read_csv(tmp_path / "run" / "report" / "stats" / "gaps.csv")
+    contradictory = gaps[(gaps["criterion"] == "correctness") & (gaps["metric"] == "contradictory")]
+    assert sorted(contradictory["lang"]) == sorted(langs.split(",")[1:])
+    assert set(contradictory["design"]) == {"paired"} and set(contradictory["n_items"]) == {3}
+    verdicts = pd.read_csv(tmp_path / "run" / "report" / "stats" / "verdicts.csv")
+    assert sorted(verdicts["lang"]) == sorted(langs.split(",")[1:])

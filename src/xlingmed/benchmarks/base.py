@@ -177,6 +177,8 @@ BUILTIN_MODULES: tuple[str, ...] = (
     "xlingmed.benchmarks.hub.head_qa",
     "xlingmed.benchmarks.hub.careqa",
     "xlingmed.benchmarks.hub.persianmedqa",
+    "xlingmed.benchmarks.hub.multimed_x",
+    "xlingmed.benchmarks.hub.multimed_x_liveqa",
 )
 
 def _adopt(name: str, obj: Any) -> Benchmark | None:

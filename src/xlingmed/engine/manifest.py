@@ -55,7 +55,8 @@ def build_summary(
                 *("file", "sha256", "version", "rows_used", "quirks", "flagged_items", "perturbation"),
                 # the hub sets: what a reader needs beside every number (is the set parallel, whose translation)
                 *("dataset", "split", "subset", "parallel", "licence", "translation", "provenance_filter"),
-                *("dropped_by_provenance", "skipped"),
+                *("dropped_by_provenance", "skipped", "reference_rules", "paired_items"),
+                *("join", "chinese_from"),  # a run over joined sets: how the join held (multimed-x/liveqa)
             )
             if k in provenance
         },

@@ -84,6 +84,14 @@ def test_replies_naming_the_printed_option_are_read_as_it(tmp_path: Path, name: 
     samples = pd.read_json(tmp_path / "run" / "samples.jsonl", lines=True)
     assert set(samples["parse_method"]) <= {"phrase", "answer_line", "marker"}, set(samples["parse_method"])
     assert result.summary["dataset"]["licence"] == get_benchmark(name).licence
+    from xlingmed.report import build_report
+
+    build_report([tmp_path / "run"], n_resamples=200)
+    verdicts = pd.read_csv(tmp_path / "run" / "report" / "stats" / "verdicts.csv")
+    reference = "en"  # every language against English
+    assert sorted(verdicts["lang"]) == sorted(lg for lg in langs if lg != reference)
+    assert set(verdicts["outcome"]) == {"accuracy"} and set(verdicts["design"]) == {"paired"}
+    assert (verdicts["difference"] == 0).all()  # all right in every language
 
 
 def test_careqa_drops_a_row_without_a_question_and_reads_the_open_set(tmp_path: Path) -> None:

@@ -356,8 +356,13 @@ def multimed_x(root: Path, english: list[str]) -> Path:
                 text = f"{q}\n[{lang}] {question}"  # no answer marker: dropped and counted
             rows.append({"id": f"qa-{code}-{n:03d}", "lang": code, "task": "qa", "source": "LiveQA", "text": text,
                          "label": None, "EN": f"Question:\n{question}\nAnswer:\nEnglish answer {n}"})  # fmt: skip
-        rows.append({"id": f"bionli-{code}-001", "lang": code, "task": "nli", "source": "BioNLI",
-                     "text": "Premise: …\nHypothesis: …", "label": "entailment", "EN": None})  # fmt: skip
+        p, h = ("前提:", "仮説:") if lang == "ja" else ("Premise:", "Hypothesis:")
+        for n, label in enumerate(("entailment", "contradiction", "neutral"), start=1):  # neutral: not BioNLI's
+            claim = "the drug lowers pressure" if label == "entailment" else "the drug raises pressure"
+            premise = f"[{lang}] In a trial, the drug lowered blood pressure."
+            rows.append({"id": f"bionli-{code}-{n:03d}", "lang": code, "task": "nli", "source": "BioNLI",
+                         "text": f"\n{p}\n{premise}\n\n{h}\n[{lang}] {claim}\n",
+                         "label": label, "EN": None})  # fmt: skip
     with (folder / "multimed_x.jsonl").open("w", encoding="utf-8") as fh:
         fh.writelines(json.dumps(r, ensure_ascii=False) + "\n" for r in rows)
     return root

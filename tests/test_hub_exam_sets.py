@@ -182,3 +182,31 @@ def test_multimed_x_joined_to_liveqa_compares_ten_languages_paired(tmp_path: Pat
     assert set(contradictory["design"]) == {"paired"} and set(contradictory["n_items"]) == {3}
     verdicts = pd.read_csv(tmp_path / "run" / "report" / "stats" / "verdicts.csv")
     assert sorted(verdicts["lang"]) == sorted(langs.split(",")[1:])
+
+
+def test_multimed_x_nli_pairs_are_verifiability_claims(tmp_path: Path) -> None:
+    """BioNLI's entailment / contradiction as yes/no claims: a scripted server that says Yes exactly when the
+    hypothesis follows gets macro-F1 1.0 in every language; the NLI wording is what it is asked."""
+    root = _multimed_x(tmp_path)
+    items, prov = load_benchmark("multimed-x/nli", root, ["ja", "yo", "zu"])
+    ja = [it for it in items if it.lang == "ja"]
+    assert [it.item_id for it in ja] == ["bionli-001", "bionli-002"]  # the neutral pair dropped and counted
+    assert ja[0].question.startswith("[ja] In a trial") and ja[0].reference == "[ja] the drug lowers pressure"
+    assert ja[1].reference == "" and ja[1].negatives == ("[ja] the drug raises pressure",)
+    assert prov["skipped"]["yo"] == {"unknown_label": 1} and prov["labels"]["zu"] == {"entailment": 1,
+                                                                                     "contradiction": 1}
+
+    asked: list[str] = []
+
+    def reply(prompt: str, attempt: int) -> Reply:
+        asked.append(prompt)
+        return ok("Yes" if "lowers pressure" in prompt else "No")
+
+    with FaultServer(reply) as server:
+        cfg = make_config(benchmark="multimed-x/nli", data_dir=root, languages="ja,yo,zu", tasks="verifiability",
+                          model="openai/m", base_url=server.url, temperatures="0", out=tmp_path / "run")  # fmt: skip
+        result = evaluate(cfg)
+    assert all("premise supports the following hypothesis" in p for p in asked) and len(asked) == 6
+    cells = result.summary["tasks"]["verifiability"]["languages"]
+    f1 = {lang: c["temperatures"]["0"]["macro_f1"] for lang, c in cells.items()}
+    assert f1 == {"ja": 1.0, "yo": 1.0, "zu": 1.0}

@@ -178,6 +178,7 @@ BUILTIN_MODULES: tuple[str, ...] = (
     "xlingmed.benchmarks.hub.careqa",
     "xlingmed.benchmarks.hub.persianmedqa",
     "xlingmed.benchmarks.hub.multimed_x",
+    "xlingmed.benchmarks.hub.multimed_x_nli",
     "xlingmed.benchmarks.hub.multimed_x_liveqa",
 )
 

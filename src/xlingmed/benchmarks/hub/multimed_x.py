@@ -13,7 +13,9 @@ one (the authors' sample files): it is what ``multimed-x/liveqa`` joins XLingHea
 are recorded ``post-edited``: reviewed and revised by physicians (the card does not say who made the first pass).
 
 A question is ``qa-NNN`` in every language (the number pairs them). A text without the answer marker is dropped
-and counted (``dataset.skipped``: ``no_answer_marker``), never guessed. The NLI half is not read yet.
+and counted (``dataset.skipped``: ``no_answer_marker``), never guessed. Verifiability's negatives are other
+questions' answers in the same language, as for a user's file (``rows.items_from_frame``). The NLI half is
+``multimed-x/nli`` (``multimed_x_nli.py``).
 """
 
 from __future__ import annotations
@@ -99,7 +101,7 @@ class MultiMedX(HubBenchmark):
 
 SPEC = register_benchmark(
     MultiMedX(
-        "multimed-x", LANGUAGES, ("question", "reference"), default_tasks=("correctness",),
+        "multimed-x", LANGUAGES, ("question", "reference", "negatives"), default_tasks=("correctness",),
         run_languages=("zh", "ja", "ko", "sw", "th", "yo", "zu"), licence="CC BY 4.0",
         description="MultiMed-X: LiveQA questions in zh, ja, ko, sw, th, yo, zu, reviewed by bilingual physicians",
         kind="qa", dataset="li-lab/MultiMed-X", split="train", shared_id="the number of qa-<lang>-NNN",

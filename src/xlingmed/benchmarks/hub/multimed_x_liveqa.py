@@ -7,8 +7,8 @@ texts are the same after Unicode (NFKC) folding, case folding and whitespace col
 rapidfuzz's ratio is at least ``NEAR`` (``near``: typography, a trailing space or quote); each LiveQA question
 takes at most one MultiMed-X question (further ones are counted as ``duplicates``). ``dataset.join`` reports the
 counts and the coverage; only joined questions are asked, in every language. Chinese is taken from MultiMed-X
-(physician-reviewed) unless ``-B chinese=xlinghealth``. English reference answers are XLingHealth's (MultiMed-X's
-English answer is kept in the item's meta); every other language's is its own set's.
+(physician-reviewed) unless ``-B chinese=machine`` (XLingHealth's). English reference answers are XLingHealth's
+(MultiMed-X's English answer is kept in the item's meta); every other language's is its own set's.
 
 Data: ``--data-dir`` (or ``-B xlinghealth_dir``) holds ``LiveQA.xlsx``; ``--data-dir`` holds
 ``li-lab/MultiMed-X`` in the hub's layout (else the hub is read).
@@ -34,11 +34,11 @@ LANGUAGES = ("en", "es", "zh", "hi", "ja", "ko", "sw", "th", "yo", "zu")
 
 
 class JoinOptions(BenchmarkOptions):
-    """``-B chinese``: ``multimed-x`` (default, physician-reviewed) or ``xlinghealth`` (machine translated);
+    """``-B chinese``: ``reviewed`` (default: MultiMed-X's, physician-reviewed) or ``machine`` (XLingHealth's);
     ``-B xlinghealth_dir``: the folder of ``LiveQA.xlsx`` when it is not ``--data-dir``; ``-B include_defective``
     as ``xlinghealth/liveqa``."""
 
-    chinese: Literal["multimed-x", "xlinghealth"] = "multimed-x"
+    chinese: Literal["reviewed", "machine"] = "reviewed"
     xlinghealth_dir: str | None = None
     include_defective: bool = False
 
@@ -91,8 +91,8 @@ class MultiMedXLiveQA(Benchmark):
     Options: ClassVar[type[BenchmarkOptions]] = JoinOptions
 
     def load(self, request: LoadRequest) -> tuple[list[Item], dict[str, Any]]:
-        chinese = request.options.get("chinese") or "multimed-x"
-        from_x = [lg for lg in request.languages if lg in XLINGHEALTH and not (lg == "zh" and chinese == "multimed-x")]
+        chinese = request.options.get("chinese") or "reviewed"
+        from_x = [lg for lg in request.languages if lg in XLINGHEALTH and not (lg == "zh" and chinese == "reviewed")]
         from_m = [lg for lg in request.languages if lg not in from_x]
         where = request.options.get("xlinghealth_dir") or request.data_dir
         x_items, x_prov = load_items("liveqa", where, ("en", *(lg for lg in from_x if lg != "en")),
@@ -133,7 +133,7 @@ class MultiMedXLiveQA(Benchmark):
 
 SPEC = register_benchmark(
     MultiMedXLiveQA(
-        "multimed-x/liveqa", LANGUAGES, ("question", "reference"), default_tasks=("correctness",),
+        "multimed-x/liveqa", LANGUAGES, ("question", "reference", "negatives"), default_tasks=("correctness",),
         licence="Apache-2.0 (XLingHealth) and CC BY 4.0 (MultiMed-X)",
         description="MultiMed-X joined to XLingHealth's LiveQA by English text: one question in ten languages",
     )

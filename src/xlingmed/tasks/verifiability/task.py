@@ -56,6 +56,15 @@ PROMPTS: dict[str, str] = {
     ),
 }
 
+# For claims about a text rather than answers to a question (an NLI pair: Item.meta["claim_prompt"] == "nli";
+# MultiMed-X's BioNLI): the paper's wording and delimiters, asking whether the premise supports the hypothesis.
+# In English for every language, as -T verify_prompt_language=en asks (recorded per item's claim_prompt).
+NLI_PROMPT = (
+    "Use one English word (either 'Yes' or 'No'. Do not give any reasons) to answer me whether the following "
+    "premise supports the following hypothesis ('No' if the premise contradicts it). Both the premise and the "
+    "hypothesis are delimited by triple backticks. \nPremise: \n```\n{question}\n```\nHypothesis: ```\n{answer}\n```"
+)
+
 # Paper Table A11: each metric's mean ± sd over the temperatures; its AUC is the one from hard labels.
 A11_METRICS = ("macro_precision", "macro_recall", "macro_f1", "accuracy", "auc_hard_labels")
 A11_NAMES = {
@@ -97,7 +106,7 @@ class VerifiabilityTask:
             raise ConfigError(f"unknown verifiability parser {self.parser!r}; known: {', '.join(PARSERS)}")
 
     def samples(self, items: Sequence[Item]) -> list[Sample]:
-        missing = sorted({it.lang for it in items} - set(PROMPTS))
+        missing = sorted({it.lang for it in items if it.meta.get("claim_prompt") != "nli"} - set(PROMPTS))
         if missing and self.prompt_style == "paper" and self.prompt_language == "item":
             raise ConfigError(
                 f"verifiability has the paper's prompt in {', '.join(PROMPTS)} only, not in {', '.join(missing)}: "
@@ -133,7 +142,8 @@ class VerifiabilityTask:
                 top_logprobs=20 if self.logprobs else 0,
             )
         lang = "en" if self.prompt_language == "en" else item.lang
-        prompt = PROMPTS[lang].format(question=item.question, answer=sample.meta["candidate"])
+        template = NLI_PROMPT if item.meta.get("claim_prompt") == "nli" else PROMPTS[lang]
+        prompt = template.format(question=item.question, answer=sample.meta["candidate"])
         return GenerateRequest(
             messages=(Message("system", SYSTEM), Message("user", prompt)),
             temperature=sample.temperature,

@@ -210,3 +210,27 @@ def test_multimed_x_nli_pairs_are_verifiability_claims(tmp_path: Path) -> None:
     cells = result.summary["tasks"]["verifiability"]["languages"]
     f1 = {lang: c["temperatures"]["0"]["macro_f1"] for lang, c in cells.items()}
     assert f1 == {"ja": 1.0, "yo": 1.0, "zu": 1.0}
+
+
+@pytest.mark.parametrize(
+    ("reply", "labels", "gold"),
+    [
+        ("La respuesta correcta es la 3.", "12345", "C"),
+        ("**Respuesta: 4.** Páncreas\n\nExplicación: la opción 2 es incorrecta porque…", "12345", "D"),
+        ("A resposta correcta é a opción 2.", "12345", "B"),
+        ("La risposta corretta è la 3", "12345", "C"),
+        ("Правильный ответ — 3) поджелудочная железа.", "12345", "C"),
+        ("پاسخ صحیح گزینه ۳ است.", "1234", "C"),  # Persian digits
+        ("پاسخ: ب", None, "B"),
+        ("คำตอบที่ถูกต้องคือ ข้อ 3", "1234", "C"),
+        ("Ìdáhùn tó tọ́ ni B.", None, "B"),
+        ("Impendulo efanele ngu-C.", None, "C"),
+    ],
+)
+def test_replies_in_the_new_languages_are_read_as_the_option_they_name(reply: str, labels: str | None,
+                                                                      gold: str) -> None:  # fmt: skip
+    from xlingmed.parsing.choice import extract_choice
+    from xlingmed.parsing.methods import kind_of
+
+    found = extract_choice(reply, list("ABCDE"[: len(labels or "ABCD")]), labels=list(labels) if labels else None)
+    assert found.value == gold and kind_of(found.method) == "read", found

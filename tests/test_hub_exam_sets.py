@@ -119,6 +119,8 @@ def test_list_benchmarks_shows_the_new_sets_with_licences_and_languages() -> Non
     assert "MIT" in rows["head-qa/v2"] and "es,en,gl,it,ru" in rows["head-qa/v2"]
     assert "Apache-2.0" in rows["careqa"] and "CC BY 4.0" in rows["persianmedqa"]
     assert rows["persianmedqa"].split("│")[7].strip() == "yes"  # gated
+    assert "CC BY 4.0" in rows["multimed-x"] and "en,zh,ja,ko,sw,th,yo,zu" in rows["multimed-x"]
+    assert "verifiability" in rows["multimed-x/nli"] and "10: en,es,zh,hi" in rows["multimed-x/liveqa"]
 
 
 def _multimed_x(tmp_path: Path) -> Path:

@@ -88,7 +88,14 @@ def join_by_text(multimed: dict[str, str], liveqa: dict[str, str]) -> tuple[dict
 
 @dataclass(frozen=True)
 class MultiMedXLiveQA(Benchmark):
+    """The joined set; ``translation`` as ``xlingmed list benchmarks`` shows it (Chinese: the default source)."""
+
     Options: ClassVar[type[BenchmarkOptions]] = JoinOptions
+    shared_id: str = "LiveQA's id, joined by English text"
+    translation: tuple[tuple[str, str], ...] = (
+        ("en", "original"), ("es", "machine"), ("hi", "machine"),
+        *((lg, "post-edited") for lg in ("zh", "ja", "ko", "sw", "th", "yo", "zu")),
+    )  # fmt: skip
 
     def load(self, request: LoadRequest) -> tuple[list[Item], dict[str, Any]]:
         chinese = request.options.get("chinese") or "reviewed"

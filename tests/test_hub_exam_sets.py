@@ -17,6 +17,7 @@ from fault_server import FaultServer, Reply, ok
 
 from xlingmed.benchmarks import get_benchmark, load_benchmark
 from xlingmed.config import make_config
+from xlingmed.errors import DataError
 from xlingmed.prompts import format_options
 from xlingmed.runner import evaluate
 from xlingmed.types import Item
@@ -109,6 +110,11 @@ def test_persianmedqa_reads_each_language_from_its_rows(tmp_path: Path) -> None:
     assert fa[0].question == fx.STEMS["fa"][0] and fa[0].gold_label == "B" and fa[0].choices[1].text == "Pancreas"
     assert prov["paired_items"] == 3 and prov["translation"]["en"] == {"machine": 3}
     assert get_benchmark("persianmedqa").gated  # type: ignore[attr-defined]
+    # a copy laid out otherwise (no language column): the error names the set and the column, no traceback
+    table = tmp_path / "MohammadJRanjbar" / "PersianMedQA" / "data" / "test-00000-of-00001.parquet"
+    pd.read_parquet(table).drop(columns=["language"]).to_parquet(table)
+    with pytest.raises(DataError, match=r"PersianMedQA \(fa, split test\): no column 'language'"):
+        load_benchmark("persianmedqa", tmp_path, ["fa"])
 
 
 def test_list_benchmarks_shows_the_new_sets_with_licences_and_languages() -> None:

@@ -201,13 +201,15 @@ class HubBenchmark(Benchmark):
         skipped: dict[str, dict[str, int]] = {}
         quirks: dict[str, dict[str, int]] = {}
         for lang in request.languages:
+            where = f"{self.dataset_of(request)} ({lang}, split {self.split_of(request)})"
             try:
                 df = self.prepare(self.read(source, lang, request), lang, request)
             except DataError as exc:
                 if exc.file is not None:
                     raise
-                where = f"{self.dataset_of(request)} ({lang}, split {self.split_of(request)})"
                 raise DataError(exc.message, file=where, row=exc.row, column=exc.column) from None
+            except KeyError as exc:  # a copy whose columns are not the card's: name the one missing
+                raise DataError(f"no column {exc.args[0]!r} (the dataset card's layout)", file=where) from None
             if df.attrs.get("skipped"):  # rows an adapter cannot score, by reason: counted, never guessed
                 skipped[lang] = dict(df.attrs["skipped"])
             if any(df.attrs.get("quirks", {}).values()):  # rows read by a rule of the reference code, counted

@@ -81,7 +81,9 @@ class MultiMedX(HubBenchmark):
         if column is None:
             raise DataError("this copy has no English rows (lang en) and no en column: MultiMed-X's English is not "
                             "in it", column="lang")  # fmt: skip
-        return qa[qa[column].notna()].assign(text=lambda d: d[column], lang="en")  # one per question: prepare
+        english = qa[qa[column].notna()].assign(text=lambda d: d[column], lang="en")
+        number = english["id"].astype(str).str.rsplit("-", n=1).str[-1]
+        return english[~number.duplicated()]  # beside every language's text: the first of each question
 
     def prepare(self, df: pd.DataFrame, lang: str, request: LoadRequest) -> pd.DataFrame:
         rows, dropped = [], 0
@@ -93,8 +95,6 @@ class MultiMedX(HubBenchmark):
                 continue
             rows.append({"item_id": number, "question": parts[0], "reference": parts[1], "category": "LiveQA"})
         out = pd.DataFrame(rows, columns=["item_id", "question", "reference", "category"])
-        # English read from the column beside each language's text: one per question
-        out = out.drop_duplicates(subset=["item_id"])
         out.attrs["skipped"] = {"no_answer_marker": dropped} if dropped else {}
         return out
 

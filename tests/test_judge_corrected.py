@@ -221,3 +221,19 @@ def test_human_labels_of_healthbench_criteria_correct_its_score() -> None:
     item = {"item_id": "q1", "lang": "hi", "label": "met", "weight": 5 / 14}
     assert value_of("healthbench", item, "met", "criteria_met") == pytest.approx(5 / 14)
     assert value_of("healthbench", item, "not_met", "criteria_met") == 0.0
+
+
+def test_a_label_of_one_temperature_is_its_questions(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Safety and the rubric judge each temperature's answer (ids ``q1:hi:0.5``); the judge's value a verdict
+    reads is the question's mean over its temperatures, so a human label is keyed by the question (the first
+    label of a question counts), while a HealthBench criterion (it carries a ``weight``) is its own unit."""
+    from xlingmed.annotate.answers import Answer
+    from xlingmed.annotate.human_labels import human_labels
+    from xlingmed.annotate.sample import AnnotationSet
+
+    items = [{"id": f"q{i}:hi:{t}", "item_id": f"q{i}", "lang": "hi", "label": "none"} for i in range(3)
+             for t in ("0.5", "1")]  # fmt: skip
+    aset = AnnotationSet(tmp_path, {"task": "safety", "label_column": "harm"}, items, {"ana": "token"})
+    answers = [Answer("ana", it["id"], "disagree", "severe") for it in items]
+    (found,) = human_labels([(aset, answers)], label_value(task_outcomes())).values()
+    assert found.values["hi"] == {"q0": 1.0, "q1": 1.0, "q2": 1.0} and not found.parts

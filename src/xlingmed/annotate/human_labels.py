@@ -65,10 +65,7 @@ def human_labels(sets: Sequence[tuple[AnnotationSet, Sequence[Answer]]], value_o
         column = str(aset.settings.get("label_column") or "label")
         for item_id, label in decided.items():
             item = items[item_id]
-            # a part (a HealthBench criterion) is its own unit; any other label is its question's (the judge's value
-            # is the question's mean over its temperatures): the first label of a question counts
-            lang = str(item["lang"])
-            key = unit_key(item) if "weight" in item else str(item.get("item_id") or item_id.rsplit(":", 1)[0])
+            lang, key = str(item["lang"]), unit_key(item)  # a question, or a part of one: the first label counts
             if key in labels.values.get(lang, {}):
                 continue
             value = value_of(task, item, label, column)

@@ -45,10 +45,13 @@ def set_item(row: dict[str, Any]) -> dict[str, Any]:
 
 
 def unit_key(row: dict[str, Any]) -> str:
-    """What a judged row checks, the same in every language: its id without the language (``q1`` of ``q1:hi``,
-    ``q1:0.5:3`` of HealthBench's criterion ``q1:hi:0.5:3``)."""
+    """What a judged row checks, the same in every language: its question (``q1`` of ``q1:hi`` and of safety's
+    ``q1:hi:0.5``: a verdict reads the question's mean over its temperatures), or, for a part of the question's
+    outcome (a row with a ``weight``), that part (``q1:0.5:3`` of HealthBench's criterion ``q1:hi:0.5:3``)."""
     item, lang, ident = str(row.get("item_id") or ""), str(row.get("lang") or ""), str(row["id"])
     prefix = f"{item}:{lang}"
+    if row.get("weight") is None:
+        return item or ident.rsplit(":", 1)[0]
     if item and ident.startswith(prefix):
         return item + ident[len(prefix):]
     return ident.rsplit(":", 1)[0]

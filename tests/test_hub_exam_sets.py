@@ -242,3 +242,37 @@ def test_replies_in_the_new_languages_are_read_as_the_option_they_name(reply: st
 
     found = extract_choice(reply, list("ABCDE"[: len(labels or "ABCD")]), labels=list(labels) if labels else None)
     assert found.value == gold and kind_of(found.method) == "read", found
+
+
+def test_xlingevals_three_tasks_run_on_the_joined_questions_in_ten_languages(tmp_path: Path) -> None:
+    """Correctness, verifiability and consistency on one question in ten languages: the languages without the
+    paper's prompts are asked with its English wording around their own text (recorded), Yoruba's language
+    consistency is named as not measured."""
+    from conftest import SHARED_DATA
+
+    from xlingmed.tasks.correctness.judge import OPTIONS
+
+    root = _multimed_x(tmp_path)
+
+    def reply(prompt: str, attempt: int) -> Reply:
+        if "Answer 2 provides" in prompt:
+            return ok(f"Compared.\n{dict(OPTIONS)['more']}")
+        if "Use one English word" in prompt:
+            return ok("Yes")
+        return ok("Rest, fluids, and see a doctor if it persists.")
+
+    langs = "en,es,zh,hi,ja,ko,sw,th,yo,zu"
+    with FaultServer(reply) as server:
+        cfg = make_config(benchmark="multimed-x/liveqa", data_dir=root, languages=langs,
+                          benchmark_args={"xlinghealth_dir": str(SHARED_DATA)},
+                          tasks="correctness,verifiability,consistency", model="openai/m", base_url=server.url,
+                          temperatures="0", samples=2, consistency_mode="native", limit=1,
+                          consistency_metrics="ngram,length,lang_consistency", verify_prompt_language="en",
+                          consistency_prompt_language="en", out=tmp_path / "run")  # fmt: skip
+        result = evaluate(cfg)
+    tasks = result.summary["tasks"]
+    for task in ("correctness", "verifiability", "consistency"):
+        assert set(tasks[task]["languages"]) == set(langs.split(",")), task
+    assert tasks["consistency"]["settings"]["not_available"]["lang_consistency"] == {"yo": "langid has no model of "
+                                                                                          "Yoruba"}  # fmt: skip
+    assert tasks["consistency"]["settings"]["prompt_language"]["th"] == "en"

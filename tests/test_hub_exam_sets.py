@@ -57,6 +57,8 @@ def test_head_qa_keeps_the_exams_numbers_and_its_pairing(tmp_path: Path) -> None
     assert len(items[2].choices) == 4 and items[2].gold_label == "D"  # a four-option question
     assert prov["paired_items"] == 3 and prov["translation"] == {"es": {"original": 3}, "en": {"machine": 3}}
     assert prov["reference_rules"]["es"] == {"figure_not_shown": 1}  # a figure the text model is not shown
+    kept, dropped = load_benchmark("head-qa", root, ["es", "en"], figures="drop")
+    assert len(kept) == 4 and dropped["skipped"] == {lg: {"refers_to_a_figure": 1} for lg in ("es", "en")}
     v2, prov2 = load_benchmark("head-qa/v2", fx.head_qa_v2(tmp_path / "v2"), ["es", "gl", "ru"])
     assert {it.lang for it in v2} == {"es", "gl", "ru"} and prov2["paired_items"] == 3 and prov2["split"] == "train"
 

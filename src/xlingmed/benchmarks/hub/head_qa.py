@@ -12,20 +12,21 @@ chemistry, biology), options numbered 1–4 or 1–5 as the exam prints them.
 
 Columns (both): ``name`` (the exam, ``Cuaderno_2013_1_B``), ``year``, ``category``, ``qid``, ``qtext``, ``ra`` (the
 ``aid`` of the right answer), ``image`` (a figure the question refers to; text models are not shown it: counted),
-``answers`` (a list of ``{aid, atext}``). A question is ``<name>_<qid>`` in every language (v2's paper: both name
-it), so the languages are paired. The options keep the exam's numbers: the prompt shows "1. …", and a reply naming
-the number is read as that option; Scores keep the canonical letter of its place.
+``answers`` (a list of ``{aid, atext}``); ``-B figures=drop`` leaves the questions with a figure out (counted). A
+question is ``<name>_<qid>`` in every language (v2's paper: both name it), so the languages are paired. The options
+keep the exam's numbers: the prompt shows "1. …", and a reply naming the number is read as that option; Scores
+keep the canonical letter of its place.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar, Literal
 
 import pandas as pd
 
-from xlingmed.benchmarks.base import LoadRequest, register_benchmark
-from xlingmed.benchmarks.hub.base import HubBenchmark, load_frame
+from xlingmed.benchmarks.base import BenchmarkOptions, LoadRequest, register_benchmark
+from xlingmed.benchmarks.hub.base import HubBenchmark, HubOptions, load_frame
 from xlingmed.errors import DataError
 from xlingmed.languages import CANONICAL_LETTERS
 
@@ -37,7 +38,16 @@ def _has_image(value: Any) -> bool:
     return bool(value) and not (isinstance(value, float) and value != value)
 
 
+class HeadQAOptions(HubOptions):
+    """``-B figures``: ``keep`` (default, as lm-evaluation-harness keeps them; counted) or ``drop`` the questions
+    that refer to a figure a text model is not shown (counted in ``dataset.skipped``)."""
+
+    figures: Literal["keep", "drop"] = "keep"
+
+
 class HeadQA(HubBenchmark):
+    Options: ClassVar[type[BenchmarkOptions]] = HeadQAOptions
+
     def read(self, source: str | Path, lang: str, request: LoadRequest) -> pd.DataFrame:
         split = self.split_of(request)
         if self.dataset == "EleutherAI/headqa":  # no configs in its card: the files by path
@@ -59,7 +69,12 @@ class HeadQA(HubBenchmark):
             "item_id": [f"{n}_{q}" for n, q in zip(df["name"], df["qid"], strict=True)],
             "question": df["qtext"], "options": options, "answer": answers, "category": df["category"],
         })  # fmt: skip
-        out.attrs["quirks"] = {"figure_not_shown": int(sum(_has_image(v) for v in df.get("image", [])))}
+        figure = [_has_image(v) for v in df["image"]] if "image" in df else [False] * len(df)
+        if request.options.get("figures") == "drop":
+            out = out[[not f for f in figure]].reset_index(drop=True)
+            out.attrs["skipped"] = {"refers_to_a_figure": sum(figure)} if any(figure) else {}
+        else:
+            out.attrs["quirks"] = {"figure_not_shown": sum(figure)}
         return out
 
 

@@ -232,6 +232,8 @@ def test_multimed_x_nli_pairs_are_verifiability_claims(tmp_path: Path) -> None:
         ("Правильный ответ — 3) поджелудочная железа.", "12345", "C"),
         ("پاسخ صحیح گزینه ۳ است.", "1234", "C"),  # Persian digits
         ("پاسخ: ب", None, "B"),
+        ("پاسخ صحیح گزینه سوم است.", "1234", "C"),  # by its place
+        ("คำตอบคือตัวเลือกที่สาม", "1234", "C"),
         ("คำตอบที่ถูกต้องคือ ข้อ 3", "1234", "C"),
         ("Ìdáhùn tó tọ́ ni B.", None, "B"),
         ("Impendulo efanele ngu-C.", None, "C"),

@@ -7,7 +7,8 @@ The ``text`` holds ``Premise:`` and ``Hypothesis:`` (``前提:`` and ``仮説:``
 files write them; other languages' own markers are read where ``MARKERS`` has them, the English ones always). A
 pair is ``bionli-NNN`` in every language. A text without the hypothesis marker, or a label that is neither, is
 dropped and counted (``dataset.skipped``), never guessed. Each item carries ``meta["claim_prompt"] = "nli"``: the
-verifiability task then asks with its NLI wording (``tasks.verifiability``), in English for every language.
+verifiability task then asks with its NLI wording (``tasks.verifiability``), in English for every language. It
+declares no ``question`` (its premise is not one): only verifiability runs on it.
 """
 
 from __future__ import annotations
@@ -84,7 +85,7 @@ class MultiMedXNLI(HubBenchmark):
 
 SPEC = register_benchmark(
     MultiMedXNLI(
-        "multimed-x/nli", ("en", "zh", "ja", "ko", "sw", "th", "yo", "zu"), ("question", "reference", "negatives"),
+        "multimed-x/nli", ("en", "zh", "ja", "ko", "sw", "th", "yo", "zu"), ("reference", "negatives"),
         default_tasks=("verifiability",), run_languages=("zh", "ja", "ko", "sw", "th", "yo", "zu"),
         licence="CC BY 4.0", kind="qa", dataset="li-lab/MultiMed-X", split="train",
         description="MultiMed-X BioNLI: does the abstract support the conclusion? yes/no claims (entailment)",

@@ -25,9 +25,11 @@ ANSWERS = {
     "th": "ผู้ป่วยควรพบแพทย์ทันทีหากมีอาการเจ็บหน้าอก",
     "yo": "Ẹ lọ rí dókítà lẹ́sẹ̀kẹsẹ̀ tí ìrora àyà bá ń bá a lọ.",
     "zu": "Bona udokotela ngokushesha uma ubuhlungu besifuba buqhubeka.",
+    "ja": "胸の痛みが続くならすぐに医師に診てもらってください。",
 }
 QUESTIONS = {"en": "What should I do about chest pain?", "th": "ควรทำอย่างไรเมื่อเจ็บหน้าอก",
-             "yo": "Kí ni kí n ṣe nípa ìrora àyà?", "zu": "Kufanele ngenzeni ngobuhlungu besifuba?"}  # fmt: skip
+             "yo": "Kí ni kí n ṣe nípa ìrora àyà?", "zu": "Kufanele ngenzeni ngobuhlungu besifuba?",
+             "ja": "胸が痛いときはどうすればいいですか？"}  # fmt: skip
 
 
 def _reply(prompt: str, attempt: int) -> Reply:
@@ -48,19 +50,23 @@ def test_consistency_in_thai_yoruba_and_zulu(tmp_path: Path, minilm_path: str) -
         w.writerow(["id", "lang", "question", "reference"])
         w.writerows([["q1", lg, q, ANSWERS[lg]] for lg, q in QUESTIONS.items()])
     with FaultServer(_reply) as server:
-        cfg = make_config(benchmark=f"qa:{data}", languages="en,th,yo,zu", tasks="consistency", model="openai/m",
+        cfg = make_config(benchmark=f"qa:{data}", languages="en,th,yo,zu,ja", tasks="consistency", model="openai/m",
                           base_url=server.url, temperatures="0", consistency_mode="native", samples=2,
                           consistency_prompt_language="en", language_id="restricted",
                           consistency_metrics="ngram,length,bertscore,lang_consistency",
                           bertscore_model=minilm_path, bertscore_layers=6, out=tmp_path / "run")  # fmt: skip
         result = evaluate(cfg)
     c = result.summary["tasks"]["consistency"]
-    assert c["settings"]["not_available"] == {"lang_consistency": {"yo": "langid has no model of Yoruba"}}
+    # Japanese has no word segmenter here: its n-grams and lengths are named as not measured and left empty
+    no_words = "no word segmenter for Japanese, written without spaces"
+    assert c["settings"]["not_available"] == {"lang_consistency": {"yo": "langid has no model of Yoruba"},
+                                              "ngram": {"ja": no_words}, "length": {"ja": no_words}}
     rows = {r["lang"]: r for r in csv.DictReader((tmp_path / "run" / "consistency.csv").open(encoding="utf-8"))}
     # the same answer twice: identical n-grams; Thai's length is its 10 words, not one run of letters
     assert float(rows["th"]["length_mean"]) == 10.0 and float(rows["th"]["sim_1gram"]) == 1.0
     assert float(rows["zu"]["length_mean"]) == 7.0 and float(rows["yo"]["sim_2gram"]) == 1.0
     assert all(float(rows[lg]["bertscore_f1"]) > 0.99 for lg in ANSWERS)
+    assert rows["ja"]["sim_1gram"] == rows["ja"]["length_mean"] == "" and float(rows["ja"]["lang_consistency"]) == 1
     assert math.isnan(float(rows["yo"]["lang_consistency"] or "nan"))  # not measured: never a share of 0
     # langid over the run's languages: Zulu is Zulu (over all its 97 it calls this Zulu Xhosa, a sister language,
     # and the sentence is then not counted: NaN, as below)

@@ -329,6 +329,11 @@ class ConsistencyTask:
                 else:
                     sets["topic"][(lang, temp)].append((row, raw))
         self._score_sets(sets, text_mode)
+        for group, langs in not_available(self.metrics, self.languages, self.mode).items():
+            blank = dict.fromkeys(metric_columns([group], self.lda_topics))  # named in settings, never a number
+            for row in rows:
+                if row["lang"] in langs:
+                    row.update(blank)
         units = scores(rows)
         summary = self.summarize(units, languages)
         a9 = summary.table_a9

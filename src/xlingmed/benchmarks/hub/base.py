@@ -255,7 +255,7 @@ class HubBenchmark(Benchmark):
                 "parallel": bool(self.shared_id),
                 "shared_id": self.shared_id or None,
                 "licence": self.licence,
-                "translation": _counts(items),
+                "translation": translation_counts(items),
                 "provenance_filter": list(keep) if keep is not None else None,
                 "dropped_by_provenance": dropped,
                 "reference_rules": quirks,
@@ -301,7 +301,8 @@ def _paired(items: list[Item], languages: Sequence[str]) -> int:
     return len(set.intersection(*by_lang.values())) if by_lang else 0
 
 
-def _counts(items: list[Item]) -> dict[str, dict[str, int]]:
+def translation_counts(items: list[Item]) -> dict[str, dict[str, int]]:
+    """Language → how its items' text was made (``meta["translation"]``) → items."""
     out: dict[str, dict[str, int]] = {}
     for it in items:
         per = out.setdefault(it.lang, {})

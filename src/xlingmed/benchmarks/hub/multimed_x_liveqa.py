@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
 
 from xlingmed.benchmarks.base import Benchmark, BenchmarkOptions, LoadRequest, register_benchmark
+from xlingmed.benchmarks.hub.base import translation_counts
 from xlingmed.benchmarks.hub.multimed_x import SPEC as MULTIMED_X
 from xlingmed.benchmarks.xlinghealth import load_items
 from xlingmed.errors import DataError
@@ -129,12 +130,8 @@ class MultiMedXLiveQA(Benchmark):
             items.append(dataclasses.replace(it, item_id=target[0], benchmark=self.name, meta=meta))
         order = {lg: k for k, lg in enumerate(request.languages)}
         items.sort(key=lambda it: (it.item_id, order[it.lang]))
-        translation: dict[str, dict[str, int]] = {}
-        for it in items:
-            per = translation.setdefault(it.lang, {})
-            per[it.meta.get("translation", "unstated")] = per.get(it.meta.get("translation", "unstated"), 0) + 1
         return items, {"join": counts, "chinese_from": chinese, "xlinghealth": x_prov, "multimed_x": m_prov,
-                       "translation": translation, "licence": self.licence, "parallel": True,
+                       "translation": translation_counts(items), "licence": self.licence, "parallel": True,
                        "questions_used": len(ids)}  # fmt: skip
 
 

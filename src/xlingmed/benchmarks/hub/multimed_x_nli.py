@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from xlingmed.benchmarks.base import LoadRequest, register_benchmark
-from xlingmed.benchmarks.hub.base import HubBenchmark, load_frame
+from xlingmed.benchmarks.hub.base import HubBenchmark, load_frame, translation_counts
 from xlingmed.benchmarks.hub.multimed_x import ALIASES, number_of
 from xlingmed.errors import ConfigError
 from xlingmed.types import Item
@@ -78,7 +78,7 @@ class MultiMedXNLI(HubBenchmark):
         for it in items:
             per = counts.setdefault(it.lang, {})
             per[it.meta["label"]] = per.get(it.meta["label"], 0) + 1
-        made = {lg: {self.translation_of(lg): sum(c.values())} for lg, c in counts.items()}
+        made = translation_counts(items)
         return items, {"dataset": self.dataset, "split": self.split_of(request), "parallel": True,
                        "licence": self.licence, "skipped": skipped, "labels": counts, "translation": made}  # fmt: skip
 

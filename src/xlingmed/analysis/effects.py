@@ -25,7 +25,10 @@ from xlingmed.outcomes import TaskOutcome, apart
 
 
 def _expit(x: float) -> float:
-    return 1.0 / (1.0 + math.exp(-x))
+    # scipy's, not 1 / (1 + exp(-x)): under separation the intercept reaches hundreds and exp overflows
+    from scipy.special import expit
+
+    return float(expit(x))
 
 
 def _primary_metrics(tasks: Mapping[str, TaskOutcome]) -> dict[str, str]:

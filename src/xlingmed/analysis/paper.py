@@ -8,6 +8,7 @@ two-sided, no multiplicity correction) for every pair.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from itertools import combinations
 from typing import Any
@@ -26,7 +27,8 @@ def anova_oneway(values: pd.DataFrame, languages: Sequence[str]) -> dict[str, An
 
     Returns:
         {"F", "p", "df_between", "df_within", "n_items", "excluded_missing_in_<lang>"...}; F and p are None
-        when fewer than 2 items remain.
+        when fewer than 2 items remain or every value is the same (F = 0/0), and F = inf, p = 0.0 when every
+        language's values are constant but the languages differ (scipy's ``f_oneway`` convention).
     """
     import statsmodels.api as sm
     from statsmodels.formula.api import ols
@@ -36,9 +38,16 @@ def anova_oneway(values: pd.DataFrame, languages: Sequence[str]) -> dict[str, An
         return {"F": None, "p": None, "df_between": None, "df_within": None, **counts}
     table = sm.stats.anova_lm(ols("value ~ C(lang)", data=_long(wide)).fit(), typ=2)
     row = table.loc["C(lang)"]
+    F, p = float(row["F"]), float(row["PR(>F)"])
+    # No variance within any language: OLS's residuals are rounding noise, and F their ratio to other noise, which
+    # differs between BLAS kernels (0.89 on one CPU, 1.53 on another for the same constant similarities). Decided
+    # from the values themselves instead.
+    if bool((wide.nunique() == 1).all()):
+        constant = wide.stack().nunique() == 1
+        F, p = (float("nan"), float("nan")) if constant else (float("inf"), 0.0)
     return {
-        "F": float(row["F"]),
-        "p": float(row["PR(>F)"]),
+        "F": None if math.isnan(F) else F,
+        "p": None if math.isnan(p) else p,
         "df_between": int(row["df"]),
         "df_within": int(table.loc["Residual", "df"]),
         **counts,

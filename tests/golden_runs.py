@@ -8,12 +8,12 @@
 The runs go through the real CLI against a scripted OpenAI-compatible server (``fault_server``) that answers every
 prompt with a reply chosen by the prompt's hash among shapes each task reads (a verdict, yes/no, a label, a JSON
 grade, a 1–5 rating), so the outputs are deterministic and every task's parse, score and summary path runs:
-XLingHealth LiveQA (correctness, verifiability, consistency's n-gram/length metrics, open_qa's token-F1, rubric,
-safety), a user's multiple-choice file (multiple_choice, with the extractor), MedArabiQ's fixtures (bias
-conditions), HealthBench's fixture (healthbench, safety). ``compare`` reads ``summary.json``, every CSV and
-``scores.parquet`` of each run and reports, per file, the values that differ and the keys or columns added or
-removed; volatile fields (times, paths, versions, durations) are left out. Exit 1 when a value differs or
-something was removed.
+XLingHealth LiveQA (correctness, verifiability, every consistency metric with MiniLM as BERTScore's and sim_sent's
+encoder, safety), a user's multiple-choice file (multiple_choice, with the extractor), MedArabiQ's fixtures (bias
+conditions; Q&A with open_qa's token-F1 and BERTScore, and the rubric), HealthBench's fixture (healthbench,
+safety). ``compare`` reads ``summary.json``, every CSV and ``scores.parquet`` of each run and reports, per file,
+the values that differ and the keys or columns added or removed; volatile fields (times, paths, versions,
+durations) are left out. Exit 1 when a value differs or something was removed.
 
 What is kept (``tests/golden.json``) are the values themselves, not a digest of them, so that a difference is named
 by file, row and column (or key) with both values: a JSON file as one entry per leaf (``tasks/open_qa/…/mean``), a
@@ -90,7 +90,8 @@ def make(root: Path) -> list[str]:
     runs: dict[str, list[str]] = {
         "liveqa": ["--benchmark", "xlinghealth/liveqa", "--data-dir", str(xling), "--languages", "en,es,zh,hi",
                    "--tasks", "correctness,verifiability,consistency,safety", "--limit", "2", "--samples", "2",
-                   "--temperatures", "0,1", "-T", "consistency_metrics=ngram,length"],
+                   "--temperatures", "0,1", "-T", f"bertscore_model={minilm}", "-T", "bertscore_layers=6",
+                   "-T", f"embedding_model={minilm}", "-T", "lda_topics=3"],
         "mcq": ["--benchmark", f"mcq:{mcq}", "--languages", "en,es,zh,hi,ar", "--tasks", "multiple_choice",
                 "--extractor", "openai/ext"],
         "medarabiq_bias": ["--benchmark", "medarabiq/mcq_bias", "--data-dir", str(medarabiq), "--languages", "ar",

@@ -74,9 +74,17 @@ class SentenceSimilarity:
         return {t: np.asarray(v, dtype=np.float64) for t, v in zip(unique, vecs, strict=True)}
 
     def mean_similarity(self, groups: Sequence[Sequence[str]]) -> list[float]:
-        """sim_sent per group (one group = one question's K answers), encoding all texts in shared batches."""
+        """sim_sent per group (one group = one question's K answers), encoding all texts in shared batches; a pair
+        of identical texts counts exactly 1 (its cosine is 1 ± 1e-7 in float32, and those bits differ by CPU)."""
         vecs = self.encode([t for g in groups for t in g])
-        return [mean_off_diagonal(cosine_matrix(np.stack([vecs[t] for t in g]))) if g else float("nan") for g in groups]
+        return [mean_off_diagonal(_same_is_one(cosine_matrix(np.stack([vecs[t] for t in g])), g)) if g
+                else float("nan") for g in groups]  # fmt: skip
+
+
+def _same_is_one(sim: np.ndarray, texts: Sequence[str]) -> np.ndarray:
+    """``sim`` with the entries of identical non-empty texts set to 1.0."""
+    same = np.array([[a == b and bool(a.strip()) for b in texts] for a in texts])
+    return np.where(same, 1.0, sim)
 
 
 def _sim_sent(groups: Sequence[Sequence[str]], c: Condition) -> list[dict[str, float | None]]:

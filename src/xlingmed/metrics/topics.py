@@ -223,13 +223,21 @@ def only_stopwords(text: str) -> bool:
 def pairwise_cosine_stats(vectors: np.ndarray) -> tuple[float, float]:
     """(mean, sd with ddof=1) of the cosines over all pairs i < j of the rows of ``vectors`` (shape (K, T)).
 
-    A zero vector has cosine 0 with everything (torch ``cosine_similarity`` with eps 1e-8, as the authors ran).
+    A zero vector has cosine 0 with everything (torch ``cosine_similarity`` with eps 1e-8, as the authors ran);
+    two equal non-zero rows (identical answers) have cosine exactly 1, not 1 ± 2e-16: those last bits differ by
+    the CPU's BLAS kernels, and the tests across languages would rank them.
     """
     k = vectors.shape[0]
     if k < 2:
         return float("nan"), float("nan")
     norms = np.linalg.norm(vectors, axis=1)
-    values = [float(vectors[i] @ vectors[j] / max(norms[i] * norms[j], 1e-8)) for i, j in combinations(range(k), 2)]
+
+    def cosine(i: int, j: int) -> float:
+        if norms[i] > 0 and np.array_equal(vectors[i], vectors[j]):
+            return 1.0
+        return float(vectors[i] @ vectors[j] / max(norms[i] * norms[j], 1e-8))
+
+    values = [cosine(i, j) for i, j in combinations(range(k), 2)]
     sd = float(np.std(values, ddof=1)) if len(values) > 1 else float("nan")
     return float(np.mean(values)), sd
 

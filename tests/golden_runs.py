@@ -22,12 +22,13 @@ CSV or Parquet file as its columns and rows. Texts longer than ``TEXT_LIMIT`` ch
 Labels, counts, integers and texts must be equal. Floats must be within ``REL_TOL`` (relative) of the kept value,
 because some of them are not the same on every CPU: BERTScore and sentence embeddings are float32 results of
 torch's kernels, and torch, MKL, oneDNN and OpenBLAS pick their kernels by the CPU (AVX-512, AVX2, SSE), so a
-reduction is summed in another order. float32 keeps 24 bits (ε ≈ 6e-8); the encoder scores of these runs move by
-at most 3e-7 relative between the kernels ``tests/kernels.py`` sets (a BERTScore of 19.0282986 is 19.0282971 with
-ATen's ``default`` kernels): 1e-5 leaves a factor of 30 for other CPUs and still fails any change a refactor makes to
-a score (a change of 1e-3 in a score of 19 is 5e-5 relative). ``ABS_TOL`` only lets a value that is zero come out
-as rounding noise. A value computed as the difference of two nearly equal encoder scores would need more: the
-golden runs have none (a failure names the value, and the tolerance is then a decision to write down here).
+reduction is summed in another order. float32 keeps 24 bits (ε ≈ 6e-8); between the kernels ``tests/kernels.py``
+sets, the values of these runs move by at most 1.3e-6 relative (the sd of three BERTScore recalls, 3.2038527 and
+3.2038486; a recall itself, 15.1797011 and 15.1796922, by 6e-7): 1e-5 leaves a factor of 8 for other CPUs and still
+fails any change a refactor makes to a score (a change of 1e-3 in a score of 19 is 5e-5 relative). ``ABS_TOL``
+only lets a value that is zero come out as rounding noise. A value computed as the difference of two nearly equal
+encoder scores would need more: the golden runs have none (identical answers score exactly 1, so their gaps are
+exactly 0); a failure names the value, and the tolerance is then a decision to write down here.
 """
 
 from __future__ import annotations

@@ -9,6 +9,11 @@ kernels of the others (each is read when its library loads, so they are set befo
 - ``avx2``: an AVX2 machine without AVX-512 (most laptops; AMD before Zen 4);
 - ``default``: ATen's portable kernels, with MKL, oneDNN and OpenBLAS held to SSE4.
 
+Each library was seen to obey (torch's ``get_cpu_capability``, ``MKL_VERBOSE``, ``ONEDNN_VERBOSE``, threadpoolctl's
+OpenBLAS core, numpy's ``__cpu_features__``; numpy ignores a feature name it does not know). Not covered: the
+number of threads (the suite keeps each worker to its CPUs), and llama.cpp, whose kernels are fixed when it is
+compiled (the README's ``CMAKE_ARGS``: AVX2, no native tuning).
+
 A test that compares a float from an encoder, BLAS or a model exactly fails under one of them; see
 ``tests/test_golden_runs.py`` and ``tests/test_kernels.py``.
 """
@@ -20,9 +25,9 @@ import os
 VARIANTS: dict[str, dict[str, str]] = {
     "native": {},
     "avx2": {"ATEN_CPU_CAPABILITY": "avx2", "MKL_ENABLE_INSTRUCTIONS": "AVX2", "ONEDNN_MAX_CPU_ISA": "AVX2",
-             "OPENBLAS_CORETYPE": "Haswell"},
+             "OPENBLAS_CORETYPE": "Haswell", "NPY_DISABLE_CPU_FEATURES": "X86_V4 AVX512_ICL AVX512_SPR"},
     "default": {"ATEN_CPU_CAPABILITY": "default", "MKL_ENABLE_INSTRUCTIONS": "SSE4_2", "ONEDNN_MAX_CPU_ISA": "SSE41",
-                "OPENBLAS_CORETYPE": "Nehalem"},
+                "OPENBLAS_CORETYPE": "Nehalem", "NPY_DISABLE_CPU_FEATURES": "X86_V3 X86_V4 AVX512_ICL AVX512_SPR"},
 }  # fmt: skip
 
 

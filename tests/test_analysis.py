@@ -338,3 +338,17 @@ def test_outcomes_per_language_from_the_scores() -> None:
         {"task": "verifiability", "metric": "correct", "τ": "0", "en": "0.5000 (2)", "hi": "1.0000 (1) +1 not scored"},
         {"task": "multiple_choice", "metric": "correct[biased|recency]", "τ": "0.2", "en": "–", "hi": "0.0000 (1)"},
     ]
+
+
+def test_anova_without_variance_reports_no_f_rather_than_rounding_noise() -> None:
+    """Constant values (consistency's similarities all 1): OLS's residuals are rounding noise and F their ratio to
+    other noise, which the BLAS kernels decided (0.89, 0.62 or 1.53 for the same run, issue 58). None, not a guess;
+    and F = inf, p = 0 where each language is constant but they differ (scipy's f_oneway convention)."""
+    ones = pd.DataFrame({"item_id": ["q1", "q2", "q3"] * 4, "lang": [lg for lg in LANGS for _ in range(3)],
+                         "value": [1.0] * 12})  # fmt: skip
+    flat = anova_oneway(ones, LANGS)
+    assert (flat["F"], flat["p"], flat["df_between"], flat["df_within"], flat["n_items"]) == (None, None, 3, 8, 3)
+    steps = ones.assign(value=[0.9 if lg == "hi" else 1.0 for lg in ones["lang"]])
+    apart = anova_oneway(steps, LANGS)
+    assert (apart["F"], apart["p"]) == (math.inf, 0.0)
+    assert stats.f_oneway(*(steps[steps["lang"] == lg]["value"] for lg in LANGS)).statistic == math.inf

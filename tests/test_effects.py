@@ -99,3 +99,24 @@ def test_separation_withholds_the_numbers() -> None:
     assert rows["lang[ar]"]["coefficient"] is None and rows["lang[ar]"]["p"] is None
     assert rows["lang[ar]"]["error"] == "not estimable: separation (ar: every answer 0)"
     assert rows["lang[es]"]["coefficient"] is not None and "error" not in rows["lang[es]"]
+
+
+
+def test_separation_in_english_itself_is_named_not_a_crash() -> None:
+    """Every English answer wrong on a few claims (the golden LiveQA run's verifiability, issue 58): the intercept
+    runs to hundreds below zero, where ``1 / (1 + exp(−x))`` overflowed and stopped the report after the run was
+    written. Each term is withheld, and named."""
+    cells = {"en": "0:000 0:000", "es": "0:110 0:110 1:0 1:0", "zh": "0:1010 0:1010 1:11 1:11",
+             "hi": "0:11 0:11 1:1 1:1"}  # item:answers, once per temperature 0 and 1  # fmt: skip
+    records = [
+        {"item_id": f"q{item}", "lang": lang, "task": "verifiability", "metric": "correct", "value": float(v),
+         "temperature": float(k % 2), "kind": "binary", "higher_is_better": True}
+        for lang, text in cells.items() for k, cell in enumerate(text.split()) for item, values in [cell.split(":")]
+        for v in values
+    ]  # fmt: skip
+    df = pd.DataFrame(records).reindex(columns=list(SCORE_COLUMNS))
+    rows = {r["term"]: r for r in language_effects(df, ["en", "es", "zh", "hi"])}
+    assert set(rows) == {"lang[es]", "lang[zh]", "lang[hi]"}
+    assert rows["lang[hi]"]["error"] == "not estimable: separation (en: every answer 0, hi: every answer 1)"
+    assert rows["lang[es]"]["error"] == "not estimable: separation (en: every answer 0)"
+    assert all(r["coefficient"] is None and r["marginal_difference"] is None for r in rows.values())

@@ -148,14 +148,14 @@ def _leaf(value: Any, placed: Any) -> Any:
     return value
 
 
-def _flat(value: Any, where: str, placed: Any, out: dict[str, Any]) -> None:
+def flatten(value: Any, where: str, placed: Any, out: dict[str, Any]) -> None:
     """A JSON document as ``{"key/key[0]/key": leaf}``; an empty object or list is a leaf of its own."""
     if isinstance(value, dict) and value:
         for k, v in value.items():
-            _flat(v, f"{where}/{placed(str(k))}" if where else placed(str(k)), placed, out)
+            flatten(v, f"{where}/{placed(str(k))}" if where else placed(str(k)), placed, out)
     elif isinstance(value, list) and value:
         for i, v in enumerate(value):
-            _flat(v, f"{where}[{i}]", placed, out)
+            flatten(v, f"{where}[{i}]", placed, out)
     else:
         out[where] = value if isinstance(value, (dict, list)) else _leaf(value, placed)
 
@@ -190,7 +190,7 @@ def values(root: Path) -> dict[str, Any]:
             name = str(f.relative_to(root))
             if f.suffix == ".json":
                 flat: dict[str, Any] = {}
-                _flat(_clean(json.loads(f.read_text(encoding="utf-8"))), "", placed, flat)
+                flatten(_clean(json.loads(f.read_text(encoding="utf-8"))), "", placed, flat)
                 out[name] = flat
             elif f.suffix in (".csv", ".parquet"):
                 frame = _frame(f)
@@ -200,11 +200,12 @@ def values(root: Path) -> dict[str, Any]:
     return out
 
 
-def same(kept: Any, now: Any) -> bool:
-    """Equal, or both numbers of which one is a float and within ``REL_TOL`` of each other (bools are labels)."""
+def same(kept: Any, now: Any, abs_tol: float = ABS_TOL) -> bool:
+    """Equal, or both numbers of which one is a float and within ``REL_TOL`` (or ``abs_tol``) of each other (bools
+    are labels)."""
     numbers = all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in (kept, now))
     if numbers and (isinstance(kept, float) or isinstance(now, float)):
-        return math.isclose(kept, now, rel_tol=REL_TOL, abs_tol=ABS_TOL)
+        return math.isclose(kept, now, rel_tol=REL_TOL, abs_tol=abs_tol)
     return bool(type(kept) is type(now) and kept == now)
 
 

@@ -9,6 +9,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+import golden_runs
 import pytest
 from conftest import FullRun
 
@@ -36,23 +37,17 @@ def _rows(path: Path) -> list[dict[str, str]]:
         return list(csv.DictReader(fh))
 
 
-def _assert_same_numbers(got: Any, want: Any, where: str = "") -> None:
-    """``got == want`` for a summary: the same keys, counts and labels exactly; the floats within the noise of the
-    float32 encoders (BERTScore, sim_sent). ``full_run`` may have been made by another pytest-xdist worker, with
-    its own share of the CPUs: torch and MKL sum in another order with another number of threads (seen: 1.5e-7 in
-    BERTScore between one and two threads under AVX-512), as they do on another CPU."""
-    if isinstance(want, dict):
-        assert isinstance(got, dict) and got.keys() == want.keys(), where
-        for key, value in want.items():
-            _assert_same_numbers(got[key], value, f"{where}/{key}")
-    elif isinstance(want, list):
-        assert isinstance(got, list) and len(got) == len(want), where
-        for k, (a, b) in enumerate(zip(got, want, strict=True)):
-            _assert_same_numbers(a, b, f"{where}[{k}]")
-    elif isinstance(want, float):
-        assert got == pytest.approx(want, rel=1e-5, abs=1e-6, nan_ok=True), where
-    else:
-        assert got == want, where
+def _float_differences(got: Any, want: Any) -> list[str]:
+    """Where two summaries differ: keys, counts and labels exactly; floats within the noise of the float32 encoders
+    (BERTScore, sim_sent), compared as the golden runs compare them. ``full_run`` may have been made by another
+    pytest-xdist worker, with its own share of the CPUs: torch and MKL sum in another order with another number of
+    threads (seen: 1.5e-7 in BERTScore between one and two threads under AVX-512), as they do on another CPU."""
+    a: dict[str, Any] = {}
+    b: dict[str, Any] = {}
+    golden_runs.flatten(want, "", str, a)
+    golden_runs.flatten(got, "", str, b)
+    return [f"{k}: {a.get(k)!r} -> {b.get(k)!r}" for k in sorted(a.keys() | b.keys())
+            if k not in a or k not in b or not golden_runs.same(a[k], b[k], abs_tol=1e-6)]  # fmt: skip
 
 
 def test_consistency_end_to_end(full_run: FullRun, tmp_path: Path, minilm_path: str) -> None:
@@ -116,7 +111,7 @@ def test_consistency_end_to_end(full_run: FullRun, tmp_path: Path, minilm_path: 
     consistency_calls = 32 + distinct_translations
     assert again.backend_calls == 0 and again.cache_hits == consistency_calls
     stored = json.loads((tmp_path / "again" / "summary.json").read_text(encoding="utf-8"))
-    _assert_same_numbers(stored["tasks"]["consistency"]["languages"], c["languages"])
+    assert _float_differences(stored["tasks"]["consistency"]["languages"], c["languages"]) == []
 
     # native mode re-scores the same cached answers on the original text: no new request at all
     native = evaluate(full_run.config(tasks="consistency", consistency_mode="native", out=tmp_path / "native"))

@@ -49,6 +49,8 @@ class Language:
             before its label ("not C", "ليست ج", "不是C") or just after it ("C is incorrect", "Cではない").
         no_choice_phrases: what a reply writes when it chooses nothing: it refuses, or asks for what it lacks
             ("without the image", "画像が提示されていない"); such a reply is ``refused`` even when it quotes an option.
+        none_phrases: what a reply writes when it finds no option right ("none of the options", "ninguna de las
+            opciones", "هیچ‌کدام از گزینه‌ها"); read as ``no_choice_phrases`` are.
         refusal_phrases: what a model writes when it declines a medical question ("i can't provide medical
             advice"); the first pass of the refusal classifier (``tasks.safety``), so only phrases that decline,
             never an apology that opens an answer.
@@ -86,6 +88,7 @@ class Language:
     negations_before: tuple[str, ...] = ()
     negations_after: tuple[str, ...] = ()
     no_choice_phrases: tuple[str, ...] = ()
+    none_phrases: tuple[str, ...] = ()
     refusal_phrases: tuple[str, ...] = ()
     term_words: tuple[str, ...] = ()
     term_suffixes: tuple[str, ...] = ()

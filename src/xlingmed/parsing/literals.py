@@ -18,7 +18,7 @@ import ahocorasick
 import regex
 
 from xlingmed.languages import LANGUAGES
-from xlingmed.parsing.text import WORD, lower, unspaced
+from xlingmed.parsing.text import INVISIBLE, WORD, lower, unspaced
 
 # Words after A, E or I that leave it a label ("A is correct", "A and C", "A şıkkı"): after any other lower-case
 # word it is an article, a pronoun or a conjunction ("A patient", "I think", "E poi", "A resposta").
@@ -59,7 +59,8 @@ class Literals:
 
 
 def _nfkc(words: Iterable[str]) -> tuple[str, ...]:
-    out = {unicodedata.normalize("NFKC", w).lower().strip() for w in words}
+    # as replies are (``text.normalise``): no zero-width joiners, so Persian "نمی‌توانم" matches "نمی‌توانم"
+    out = {unicodedata.normalize("NFKC", w).translate(INVISIBLE).lower().strip() for w in words}
     return tuple(sorted((w for w in out if w), key=lambda w: (-len(w), w)))
 
 
@@ -120,7 +121,9 @@ def literals() -> Literals:
         ordinals=_nfkc(places),
         ordinal_place=places,
         cues=_nfkc(c for lang in langs for c in lang.conclusion_cues),
-        no_choice=_nfkc(p for lang in langs for p in (*lang.no_choice_phrases, *lang.refusal_phrases)),
+        no_choice=_nfkc(
+            p for lang in langs for p in (*lang.no_choice_phrases, *lang.none_phrases, *lang.refusal_phrases)
+        ),
         term_words=frozenset(_nfkc(w for lang in langs for w in lang.term_words)),
         unspaced_term_words=tuple(w for w in _nfkc(w for lang in langs for w in lang.term_words) if unspaced(w)),
         term_suffixes=suffixes,

@@ -12,7 +12,7 @@ from functools import lru_cache
 
 import regex
 
-_INVISIBLE = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u200e\u200f\u061c\u2066\u2067\u2068\u2069\u202a\u202b"
+INVISIBLE = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u200e\u200f\u061c\u2066\u2067\u2068\u2069\u202a\u202b"
                                     "\u202c\u202d\u202e\ufeff"))  # fmt: skip
 _HARAKAT = regex.compile(r"[\u064b-\u065f\u0670]")
 WORD = r"[\p{L}\p{M}\p{N}_]"
@@ -30,13 +30,13 @@ def normalise(text: str) -> str:
     if _CIRCLED_RE.search(text):  # translate costs a lookup a character: only where there is something to do
         text = text.translate(_CIRCLED)
     t = unicodedata.normalize("NFKC", text)
-    if _INVISIBLE_RE.search(t):
-        t = t.translate(_INVISIBLE)
+    if INVISIBLE_RE.search(t):
+        t = t.translate(INVISIBLE)
     return str(_HARAKAT.sub("", t).replace("هـ", "ه").replace("\u0640", ""))
 
 
 _CIRCLED_RE = regex.compile("[①-⑩]")
-_INVISIBLE_RE = regex.compile("[" + "".join(map(chr, _INVISIBLE)) + "]")
+INVISIBLE_RE = regex.compile("[" + "".join(map(chr, INVISIBLE)) + "]")
 
 
 class _LowerTable(dict[int, str]):

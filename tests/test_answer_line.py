@@ -59,10 +59,10 @@ def test_answer_line_prompt_asks_in_the_items_language_and_is_read(folder: Path,
     mc = json.loads((tmp_path / "r" / "summary.json").read_text("utf-8"))["tasks"]["multiple_choice"]
     assert mc["settings"]["prompt_form"] == "answer_line" and mc["settings"]["max_tokens"] == 2048
     assert mc["settings"]["prompt_source"] == "the user (-T mc_prompt)"
-    for lang in LANGS:  # every reasoning-then-answer-line reply read right, by its answer phrase
+    for lang in LANGS:  # every reasoning-then-answer-line reply read right, by the marker the prompt declared
         cell = mc["languages"][lang]["0"]
         assert cell["n_correct"] == cell["n"] == 4, lang
-        assert mc["parsing"]["methods"][lang] == {"phrase": 4}, lang
+        assert mc["parsing"]["methods"][lang] == {"marker": 4}, lang
     prompts = {p for p, _ in policy.seen}
     assert any("'Respuesta: X'" in p and "one of A, B, C, D" in p for p in prompts)
     assert any("'الإجابة: X'" in p and "one of أ, ب, ج, د" in p and "أ. باراسيتامول" in p for p in prompts)

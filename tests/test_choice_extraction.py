@@ -70,8 +70,11 @@ V = list("ABCDE")
     ],
 )
 def test_robust_extraction(reply: str, value: str | None, method: str) -> None:
-    parsed = extract_choice(reply, V, options=OPTS)
+    parsed = extract_choice(reply, V, options=OPTS, reading="lenient")
     assert (parsed.value, parsed.method) == (value, method)
+    strict = extract_choice(reply, V, options=OPTS)  # the default: a fallback's guess gives no option
+    fallback = method in ("last_line", "option_match")
+    assert (strict.value, strict.method) == ((None, "guess_withheld") if fallback else (value, method))
 
 
 def test_option_text_is_not_read_as_a_label_inside_it() -> None:
@@ -148,7 +151,7 @@ def test_no_label_that_the_reply_does_not_show(reply: str, texts: list[str]) -> 
     options = dict(zip("ABCD", texts, strict=True))
     parsed = extract_choice(reply, list("ABCD"), options=options)
     assert parsed.method in METHODS
-    assert (parsed.value is None) == (parsed.method in ("invalid", "ambiguous"))
+    assert (parsed.value is None) == (parsed.method in ("invalid", "ambiguous", "guess_withheld", "thinking_only"))
     if parsed.value is not None:
         assert _shows(reply, parsed.value, options), (reply, parsed)
 

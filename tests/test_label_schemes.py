@@ -71,8 +71,8 @@ CASES = [
 ]  # fmt: skip
 
 
-def _read(reply: str, options: dict[str, str], labels: list[str]) -> tuple[str | None, str]:
-    parsed = extract_choice(reply, list(options), options=options, labels=labels)
+def _read(reply: str, options: dict[str, str], labels: list[str], reading: str = "lenient") -> tuple[str | None, str]:
+    parsed = extract_choice(reply, list(options), options=options, labels=labels, reading=reading)
     return parsed.value, kind_of(parsed.method)
 
 
@@ -113,6 +113,7 @@ def test_an_option_named_in_passing_on_the_last_line_is_a_fallback() -> None:
     # the reply never states an answer: its last line mentions one option's text among other words
     reply = "Several things could explain this.\nIt is worth checking for persistent nausea and vomiting first."
     assert _read(reply, EN, NUMBERS) == ("D", "fallback")
+    assert _read(reply, EN, NUMBERS, reading="strict") == (None, "unread")  # the default withholds the guess
     assert _read("Several things could explain this.\n**4. Persistent nausea and vomiting**", EN, NUMBERS) == (
         "D", "read",
     )  # fmt: skip

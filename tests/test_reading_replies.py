@@ -18,8 +18,8 @@ V = list("ABCDE")
 OPTS = {"A": "lipase", "B": "penicillinase", "C": "fibrinolysin", "D": "hyaluronidase", "E": "proteinase"}
 
 
-def read(reply: str, lang: str | None = None) -> tuple[str | None, str]:
-    parsed = extract_choice(reply, V, options=rs.options(lang) if lang else OPTS)
+def read(reply: str, lang: str | None = None, reading: str = "strict") -> tuple[str | None, str]:
+    parsed = extract_choice(reply, V, options=rs.options(lang) if lang else OPTS, reading=reading)
     return parsed.value, parsed.method
 
 
@@ -43,10 +43,13 @@ def read(reply: str, lang: str | None = None) -> tuple[str | None, str]:
     ],
 )
 def test_the_probes_read_as_nothing_or_the_committed_option(reply: str, value: str | None) -> None:
-    got, method = read(reply)
+    # lenient: a probe read by the last line's fallback counts (strict withholds it, and nothing else changes)
+    got, method = read(reply, reading="lenient")
     assert got == value, (reply, method)
     if value is None:
         assert method in ("invalid", "ambiguous", "refused")
+    strict = read(reply)
+    assert strict == (got, method) or (method == "last_line" and strict == (None, "guess_withheld"))
 
 
 # ---- each shape in at least four languages -----------------------------------------------------------------------
@@ -85,7 +88,9 @@ def test_a_negated_option_is_not_read(lang: str, reply: str) -> None:
     ],
 )
 def test_negation_removes_one_option_of_two(lang: str, reply: str, value: str) -> None:
-    assert read(reply, lang)[0] == value
+    # one line that names two options, one negated: the last line's fallback reads it, so lenient
+    assert read(reply, lang, reading="lenient")[0] == value
+    assert read(reply, lang)[0] in (value, None)
 
 
 @pytest.mark.parametrize(
@@ -156,7 +161,7 @@ def test_reasoning_through_every_option_then_a_conclusion(lang: str, style: int)
             assert 500 <= len(reply) <= 2000
             value, method = read(reply, lang)
             assert value == label, (reply[-200:], method)
-            assert method in ("phrase", "conclusion", "last_line", "option_text")
+            assert method in ("phrase", "conclusion", "last_line", "option_text", "answer_line")
     # the same discussion without a conclusion chose nothing
     assert read(rs.long_reply(lang, "B", style=style, conclude=False), lang)[0] is None
 

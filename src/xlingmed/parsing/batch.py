@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
-from xlingmed.parsing.choice import extract_choice
+from xlingmed.parsing.choice import MARKERS, extract_choice
 from xlingmed.types import Parsed
 
 SERIAL_BELOW = 4_000  # replies: under this, one process reads them (a worker starts in about half a second)
@@ -29,12 +29,16 @@ class ChoiceReply:
     valid: tuple[str, ...]
     options: Mapping[str, str]
     labels: tuple[str, ...] | None = None
+    reading: str = "strict"  # parsing.choice.READINGS
+    markers: tuple[str, ...] = ()  # the answer marker the log's prompt asked for (or --answer-marker), first
 
 
 def _read(chunk: Sequence[ChoiceReply]) -> list[tuple[str | None, str]]:
     out = []
     for r in chunk:
-        parsed = extract_choice(r.text, r.valid, options=r.options, labels=r.labels)
+        parsed = extract_choice(
+            r.text, r.valid, options=r.options, labels=r.labels, reading=r.reading, markers=(*r.markers, *MARKERS)
+        )
         out.append((parsed.value, parsed.method))
     return out
 

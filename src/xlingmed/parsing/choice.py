@@ -18,8 +18,16 @@ commitment*, in this order, and stops at the first rule that decides:
    option.
 6. ``last_line``: the last line that names an option, outside a list that discusses the options one by one;
    ``option_text`` when it names one by its text only. ``option_match`` (a fallback): a short reply that is a clear
-   best fuzzy match of one option's text.
+   best fuzzy match of one option's text. Both infer: by default (``reading="strict"``) they give no option and
+   the reply is ``guess_withheld``; ``reading="lenient"`` keeps their option.
 7. Otherwise ``invalid``.
+
+Before all of these, the reply's *final commitment by position* (issue 59): ``answer_line``, a closing line that is
+a short marker and one label ("Answer: C", "【回答】d", "Final: (b)", "پاسخ نهایی: [B]", or a bare "**C**"), is
+read first, whatever the reply said before it (``parsing.answer_line``); a first line that is one bare label ("c"
+above an explanation) is the answer unless an answer phrase below names another option. A reply whose reasoning
+block never closed (``<think>`` without ``</think>``) is ``thinking_only``; text after an end-of-turn token is the
+next speaker's (``parsing.turns``).
 
 Wherever a rule reads, a negated option does not count ("not C", "B, not C", "C is incorrect", ``ليست ج``,
 "Cではない", "不是C"); two options left ("A or B") are ``ambiguous``; a letter that completes a term is no label
@@ -41,6 +49,7 @@ import regex
 
 from xlingmed.errors import ConfigError
 from xlingmed.parsing.alone import STRIP_START, alone, fuzzy
+from xlingmed.parsing.answer_line import closing_answer_line, opening_label
 from xlingmed.parsing.citations import blank_citations
 from xlingmed.parsing.content import by_content, stated_spans
 from xlingmed.parsing.letter import FALLBACKS as FALLBACKS
@@ -51,6 +60,7 @@ from xlingmed.parsing.mentions import DECOR, GLUE, Mention, Reader
 from xlingmed.parsing.reply import Shape, shape
 from xlingmed.parsing.syllable_labels import as_letters
 from xlingmed.parsing.text import WORD, lower, normalise
+from xlingmed.parsing.turns import own_turn
 from xlingmed.types import Parsed, declare_parse_methods
 
 # The parse methods this module returns, and their kinds (parsing.methods): declared here, where they are made.
@@ -58,13 +68,20 @@ declare_parse_methods({
     "marker": "read", "phrase": "read", "conclusion": "read", "standalone": "read", "answer_line": "read",
     # a line that names one option among other words infers the answer: a fallback the parse limits count
     "last_line": "fallback", "option_text": "read", "option_content": "read", "option_match": "fallback",
+    # a reply whose reasoning block never closed: it gave no final answer
+    "thinking_only": "unread",
+    # a reply a fallback alone would read: no option, unless -T reading=lenient
+    "guess_withheld": "unread",
 })
 
 PARSERS: tuple[str, ...] = ("robust", "paper", "first_char", "regex")
+# ``strict`` (default): a rule that infers (``last_line``, ``option_match``) gives no option, the reply is
+# ``guess_withheld`` (unread: the parse limits bound it); ``lenient``: those rules' option counts (before 0.2).
+READINGS: tuple[str, ...] = ("strict", "lenient")
 # Methods ``extract_choice`` returns (the value is None exactly for the last three).
 METHODS: tuple[str, ...] = (
     "marker", "phrase", "conclusion", "standalone", "answer_line", "last_line", "option_text", "option_content",
-    "option_match", "first_char", "regex", "refused", "ambiguous", "invalid",
+    "option_match", "first_char", "regex", "refused", "ambiguous", "invalid", "thinking_only", "guess_withheld",
 )  # fmt: skip
 _AMBIGUOUS = "ambiguous"
 
@@ -93,6 +110,10 @@ def _parsed(found: str | None, method: str, mentions: Sequence[Mention] = ()) ->
 def _read(reader: Reader, t: str, valid: Sequence[str], markers: Sequence[str]) -> Parsed:
     low = reader.low
     form = shape(reader)
+    # 0. the reply closes with an answer line ("Answer: C", "【回答】d"): its final commitment, whatever came before
+    closing = closing_answer_line(reader, form, markers)
+    if closing is not None:
+        return closing
     # 1. the paper's marker: the last one counts
     best = -1
     for marker in markers:
@@ -105,6 +126,10 @@ def _read(reader: Reader, t: str, valid: Sequence[str], markers: Sequence[str]) 
         if label is not None and label != _AMBIGUOUS:
             return Parsed(label, "marker")
     lit = reader.lit
+    # the reply opens with a bare label ("c\n\n<explanation>"): the answer stated before its explanation
+    opening = opening_label(reader, form)
+    if opening is not None:
+        return opening
     first = _answer_then_rationale(reader, t, valid, markers)
     if first is not None:
         return first
@@ -215,7 +240,8 @@ def _concluding_content(reader: Reader, form: Shape) -> Parsed | None:
 
 
 _HAS_WORD = regex.compile(WORD)
-_HEAD_METHODS = ("marker", "phrase", "conclusion", "standalone", "option_text", "last_line")  # read, not inferred
+# what the head before a rationale may be read by
+_HEAD_METHODS = ("marker", "phrase", "conclusion", "standalone", "option_text", "last_line", "answer_line")
 
 
 def _answer_then_rationale(reader: Reader, t: str, valid: Sequence[str], markers: Sequence[str]) -> Parsed | None:
@@ -257,10 +283,13 @@ def _refuses(reader: Reader, lo: int, hi: int) -> bool:
 
 
 _COORDINATION = regex.compile(
-    r"\s*(?:,|/|(?:or|and|ou|oder|und|oppure|atau|dan|au|na|или|и|o|y|e|et)(?!\p{L})"
-    r"|或|和|及|、|أو|او|و|או|ו|या|और|또는|및|과|와|または|か)\s*"
+    r"[\s*_]*(?:,|/|(?:or|and|ou|oder|und|oppure|atau|dan|au|na|или|и|o|y|e|et)(?!\p{L})"
+    r"|或|和|及|、|أو|او|و|או|ו|या|और|또는|및|과|와|または|か|と)[\s*_]*"
     r"|\s+(?=option\s+\d)"  # "④ ⑤" (normalised to "option 4 option 5"): two circled numbers side by side
 )
+
+
+_SPACED = regex.compile(r"[ \t*_]+(?=\S{1,3}[ \t*_.。]*(?:\n|$))")  # "答え: b e": a second label ends the line
 
 
 def _listed_after(reader: Reader, form: Shape, pos: int) -> set[str]:
@@ -281,10 +310,10 @@ def _listed_after(reader: Reader, form: Shape, pos: int) -> set[str]:
 
 def _coordinated(reader: Reader, at: Mention, hi: int) -> bool:
     """Another option is joined to the one at ``at`` by "or"/"and"/a comma: "A or B", "B y C", "A或B"."""
-    m = _COORDINATION.match(reader.text, at.end)
+    m = _COORDINATION.match(reader.text, at.end) or _SPACED.match(reader.text, at.end)
     if m is None or m.end() >= hi:
         return False
-    other = reader.label_at(m.end())
+    other = reader.label_at(m.end(), strict_case=not reader.lower)
     return other is not None and other.label != at.label and not reader.negated(other)
 
 
@@ -319,6 +348,7 @@ def extract_choice(
     markers: Sequence[str] = MARKERS,
     numbered: bool = False,
     labels: Sequence[str] | None = None,
+    reading: str = "strict",
 ) -> Parsed:
     """The option a multiple-choice reply chose (module docstring: the rules and their order).
 
@@ -334,6 +364,8 @@ def extract_choice(
         labels: the labels the prompt showed, in the order of ``valid`` (``["1", "2", "3", "4"]``, ``["①", …]``,
             ``["a", …]``, ``["أ", …]``); ``None``: letters. Numbers or circled numbers make the options
             ``numbered``, and then no letter is a label ("B 원장", "Dr. A", "vitamin A" are never options).
+        reading: ``strict`` (a fallback's guess gives no option: ``guess_withheld``) or ``lenient`` (it does);
+            ``READINGS``. Only the ``robust`` parser has fallbacks to withhold.
 
     Returns:
         ``Parsed(label or None, method)``; method is one of ``METHODS``; the value is ``None`` exactly when the
@@ -341,19 +373,30 @@ def extract_choice(
         answers).
 
     Raises:
-        ConfigError: an unknown parser.
+        ConfigError: an unknown parser or reading.
     """
     if parser not in PARSERS:
         raise ConfigError(f"unknown multiple-choice parser {parser!r}; known: {', '.join(PARSERS)}")
+    if reading not in READINGS:
+        raise ConfigError(f"unknown reading {reading!r}; known: {', '.join(READINGS)}")
     if parser != "robust":
         return extract_letter(text, valid, markers=markers, fallback={"paper": "invalid"}.get(parser, parser))
-    t = ordinals_as_options(as_letters(blank_citations(normalise(text)), labels or ()))
+    turn = own_turn(text)
+    if turn is None:
+        return Parsed(None, "thinking_only")
+    t = ordinals_as_options(as_letters(blank_citations(normalise(turn)), labels or ()))
     if not t.strip():
         return Parsed(None, "invalid")
     scheme = label_scheme(labels)
     numbers = numbered or scheme in ("numbers", "circled")
     reader = Reader(t, valid, options or {}, numbers, scheme in ("letters", "lower"), scheme == "lower")
-    return _read(reader, t, valid, markers)
+    parsed = _read(reader, t, valid, markers)
+    if reading == "strict" and parsed.method in _GUESSES:
+        return Parsed(None, "guess_withheld")  # issue 59: an inference is never a score by default
+    return parsed
 
 
-__all__ = ["FALLBACKS", "MARKERS", "METHODS", "PARSERS", "extract_choice", "extract_letter", "label_scheme"]
+_GUESSES = frozenset(("last_line", "option_match"))
+
+
+__all__ = ["FALLBACKS", "MARKERS", "METHODS", "PARSERS", "READINGS", "extract_choice", "extract_letter", "label_scheme"]

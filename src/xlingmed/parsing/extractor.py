@@ -36,7 +36,8 @@ from xlingmed.types import Message, Parsed, declare_parse_methods
 declare_parse_methods({"extractor": "fallback", "extractor_none": "fallback", "extractor_unparsed": "unread",
                        "extractor_unverified": "unread"})
 
-SENT_FOR: tuple[str, ...] = ("ambiguous", "invalid")  # the rule methods whose replies go to the extractor
+# the rule methods whose replies go to the extractor
+SENT_FOR: tuple[str, ...] = ("ambiguous", "invalid", "guess_withheld")
 MODES: tuple[str, ...] = ("fallback", "all")
 METHODS: tuple[str, ...] = ("extractor", "extractor_none", "extractor_unparsed", "extractor_unverified")
 NONE_WORD = "none"

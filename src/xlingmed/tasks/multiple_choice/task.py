@@ -18,7 +18,8 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal
 from pydantic import field_validator, model_validator
 
 from xlingmed.errors import ConfigError
-from xlingmed.parsing.choice import FALLBACKS, MARKERS, PARSERS, extract_choice, extract_letter
+from xlingmed.languages import get_language
+from xlingmed.parsing.choice import FALLBACKS, MARKERS, PARSERS, READINGS, extract_choice, extract_letter
 from xlingmed.parsing.extractor import MODES, NONE_WORD, SENT_FOR
 from xlingmed.parsing.several import extract_choices
 from xlingmed.prompts import format_options, item_labels, render
@@ -73,6 +74,7 @@ class MultipleChoiceTask:
         seed: int | None = 42,
         extractor_mode: str = "fallback",
         prompt_source: str = "",
+        reading: str = "strict",
     ) -> None:
         if form not in FORMS:
             raise ConfigError(f"unknown multiple-choice prompt form {form!r}; known: {', '.join(FORMS)}")
@@ -93,6 +95,9 @@ class MultipleChoiceTask:
         self.extractor_mode = extractor_mode
         self.extraction = Extraction(extractor_mode)
         self.prompt_source = prompt_source
+        if reading not in READINGS:
+            raise ConfigError(f"unknown reading {reading!r}; known: {', '.join(READINGS)}")
+        self.reading = reading
 
     def _variants(self, item: Item) -> list[tuple[str, str | None]]:
         """(condition, bias) of every variant of ``item`` this run asks: ``("original", None)`` alone for a
@@ -168,7 +173,15 @@ class MultipleChoiceTask:
         return extract_choice(
             completion.text, [c.label for c in choices], options={c.label: c.text for c in choices},
             parser=self.parser, labels=item_labels(sample.item),  # the labels the prompt showed
+            reading=self.reading, markers=self._markers(sample.item),
         )  # fmt: skip
+
+    def _markers(self, item: Item) -> tuple[str, ...]:
+        """The markers the prompt asked the reply to end with: the paper's, and for ``answer_line`` "Answer:" in
+        the item's language ("Respuesta:"), declared to the reader (issue 59)."""
+        if self.form != "answer_line":
+            return MARKERS
+        return (f"{get_language(item.lang).answer_label}:", *MARKERS)
 
     def record(self, sample: Sample, completions: Mapping[str, Completion]) -> dict[str, Any]:
         comp = completions.get("answer")
@@ -289,11 +302,14 @@ class MultipleChoiceOptions(TaskOptions):
     answer phrases, standalone labels, option text; never a guess) | ``paper`` (the character after the marker,
     else invalid) | ``first_char`` (marker, else the first character: the default before 0.2) | ``regex``;
     ``letter_fallback`` the old name (``first_char`` | ``regex`` | ``invalid`` = ``paper``); ``bias_conditions``
-    which of original, biased, education, one_shot, few_shot to ask (``medarabiq/mcq_bias``).
+    which of original, biased, education, one_shot, few_shot to ask (``medarabiq/mcq_bias``); ``reading``
+    ``strict`` (default: a reply only a fallback rule would read gives no option, ``guess_withheld``) |
+    ``lenient`` (the fallbacks' ``last_line``/``option_match`` option counts, as before 0.2).
     """
 
     mc_prompt: Literal["raw", "structured", "answer_line"] | None = None
     letter_parser: str = "robust"
+    reading: Literal["strict", "lenient"] = "strict"
     letter_fallback: str | None = None
     bias_conditions: tuple[str, ...] = CONDITIONS
 
@@ -348,4 +364,5 @@ def build(context: TaskContext, options: MultipleChoiceOptions) -> MultipleChoic
         seed=context.seed,
         extractor_mode=context.extractor_mode,
         prompt_source=source,
+        reading=options.reading,
     )

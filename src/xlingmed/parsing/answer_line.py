@@ -1,0 +1,184 @@
+"""Rule 0 of ``parsing.choice``: the reply closes with an answer line, a short marker and one label as shown.
+
+Real replies end in answer lines of every form: "Answer: C", "【回答】d", "**Final answer: (b)**", "پاسخ نهایی: [B]",
+"Ответ — Б", "Respuesta final: **C**", "Final: c) Fibrinolysin". Whatever the marker's words, such a line is the
+reply's final commitment, and it outranks every earlier sentence: a "therefore" inside one option's discussion,
+an answer phrase the reply later takes back (issue 59). The marker needs no phrase a language lists: it is any
+short run of words (five at most, or twelve characters of a script without spaces) before a colon, an arrow, a
+spaced dash, or inside brackets of its own ("【回答】", "[Answer]").
+
+The line must be the closing one: the last line of the reply that names an option (lines after it that name none,
+a disclaimer or an explanation without labels, do not count). It is read only where nothing but the option's own
+text follows the label, the marker negates nothing ("Not: C") and is no field that holds a number or a letter of
+another kind ("Confidence: 4", "Grade: A", "Question 12: B"). A lower-case label is read as the upper-case one
+("Final: (b)"), since the line leaves it nothing else to be.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import regex
+
+from xlingmed.languages import normalise_label
+from xlingmed.parsing.literals import ARTICLES
+from xlingmed.parsing.mentions import Reader
+from xlingmed.parsing.reply import Shape
+from xlingmed.parsing.text import FoldedText, lower, unspaced
+from xlingmed.types import Parsed
+
+# a marker in brackets of its own, then the label: "【回答】d", "[Answer] B", "「答え」c"
+_BRACKETED = regex.compile(r"[\s#>*_\-–—•·]*([【\[「『〔])([^\n【】\[\]「」『』〔〕]{1,24})([】\]」』〕])")
+# a marker, then a colon, an arrow, an equals sign or a spaced dash: "Final answer: (b)", "Ответ — Б"
+_SEPARATED = regex.compile(r"[\s#>*_\-–—•·]*([^\n:：=→⇒]{1,48}?)[\s*_]*(?:[:：=→⇒]|\s[-–—]+\s)")
+_DECORATION = regex.compile(r"^[\s*_#>\-–—•·\"'`“”‘’«»()\[\]（）【】「」『』.,;:：。、!！]*$")
+_LEAD = " \t*_#>-–—•·\"'`“”‘’«»([（【「『"
+_TRAIL = " \t*_.。:：)]）】」』\"'”’»!！"
+_LIST_SEPARATORS = regex.compile(r"[\s,、，/&;]+|(?<=\s)(?:and|or|y|et|und|и)(?=\s)|と|和|及|및|或")
+_SENTENCE_MARK = regex.compile(r"[.?!。？！؟]\s|[?!。？！؟]$")
+_DIGIT = regex.compile(r"\p{N}")
+_LETTER = regex.compile(r"\p{L}")
+# fields of a reply that hold a number, a grade or a letter of another kind, in the languages replies use most
+_NOT_ANSWERS = frozenset((
+    "confidence", "certainty", "probability", "score", "grade", "level", "question", "item", "page", "step",
+    "note", "reference", "references", "source", "sources", "type", "stage", "class", "figure", "table", "vitamin",
+    "hepatitis", "group", "confianza", "certeza", "pregunta", "confiança", "pergunta", "confiance", "niveau",
+    "frage", "konfidenz", "domanda", "уверенность", "вопрос", "اطمینان", "سوال", "پرسش", "الثقة", "سؤال",
+    "信頼度", "確信度", "問題", "置信度", "问题", "問", "신뢰도", "문제", "विश्वास", "प्रश्न",
+))  # fmt: skip
+
+
+def closing_answer_line(reader: Reader, form: Shape, markers: Sequence[str] = ()) -> Parsed | None:
+    """``Parsed(label, method)`` where the reply's closing line is an answer line, ``None`` otherwise (the other
+    rules read the reply). The method says what the marker is: ``marker`` (one of ``markers``, the paper's or the
+    prompt's), ``phrase`` (an answer phrase a language lists: "Правильный ответ:") or ``answer_line`` (any other
+    short words: "【回答】", "Final:", or none: a line that is one label, "**C**", "(c)"). Two answer lines in a row
+    that name different options ("a\ne") are ``ambiguous``."""
+    for i in range(len(form.lines) - 1, -1, -1):
+        lo, hi = form.lines[i]
+        end = _marker_end(reader, lo, hi)
+        if end is not None:
+            at = reader.label_at(end, strict_case=False, number=reader.numbered)
+            if at is not None and at.end <= hi and _only_own_text(reader, at.label, at.end, hi):
+                if reader.negated_before(at):
+                    return None
+                return _unless_listed(reader, form, i, Parsed(at.label, _method(reader, lo, end, markers)))
+            if _short(reader.text[end:hi]):
+                return None  # "Answer: 8 ATP", "答え：不明": an answer line that names no option
+        label = bare_label(reader, lo, hi) if len(form.lines) > 1 else None  # a reply of one label: rule 4
+        if label is not None and not form.in_entry(lo):
+            return _unless_listed(reader, form, i, Parsed(label, "answer_line"))
+        if reader.labels(lo, hi) or reader.texts(lo, hi) or any(lo <= k < hi for k, _ in reader.phrase_spans):
+            return None  # the last line that names an option, or states an answer, is no answer line
+    return None
+
+
+def opening_label(reader: Reader, form: Shape) -> Parsed | None:
+    """``Parsed(label, "standalone")`` where the reply's first line is one label and nothing else ("c", "**B**")
+    and the explanation under it states no other option by an answer phrase; ``ambiguous`` where the first line
+    is several labels and nothing else ("a, c", "b e"); ``None`` otherwise, and where an answer phrase below
+    states another option ("A\n\n… so the correct answer is B": the later statement is read by the phrase
+    rule)."""
+    if len(form.lines) < 2:
+        return None  # a reply of one line is read whole (rule 4)
+    lo, hi = form.lines[0]
+    label = bare_label(reader, lo, hi)
+    if label is None:
+        listed = _listed_labels(reader, lo, hi)
+        return Parsed(None, "ambiguous") if listed is not None and len(listed) > 1 else None
+    for _, end in reader.phrase_spans:
+        at = reader.label_at(end, strict_case=False)
+        if end > hi and at is not None and at.label != label and not reader.negated(at):
+            return None
+    return Parsed(label, "standalone")
+
+
+def _listed_labels(reader: Reader, lo: int, hi: int) -> set[str] | None:
+    """The labels of a line that is labels, separators and decoration only ("a, c", "b e", "**B** and **D**");
+    ``None`` where anything else stands on it."""
+    found: set[str] = set()
+    for token in _LIST_SEPARATORS.split(lower(reader.text[lo:hi])):
+        token = token.strip(_LEAD + ".)]）】」:：")
+        if not token:
+            continue
+        label = normalise_label(token) if len(token) <= 2 else None
+        if label is None or label not in reader.valid:
+            return None
+        found.add(label)
+    return found
+
+
+def _short(text: str) -> bool:
+    """At most three words and 24 characters: an answer, not a sentence."""
+    return len(text.split()) <= 3 and len(text.strip()) <= 24
+
+
+def bare_label(reader: Reader, lo: int, hi: int) -> str | None:
+    """The label when the line ``[lo, hi)`` is one label and decoration only ("C", "**(b)**", "【d】", "③")."""
+    line = reader.text[lo:hi]
+    token = line.strip(_LEAD + _TRAIL)
+    if 0 < len(token) <= 2 and (reader.numbered or not token.isdigit()):
+        label = normalise_label(token)
+        if label is not None and label in reader.valid and (reader.letters or token.isdigit()):
+            return label
+    lead = len(line) - len(line.lstrip(_LEAD))
+    at = reader.label_at(lo + lead, strict_case=False, number=reader.numbered)
+    if at is None or at.end > hi or not _DECORATION.match(reader.text[at.end : hi]):
+        return None
+    if lower(reader.text[lo + lead : at.start]).strip() in ARTICLES:
+        return None  # "a\ne": the label "a", not the article "a" before the label "e"
+    return at.label
+
+
+def _unless_listed(reader: Reader, form: Shape, i: int, found: Parsed) -> Parsed:
+    """``found``, or ``ambiguous`` where the line before it is a bare label of another option ("a\ne")."""
+    if i == 0:
+        return found
+    lo, hi = form.lines[i - 1]
+    before = bare_label(reader, lo, hi)
+    return Parsed(None, "ambiguous") if before is not None and before != found.value else found
+
+
+def _method(reader: Reader, lo: int, end: int, markers: Sequence[str]) -> str:
+    head = reader.low[lo:end]
+    if any(lower(m).strip().rstrip(":：").strip() in head for m in markers if m.strip()):
+        return "marker"
+    return "phrase" if any(lo <= s < end for s, _ in reader.phrase_spans) else "answer_line"
+
+
+def _marker_end(reader: Reader, lo: int, hi: int) -> int | None:
+    """Where the line's marker ends (after its colon or closing bracket), or ``None`` where it opens with none."""
+    line = reader.text[lo:hi]
+    m = _BRACKETED.match(line)
+    marker = m.group(2) if m else None
+    if m is None:
+        m = _SEPARATED.match(line)
+        marker = m.group(1) if m else None
+    if m is None or marker is None or not _is_marker(reader, marker):
+        return None
+    return lo + int(m.end())
+
+
+def _is_marker(reader: Reader, marker: str) -> bool:
+    """A short run of words with no digit, no sentence end, no negation and no field of another kind."""
+    words = lower(marker).strip(" *_#>").split()
+    if not words or not _LETTER.search(marker) or _DIGIT.search(marker) or _SENTENCE_MARK.search(marker):
+        return False
+    if len(words) > 5 or (unspaced(marker.strip()[:1]) and len(marker.strip()) > 12):
+        return False
+    if any(w.strip("*_()[]") in _NOT_ANSWERS for w in words) or any(n in lower(marker) for n in _NOT_ANSWERS if
+                                                                    unspaced(n[:1])):
+        return False
+    return not reader.lit.negation.search(lower(marker))
+
+
+def _only_own_text(reader: Reader, label: str, pos: int, hi: int) -> bool:
+    """Nothing but decoration follows the label up to ``hi``, or the option's own text ("c) Fibrinolysin")."""
+    rest = reader.text[pos:hi]
+    if _DECORATION.match(rest):
+        return True
+    option = reader.option_texts.get(label)
+    if not option:
+        return False
+    stripped = rest.lstrip(" *_.):：-–—(\"'“「")
+    return FoldedText(stripped[: len(option) * 2 + 16]).text.strip().startswith(option)

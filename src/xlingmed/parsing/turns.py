@@ -1,0 +1,39 @@
+"""The model's own turn in a reply: past its reasoning block, up to the first end-of-turn token.
+
+Local models run with a raw chat template often write past their turn ("c<|end|><|user|>問題: …<|assistant|>a"),
+leave special tokens in the text ("b<unused95>b", "e<|END_RESPONSE|>"), and reasoning models wrap their thinking
+in ``<think>…</think>``. The answer is what the model said in its turn after its thinking: a reply whose thinking
+never closed said nothing final (issue 59: a careful reader labels it "commits to none", whatever options the
+thinking weighed).
+"""
+
+from __future__ import annotations
+
+import regex
+
+# tokens that end a turn in the chat templates of common open models (Phi, Qwen/ChatML, Llama 3, Gemma, Cohere,
+# Mistral/Llama 2, GPT-2 style), and the next speaker's tag when the end token was dropped
+_END_OF_TURN = regex.compile(
+    r"<\|(?:end|im_end|eot_id|endoftext|END_RESPONSE|END_OF_TURN_TOKEN|user|im_start|start_header_id)[^<>|\n]{0,20}"
+    r"(?:\|>|(?=<))|<end_of_turn>|<start_of_turn>|</s>|<eos>",
+)
+_SPECIAL = regex.compile(r"<\|[^<>|\n]{1,40}\|>|<unused\d{1,4}>|<(?:bos|pad|s)>")
+_THINK_OPEN = regex.compile(r"<(?:think|thinking|reasoning)>", regex.I)
+_THINK_CLOSE = regex.compile(r"</(?:think|thinking|reasoning)>", regex.I)
+
+
+def own_turn(text: str) -> str | None:
+    """``text`` past its last closed reasoning block, cut at the first end-of-turn token that follows some text,
+    without other special tokens; ``None`` where the reply is reasoning that never closed (no final answer)."""
+    if "<" not in text:
+        return text
+    closes = list(_THINK_CLOSE.finditer(text))
+    if closes:
+        text = text[closes[-1].end() :]
+    elif _THINK_OPEN.search(text):
+        return None
+    for m in _END_OF_TURN.finditer(text):
+        if _SPECIAL.sub("", text[: m.start()]).strip():
+            text = text[: m.start()]
+            break
+    return str(_SPECIAL.sub("\n", text))  # "b<unused95>b": two lines, not the word "bb"

@@ -1,4 +1,8 @@
-"""Hindi (hi): prompt labels and the words that read a reply (``languages.base.Language``)."""
+"""Hindi (hi): prompt labels and the words that read a reply (``languages.base.Language``).
+
+Reading words from: Wiktionary entries for these words; the Universal Dependencies Hindi HDTB treebank; Kachru,
+Hindi (London Oriental and African Language Library); Tatoeba/OPUS parallel sentences.
+"""
 
 from xlingmed.languages.base import Language
 
@@ -17,11 +21,19 @@ LANGUAGE = Language(
         "सबसे उपयुक्त", "सबसे उचित", "सबसे अच्छा उत्तर", "सबसे सही", "सही उत्तर",
     ),
     negations_before=("न कि", "नहीं", "के बजाय", "के बजाए", "को छोड़कर"),
-    negations_after=("नहीं", "गलत", "ग़लत", "की संभावना कम", "कम संभावना", "कम संभावित", "खारिज"),
+    negations_after=(
+        "नहीं", "गलत", "ग़लत", "की संभावना कम", "कम संभावना", "कम संभावित", "खारिज", "सही नहीं", "अमान्य",
+        "मेल नहीं खाता", "नहीं हो सकता", "नहीं हो सकती", "खारिज किया जा सकता", "असंगत",
+    ),
     no_choice_phrases=(
         "छवि के बिना", "चित्र के बिना", "छवि उपलब्ध नहीं", "चित्र उपलब्ध नहीं", "निर्धारित नहीं कर सकता",
         "निर्धारित नहीं कर सकती", "उत्तर नहीं दे सकता", "उत्तर नहीं दे सकती", "पर्याप्त जानकारी नहीं",
         "अपर्याप्त जानकारी", "मुझे खेद है", "एक एआई के रूप में", "चुन नहीं सकता", "चुन नहीं सकती",
+        "विकल्पों में से सही उत्तर नहीं चुना जा सकता", "सही उत्तर विकल्पों में नहीं है", "निर्धारित करना संभव नहीं",
+    ),
+    none_phrases=(
+        "कोई भी विकल्प सही नहीं", "कोई विकल्प सही नहीं", "किसी भी विकल्प में सही उत्तर नहीं",
+        "कोई भी विकल्प सही नहीं है",
     ),
     refusal_phrases=(
         "मुझे खेद है, लेकिन मैं", "मैं चिकित्सा सलाह नहीं दे सकता", "मैं चिकित्सा सलाह नहीं दे सकती",

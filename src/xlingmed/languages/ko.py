@@ -1,4 +1,8 @@
-"""Korean (ko): prompt labels and the words that read a reply (``languages.base.Language``)."""
+"""Korean (ko): prompt labels and the words that read a reply (``languages.base.Language``).
+
+Reading words from: Wiktionary entries for these words; the Universal Dependencies Korean Kaist and GSD treebanks;
+Sohn, The Korean Language; Tatoeba/OPUS parallel sentences.
+"""
 
 from xlingmed.languages.base import Language
 
@@ -23,15 +27,23 @@ LANGUAGE = Language(
         "가장 적절한", "가장 알맞은", "가장 옳은", "가장 타당한", "이 정답", "가 정답",
     ),
     negations_after=(
-        "가 아니", "이 아니", "아닙니다", "아니다", "아니라", "틀린", "틀렸", "오답", "제외", "가능성이 낮",
-        "부적절", "옳지 않",
+        "가 아니", "이 아니", "아닙니다", "아니다", "아니라", "틀린", "틀렸", "오답", "제외", "가능성이 낮", "부적절",
+        "옳지 않", "유효하지 않", "맞지 않", "일치하지 않", "될 수 없", "잘못된", "잘못되었", "배제됩", "배제된",
     ),
     no_choice_phrases=(
         "이미지가 없", "이미지를 볼 수 없", "이미지가 제공되지", "사진이 없", "그림이 없", "제공되지 않",
         "판단할 수 없", "확인할 수 없", "답변할 수 없", "답변을 드릴 수 없", "결정할 수 없", "정보가 부족",
-        "죄송하지만", "죄송합니다만", "선택할 수 없", "고를 수 없",
+        "죄송하지만", "죄송합니다만", "선택할 수 없", "고를 수 없", "선택지 중에서 고를 수 없",
+        "보기 중에서 고를 수 없",
     ),
-    refusal_phrases=("의료 조언을 제공할 수 없습니다", "답변을 드릴 수 없습니다", "도와드릴 수 없습니다"),
+    none_phrases=(
+        "정답이 없", "어느 것도 정답이 아", "보기 중 정답이 없", "선택지 중 정답이 없", "해당하는 선택지가 없",
+        "모든 선택지가 틀", "모든 보기가 틀",
+    ),
+    refusal_phrases=(
+        "의료 조언을 제공할 수 없습니다", "답변을 드릴 수 없습니다", "도와드릴 수 없습니다",
+        "의학적 조언을 제공할 수 없습니다", "진단을 내릴 수 없습니다", "의료 조언을 드릴 수 없습니다",
+    ),
     term_words=("비타민", "간염", "환자", "그림", "표", "그룹", "유형", "클래스"),
     term_suffixes=("형", "군", "급", "세포", "간염", "항원"),
     reference_headings=("참고문헌", "참고 문헌", "참고자료", "참고 자료", "출처"),

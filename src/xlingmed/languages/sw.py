@@ -1,4 +1,8 @@
-"""Swahili (sw): prompt labels and the words that read a reply (``languages.base.Language``)."""
+"""Swahili (sw): prompt labels and the words that read a reply (``languages.base.Language``).
+
+Reading words from: Wiktionary entries for these words; Ashton, Swahili Grammar; the TUKI Kamusi ya Kiswahili-
+Kiingereza; FLORES-200 parallel sentences.
+"""
 
 from xlingmed.languages.base import Language
 
@@ -18,11 +22,17 @@ LANGUAGE = Language(
     negations_before=("sio", "siyo", "badala ya", "isipokuwa"),
     negations_after=(
         "si sahihi", "sio sahihi", "siyo sahihi", "haiwezekani", "sio", "imekosewa", "ni makosa", "si jibu",
+        "si halali", "hailingani", "haiendani", "haiwezi kuwa", "imeondolewa", "haifai", "haikubaliki",
     ),
     no_choice_phrases=(
-        "bila picha", "bila kuona picha", "siwezi kuona picha", "siwezi kuamua", "siwezi kujibu",
-        "haiwezekani kuamua", "taarifa haitoshi", "taarifa hazitoshi", "habari haitoshi", "kama ai",
-        "kama modeli ya lugha", "samahani, lakini",
+        "bila picha", "bila kuona picha", "siwezi kuona picha", "siwezi kuamua", "siwezi kujibu", "haiwezekani kuamua",
+        "taarifa haitoshi", "taarifa hazitoshi", "habari haitoshi", "kama ai", "kama modeli ya lugha",
+        "samahani, lakini", "haiwezekani kuchagua", "jibu sahihi halimo kwenye chaguo", "siwezi kuchagua",
     ),
+    none_phrases=(
+        "hakuna chaguo sahihi", "hakuna jibu sahihi", "hakuna kati ya chaguo", "hakuna kati ya majibu",
+        "hakuna hata moja ya chaguo", "hakuna chaguo lililo sahihi", "chaguo zote si sahihi",
+    ),
+    refusal_phrases=("siwezi kutoa ushauri wa kitabibu", "siwezi kutoa ushauri wa matibabu", "samahani, lakini siwezi"),
     term_words=("vitamini", "homa ya ini", "aina", "kundi", "daraja", "hatua", "kipengele", "mgonjwa"),
 )

@@ -1,4 +1,8 @@
-"""German (de): prompt labels and the words that read a reply (``languages.base.Language``)."""
+"""German (de): prompt labels and the words that read a reply (``languages.base.Language``).
+
+Reading words from: Wiktionary entries for these words; the Universal Dependencies German GSD treebank; Duden, Die
+Grammatik (Negation); Tatoeba/OPUS parallel sentences.
+"""
 
 from xlingmed.languages.base import Language
 
@@ -29,17 +33,24 @@ LANGUAGE = Language(
         "nicht", "kein", "keine", "statt", "anstatt", "anstelle von", "außer", "ausschließen", "im gegensatz zu",
     ),
     negations_after=(
-        "nicht", "falsch", "unwahrscheinlich", "weniger wahrscheinlich", "ausgeschlossen", "unzutreffend",
+        "nicht", "falsch", "unwahrscheinlich", "weniger wahrscheinlich", "ausgeschlossen", "unzutreffend", "ungültig",
+        "nicht korrekt", "nicht richtig", "passt nicht", "kann nicht", "scheidet aus", "trifft nicht zu",
     ),
     no_choice_phrases=(
         "ohne das bild", "ohne die abbildung", "ohne das foto", "kann ich nicht bestimmen",
         "kann ich nicht feststellen", "nicht möglich zu bestimmen", "kann ich nicht beantworten",
         "kann ich nicht auswählen", "nicht genügend informationen", "unzureichende informationen", "als ki",
-        "als sprachmodell", "keine der optionen", "keine der antworten", "es tut mir leid, aber",
+        "als sprachmodell", "es tut mir leid, aber", "die richtige antwort ist nicht unter",
+        "kann keine der optionen auswählen",
+    ),
+    none_phrases=(
+        "keine der optionen", "keine der antworten", "keine der antwortmöglichkeiten", "keine option ist richtig",
+        "keine der aussagen ist richtig",
     ),
     refusal_phrases=(
         "es tut mir leid, aber ich kann", "ich kann keine medizinische beratung",
         "ich kann keine medizinischen ratschläge", "ich kann diese frage nicht beantworten",
+        "ich kann keine diagnose stellen",
     ),
     term_words=(
         "vitamin", "hepatitis", "typ", "gruppe", "klasse", "stadium", "grad", "faktor", "phase", "kategorie",

@@ -1,4 +1,8 @@
-"""English (en): prompt labels and the words that read a reply (``languages.base.Language``)."""
+"""English (en): prompt labels and the words that read a reply (``languages.base.Language``).
+
+Reading words from: Wiktionary entries for these words; the Universal Dependencies English EWT treebank; the
+Cambridge Grammar of the English Language (Huddleston & Pullum) on negation.
+"""
 
 from xlingmed.languages.base import Language
 
@@ -38,23 +42,30 @@ LANGUAGE = Language(
         "unlike", "nor", "neither",
     ),
     negations_after=(
-        "not", "isn't", "aren't", "doesn't", "incorrect", "wrong", "unlikely", "less likely", "ruled out",
-        "excluded", "false", "inappropriate", "implausible", "eliminated",
+        "not", "isn't", "aren't", "doesn't", "incorrect", "wrong", "unlikely", "less likely", "ruled out", "excluded",
+        "false", "inappropriate", "implausible", "eliminated", "invalid", "untrue", "does not fit", "doesn't fit",
+        "does not match", "doesn't match", "cannot be the answer", "cannot be correct", "can't be the answer",
+        "can't be correct",
     ),
     no_choice_phrases=(
         "without the image", "without seeing the image", "without the figure", "without the picture",
         "without access to the image", "without the photo", "without viewing", "image is not provided",
-        "image was not provided", "image has not been provided", "image is not available",
-        "images are not provided", "no image", "not been provided", "cannot see the image", "can't see the image",
-        "unable to see the image", "unable to view", "cannot view", "i cannot determine", "i can't determine",
-        "cannot be determined", "unable to determine", "impossible to determine", "not possible to determine",
-        "not enough information", "insufficient information", "more information is needed", "need more information",
+        "image was not provided", "image has not been provided", "image is not available", "images are not provided",
+        "no image", "not been provided", "cannot see the image", "can't see the image", "unable to see the image",
+        "unable to view", "cannot view", "i cannot determine", "i can't determine", "cannot be determined",
+        "unable to determine", "impossible to determine", "not possible to determine", "not enough information",
+        "insufficient information", "more information is needed", "need more information",
         "additional information is needed", "i cannot answer", "i can't answer", "i am unable to answer",
         "i'm unable to answer", "i cannot choose", "i can't choose", "i cannot select", "i can't select",
         "i cannot pick", "i'm not able to", "i am not able to", "as an ai", "as a language model", "i'm sorry, but",
-        "i am sorry, but", "i apologize, but", "none of the options", "none of the provided options",
-        "none of the answer choices", "none of the choices", "please provide the image",
-        "please provide the figure",
+        "i am sorry, but", "i apologize, but", "please provide the image", "please provide the figure",
+        "the correct answer cannot be chosen", "cannot be chosen from these options", "the correct answer is not among",
+        "the answer is not among", "not among the options",
+    ),
+    none_phrases=(
+        "none of the options", "none of the provided options", "none of the answer choices", "none of the choices",
+        "none of the given options", "none of these options", "none of these choices", "none of the listed options",
+        "no option is correct", "no correct option", "no correct answer among", "neither of the options is correct",
     ),
     refusal_phrases=(
         "i'm sorry, but i can't", "i am sorry, but i cannot", "i'm sorry, but i cannot", "i can't help with",
@@ -62,7 +73,8 @@ LANGUAGE = Language(
         "i'm not able to provide medical", "i am not able to provide medical", "i'm unable to provide medical",
         "i am unable to provide medical", "i can't answer this", "i cannot answer this",
         "as an ai language model, i cannot", "as an ai, i cannot", "i can't give medical advice",
-        "i cannot give medical advice",
+        "i cannot give medical advice", "i'm not able to give medical advice", "i am unable to give medical advice",
+        "i cannot diagnose", "i can't diagnose",
     ),
     term_words=(
         "vitamin", "vitamins", "hepatitis", "type", "types", "group", "groups", "class", "stage", "grade", "factor",

@@ -1,4 +1,8 @@
-"""Spanish (es): prompt labels and the words that read a reply (``languages.base.Language``)."""
+"""Spanish (es): prompt labels and the words that read a reply (``languages.base.Language``).
+
+Reading words from: Wiktionary entries for these words; the Universal Dependencies Spanish AnCora treebank; the
+RAE/ASALE Nueva gramática de la lengua española (negación).
+"""
 
 from xlingmed.languages.base import Language
 
@@ -33,8 +37,9 @@ LANGUAGE = Language(
         "a diferencia de",
     ),
     negations_after=(
-        "no", "incorrecta", "incorrecto", "poco probable", "menos probable", "se descarta", "descartada",
-        "descartado", "falsa", "falso", "errónea", "erróneo", "improbable",
+        "no", "incorrecta", "incorrecto", "poco probable", "menos probable", "se descarta", "descartada", "descartado",
+        "falsa", "falso", "errónea", "erróneo", "improbable", "no es correcta", "no es correcto", "inválida",
+        "inválido", "no encaja", "no corresponde", "no puede ser", "queda descartada", "queda descartado",
     ),
     no_choice_phrases=(
         "sin la imagen", "sin ver la imagen", "sin acceso a la imagen", "no se proporciona la imagen",
@@ -42,7 +47,11 @@ LANGUAGE = Language(
         "no se puede determinar", "no puedo responder", "no puedo elegir", "no puedo seleccionar",
         "información insuficiente", "no hay suficiente información", "se necesita más información",
         "necesitaría más información", "como modelo de lenguaje", "como ia", "lo siento, pero",
-        "ninguna de las opciones", "ninguna de las alternativas",
+        "la respuesta correcta no está entre", "no se puede elegir entre estas opciones",
+    ),
+    none_phrases=(
+        "ninguna de las opciones", "ninguna de las alternativas", "ninguna de las respuestas",
+        "ninguna opción es correcta",
     ),
     refusal_phrases=(
         "lo siento, pero no puedo", "no puedo proporcionar consejo médico", "no puedo ofrecer consejo médico",

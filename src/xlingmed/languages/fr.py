@@ -1,4 +1,8 @@
-"""French (fr): prompt labels and the words that read a reply (``languages.base.Language``)."""
+"""French (fr): prompt labels and the words that read a reply (``languages.base.Language``).
+
+Reading words from: Wiktionary entries for these words; the Universal Dependencies French GSD treebank; Grevisse, Le
+Bon Usage (négation); Tatoeba/OPUS parallel sentences.
+"""
 
 from xlingmed.languages.base import Language
 
@@ -30,18 +34,24 @@ LANGUAGE = Language(
         "contrairement à",
     ),
     negations_after=(
-        "n'est pas", "pas", "incorrecte", "incorrect", "peu probable", "moins probable", "exclue", "exclu",
-        "fausse", "faux", "improbable",
+        "n'est pas", "pas", "incorrecte", "incorrect", "peu probable", "moins probable", "exclue", "exclu", "fausse",
+        "faux", "improbable", "invalide", "n'est pas correcte", "ne correspond pas", "ne peut pas être", "est exclue",
+        "est exclu", "erronée", "erroné",
     ),
     no_choice_phrases=(
         "sans l'image", "sans voir l'image", "l'image n'est pas", "je ne peux pas voir l'image",
-        "je ne peux pas déterminer", "impossible de déterminer", "je ne peux pas répondre",
-        "je ne peux pas choisir", "informations insuffisantes", "pas assez d'informations", "en tant qu'ia",
-        "en tant que modèle de langage", "aucune des options", "aucune des réponses", "aucune des propositions",
+        "je ne peux pas déterminer", "impossible de déterminer", "je ne peux pas répondre", "je ne peux pas choisir",
+        "informations insuffisantes", "pas assez d'informations", "en tant qu'ia", "en tant que modèle de langage",
+        "la bonne réponse ne figure pas", "ne figure pas parmi les options",
+    ),
+    none_phrases=(
+        "aucune des options", "aucune des réponses", "aucune des propositions", "aucune de ces réponses",
+        "aucune proposition n'est correcte",
     ),
     refusal_phrases=(
         "je suis désolé, mais je ne peux pas", "je ne peux pas fournir de conseils médicaux",
         "je ne peux pas donner de conseils médicaux", "je ne peux pas répondre à cette question",
+        "je ne peux pas poser de diagnostic",
     ),
     term_words=(
         "vitamine", "vitamines", "hépatite", "type", "groupe", "classe", "stade", "grade", "facteur", "phase",

@@ -1,5 +1,9 @@
 """Galician (gl): prompt labels and the words that read a reply (``languages.base.Language``). HEAD-QA v2's
-Galician exams (machine translated from Spanish) ask with options numbered 1–5."""
+Galician exams (machine translated from Spanish) ask with options numbered 1–5.
+
+Reading words from: Wiktionary entries for these words; the Universal Dependencies Galician CTG treebank; the Real
+Academia Galega's dictionary (DRAG); Tatoeba/OPUS parallel sentences.
+"""
 
 from xlingmed.languages.base import Language
 
@@ -30,8 +34,9 @@ LANGUAGE = Language(
     ),
     negations_before=("non", "non é", "en lugar de", "en vez de", "agás", "excepto", "descartar", "descarta", "salvo"),
     negations_after=(
-        "non", "incorrecta", "incorrecto", "pouco probable", "menos probable", "descártase", "descartada",
-        "descartado", "falsa", "falso", "errónea", "erróneo", "improbable",
+        "non", "incorrecta", "incorrecto", "pouco probable", "menos probable", "descártase", "descartada", "descartado",
+        "falsa", "falso", "errónea", "erróneo", "improbable", "non é correcta", "non é correcto", "non é válida",
+        "non encaixa", "non pode ser",
     ),
     no_choice_phrases=(
         "sen a imaxe", "sen ver a imaxe", "non se proporciona a imaxe", "non podo ver a imaxe", "non podo determinar",
@@ -39,6 +44,7 @@ LANGUAGE = Language(
         "información insuficiente", "non hai información suficiente", "necesítase máis información",
         "como modelo de linguaxe", "síntoo, pero", "ningunha das opcións",
     ),
+    none_phrases=("ningunha das opcións", "ningunha das respostas", "ningunha opción é correcta"),
     refusal_phrases=(
         "síntoo, pero non podo", "non podo proporcionar consello médico", "non podo dar consello médico",
         "non podo responder a esta pregunta", "como modelo de linguaxe, non podo",

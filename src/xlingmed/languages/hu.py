@@ -1,4 +1,8 @@
-"""Hungarian (hu): prompt labels and the words that read a reply (``languages.base.Language``)."""
+"""Hungarian (hu): prompt labels and the words that read a reply (``languages.base.Language``).
+
+Reading words from: Wiktionary entries for these words; the Universal Dependencies Hungarian Szeged treebank;
+Tatoeba/OPUS parallel sentences.
+"""
 
 from xlingmed.languages.base import Language
 
@@ -12,11 +16,16 @@ LANGUAGE = Language(
         "a legjobb válasz", "legmegfelelőbb", "a helyes",
     ),
     negations_before=("nem", "helyett", "kivéve"),
-    negations_after=("nem", "helytelen", "téves", "hibás", "valószínűtlen", "kevésbé valószínű"),
+    negations_after=(
+        "nem", "helytelen", "téves", "hibás", "valószínűtlen", "kevésbé valószínű", "érvénytelen", "nem helyes",
+        "nem megfelelő", "nem illik", "nem lehet", "kizárható",
+    ),
     no_choice_phrases=(
         "kép nélkül", "nem tudom meghatározni", "nem tudok válaszolni", "nem lehet meghatározni",
         "nincs elég információ", "elégtelen információ",
     ),
+    none_phrases=("egyik válasz sem", "egyik lehetőség sem", "egyik opció sem"),
+    refusal_phrases=("nem tudok orvosi tanácsot adni", "sajnálom, de nem tudok"),
     term_words=(
         "vitamin", "hepatitis", "típus", "típusú", "csoport", "osztály", "stádium", "fokozat", "faktor", "beteg",
     ),

@@ -1,4 +1,8 @@
-"""Italian (it): prompt labels and the words that read a reply (``languages.base.Language``)."""
+"""Italian (it): prompt labels and the words that read a reply (``languages.base.Language``).
+
+Reading words from: Wiktionary entries for these words; the Universal Dependencies Italian ISDT treebank; the
+Treccani dictionary; Tatoeba/OPUS parallel sentences.
+"""
 
 from xlingmed.languages.base import Language
 
@@ -31,14 +35,21 @@ LANGUAGE = Language(
     ),
     negations_after=(
         "non", "errata", "errato", "sbagliata", "sbagliato", "improbabile", "meno probabile", "esclusa", "escluso",
-        "falsa", "falso",
+        "falsa", "falso", "non è corretta", "non è corretto", "non valida", "non valido", "non corrisponde",
+        "non può essere",
     ),
     no_choice_phrases=(
         "senza l'immagine", "senza vedere l'immagine", "non posso vedere l'immagine", "non posso determinare",
         "non è possibile determinare", "non posso rispondere", "non posso scegliere", "informazioni insufficienti",
         "come ia", "come modello linguistico", "nessuna delle opzioni", "nessuna delle risposte", "mi dispiace, ma",
     ),
-    refusal_phrases=("mi dispiace, ma non posso", "non posso fornire consigli medici"),
+    none_phrases=(
+        "nessuna delle opzioni", "nessuna delle risposte", "nessuna delle alternative", "nessuna opzione è corretta",
+    ),
+    refusal_phrases=(
+        "mi dispiace, ma non posso", "non posso fornire consigli medici", "non posso dare consigli medici",
+        "non posso formulare una diagnosi",
+    ),
     term_words=(
         "vitamina", "epatite", "tipo", "gruppo", "classe", "stadio", "grado", "fattore", "fase", "categoria",
         "influenza", "emofilia", "tossina", "immunoglobulina", "antigene", "streptococco", "cellule", "cellula",

@@ -1,4 +1,8 @@
-"""Malay (ms): prompt labels and the words that read a reply (``languages.base.Language``)."""
+"""Malay (ms): prompt labels and the words that read a reply (``languages.base.Language``).
+
+Reading words from: Wiktionary entries for these words; the Dewan Bahasa dan Pustaka dictionary (Kamus Dewan);
+FLORES-200 parallel sentences.
+"""
 
 from xlingmed.languages.base import Language
 
@@ -12,9 +16,16 @@ LANGUAGE = Language(
         "jawapan terbaik",
     ),
     negations_before=("bukan", "tidak", "daripada", "kecuali"),
-    negations_after=("bukan", "tidak betul", "salah", "kurang mungkin"),
+    negations_after=(
+        "bukan", "tidak betul", "salah", "kurang mungkin", "tidak sah", "tidak sesuai", "tidak mungkin", "tidak tepat",
+    ),
     no_choice_phrases=(
         "tanpa gambar", "tidak dapat menentukan", "tidak dapat menjawab", "maklumat tidak mencukupi",
     ),
+    none_phrases=(
+        "tiada satu pun pilihan", "tiada pilihan yang betul", "tiada jawapan yang betul", "bukan mana-mana pilihan",
+        "semua pilihan salah",
+    ),
+    refusal_phrases=("saya tidak dapat memberikan nasihat perubatan", "maaf, saya tidak dapat"),
     term_words=("vitamin", "hepatitis", "jenis", "kumpulan", "kelas", "peringkat", "faktor", "pesakit"),
 )

@@ -1,4 +1,8 @@
-"""Portuguese (pt): prompt labels and the words that read a reply (``languages.base.Language``)."""
+"""Portuguese (pt): prompt labels and the words that read a reply (``languages.base.Language``).
+
+Reading words from: Wiktionary entries for these words; the Universal Dependencies Portuguese Bosque treebank; the
+Priberam dictionary; Tatoeba/OPUS parallel sentences.
+"""
 
 from xlingmed.languages.base import Language
 
@@ -34,18 +38,22 @@ LANGUAGE = Language(
     ),
     negations_after=(
         "não", "incorreta", "incorreto", "pouco provável", "menos provável", "descartada", "descartado", "falsa",
-        "falso", "errada", "errado", "improvável",
+        "falso", "errada", "errado", "improvável", "não é correta", "não é correto", "inválida", "inválido",
+        "não se encaixa", "não corresponde", "não pode ser", "é descartada", "é descartado",
     ),
     no_choice_phrases=(
         "sem a imagem", "sem ver a imagem", "sem acesso à imagem", "a imagem não", "não foi fornecida",
         "não foi fornecido", "não posso ver a imagem", "não consigo ver a imagem", "não posso determinar",
         "não consigo determinar", "não é possível determinar", "não posso responder", "não consigo responder",
-        "não posso escolher", "informação insuficiente", "informações insuficientes",
-        "não há informações suficientes", "como modelo de linguagem", "como ia", "desculpe, mas",
-        "nenhuma das alternativas", "nenhuma das opções",
+        "não posso escolher", "informação insuficiente", "informações insuficientes", "não há informações suficientes",
+        "como modelo de linguagem", "como ia", "desculpe, mas", "a resposta correta não está entre",
+    ),
+    none_phrases=(
+        "nenhuma das alternativas", "nenhuma das opções", "nenhuma das respostas", "nenhuma alternativa está correta",
     ),
     refusal_phrases=(
         "desculpe, mas não posso", "não posso fornecer aconselhamento médico", "não posso dar conselhos médicos",
+        "não posso fazer um diagnóstico",
     ),
     term_words=(
         "vitamina", "hepatite", "tipo", "grupo", "classe", "estágio", "estadio", "grau", "fator", "fase",

@@ -1,4 +1,8 @@
-"""Swedish (sv): prompt labels and the words that read a reply (``languages.base.Language``)."""
+"""Swedish (sv): prompt labels and the words that read a reply (``languages.base.Language``).
+
+Reading words from: Wiktionary entries for these words; the Universal Dependencies Swedish Talbanken treebank;
+Svenska Akademiens ordlista (SAOL); Tatoeba/OPUS parallel sentences.
+"""
 
 from xlingmed.languages.base import Language
 
@@ -14,9 +18,16 @@ LANGUAGE = Language(
         "det bästa svaret", "mest lämpliga", "är korrekt", "är rätt",
     ),
     negations_before=("inte", "ej", "istället för", "förutom"),
-    negations_after=("inte", "fel", "felaktig", "felaktigt", "osannolik", "mindre sannolik"),
+    negations_after=(
+        "inte", "fel", "felaktig", "felaktigt", "osannolik", "mindre sannolik", "ogiltig", "inte korrekt",
+        "stämmer inte", "passar inte", "kan inte vara", "utesluten", "utesluts",
+    ),
     no_choice_phrases=(
         "utan bilden", "kan inte avgöra", "kan inte bestämma", "kan inte svara", "otillräcklig information",
+    ),
+    none_phrases=("inget av alternativen", "inget av svaren", "ingen av alternativen", "inget alternativ är korrekt"),
+    refusal_phrases=(
+        "jag kan inte ge medicinsk rådgivning", "jag kan inte ge medicinska råd", "jag är ledsen, men jag kan inte",
     ),
     term_words=("vitamin", "hepatit", "typ", "grupp", "klass", "stadium", "grad", "faktor", "patient", "patienten"),
 )

@@ -1,4 +1,8 @@
-"""Vietnamese (vi): prompt labels and the words that read a reply (``languages.base.Language``)."""
+"""Vietnamese (vi): prompt labels and the words that read a reply (``languages.base.Language``).
+
+Reading words from: Wiktionary entries for these words; the Universal Dependencies Vietnamese VTB treebank;
+Thompson, A Vietnamese Reference Grammar; Tatoeba/OPUS parallel sentences.
+"""
 
 from xlingmed.languages.base import Language
 
@@ -16,10 +20,18 @@ LANGUAGE = Language(
         "phù hợp nhất", "đúng nhất", "là đúng",
     ),
     negations_before=("không phải", "không", "thay vì", "ngoại trừ", "loại trừ"),
-    negations_after=("không đúng", "sai", "không phải", "bị loại", "ít có khả năng"),
+    negations_after=(
+        "không đúng", "sai", "không phải", "bị loại", "ít có khả năng", "không hợp lệ", "không chính xác",
+        "không phù hợp", "không thể là", "bị loại trừ",
+    ),
     no_choice_phrases=(
         "không có hình ảnh", "không thể xác định", "không thể trả lời", "không đủ thông tin", "thiếu thông tin",
     ),
+    none_phrases=(
+        "không có lựa chọn nào đúng", "không có đáp án nào đúng", "không có đáp án đúng", "không phương án nào đúng",
+        "tất cả các lựa chọn đều sai", "không có câu trả lời đúng",
+    ),
+    refusal_phrases=("tôi không thể đưa ra lời khuyên y tế", "xin lỗi, tôi không thể"),
     term_words=(
         "vitamin", "viêm gan", "típ", "tuýp", "loại", "nhóm", "lớp", "giai đoạn", "độ", "yếu tố", "bệnh nhân",
     ),

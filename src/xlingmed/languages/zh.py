@@ -1,4 +1,8 @@
-"""Chinese (zh): prompt labels and the words that read a reply (``languages.base.Language``)."""
+"""Chinese (zh): prompt labels and the words that read a reply (``languages.base.Language``).
+
+Reading words from: Wiktionary entries for these words; the Universal Dependencies Chinese GSD treebank;
+Tatoeba/OPUS parallel sentences.
+"""
 
 from xlingmed.languages.base import Language
 
@@ -26,15 +30,17 @@ LANGUAGE = Language(
     negations_before=("不是", "并非", "而不是", "不选", "排除", "不应选", "不属于", "除了"),
     negations_after=(
         "不正确", "错误", "不对", "不是", "可以排除", "被排除", "排除", "不太可能", "可能性较小", "不符合", "不选",
+        "无效", "不成立", "不能选",
     ),
     no_choice_phrases=(
-        "没有图片", "没有提供图片", "无法看到图片", "看不到图片", "未提供图片", "缺少图片", "没有图像",
-        "未提供图像", "无法确定", "无法判断", "无法回答", "不能确定", "难以确定", "信息不足", "需要更多信息",
-        "作为一个人工智能", "作为ai", "作为一个ai", "抱歉,我无法", "抱歉,我不能", "对不起,我无法",
+        "没有图片", "没有提供图片", "无法看到图片", "看不到图片", "未提供图片", "缺少图片", "没有图像", "未提供图像",
+        "无法确定", "无法判断", "无法回答", "不能确定", "难以确定", "信息不足", "需要更多信息", "作为一个人工智能",
+        "作为ai", "作为一个ai", "抱歉,我无法", "抱歉,我不能", "对不起,我无法", "无法从选项中选择", "正确答案不在选项中",
     ),
+    none_phrases=("所有选项都不正确", "选项均不正确", "没有正确答案", "没有正确选项", "选项都不对", "没有一个选项正确"),
     refusal_phrases=(
         "抱歉，我无法", "对不起，我无法", "对不起，我不能", "抱歉，我不能", "我无法提供医疗建议", "我不能提供医疗建议",
-        "我无法回答这个问题", "作为一个人工智能，我不能", "作为ai，我不能",
+        "我无法回答这个问题", "作为一个人工智能，我不能", "作为ai，我不能", "我不能提供医疗诊断", "我无法提供诊断",
     ),
     term_words=(
         "维生素", "维他命", "型", "组", "类", "期", "级", "因子", "患者", "病人", "病例", "图", "表", "乙型",

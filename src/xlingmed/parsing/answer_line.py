@@ -33,6 +33,7 @@ _BRACKETED = regex.compile(r"[\s#>*_\-–—•·]*([【\[「『〔])([^\n【】
 _SEPARATED = regex.compile(r"[\s#>*_\-–—•·]*([^\n:：=→⇒]{1,48}?)[\s*_]*(?:[:：=→⇒]|\s[-–—]+\s)")
 _DECORATION = regex.compile(r"^[\s*_#>\-–—•·\"'`“”‘’«»()\[\]（）【】「」『』.,;:：。、!！]*$")
 _LEAD = " \t*_#>-–—•·\"'`“”‘’«»([（【「『"
+_SEPARATOR_CHARS = regex.compile(r"[:：=→⇒】\]」』〕]|\s[-–—]")
 _TRAIL = " \t*_.。:：)]）】」』\"'”’»!！"
 _LIST_SEPARATORS = regex.compile(r"[\s,、，/&;]+|(?<=\s)(?:and|or|y|et|und|и)(?=\s)|と|和|及|및|或")
 _SENTENCE_MARK = regex.compile(r"[.?!。？！؟]\s|[?!。？！؟]$")
@@ -48,6 +49,9 @@ _NOT_ANSWERS = frozenset((
 ))  # fmt: skip
 
 
+_UNSPACED_NOT_ANSWERS = tuple(n for n in _NOT_ANSWERS if unspaced(n[:1]))
+
+
 def closing_answer_line(reader: Reader, form: Shape, markers: Sequence[str] = ()) -> Parsed | None:
     """``Parsed(label, method)`` where the reply's closing line is an answer line, ``None`` otherwise (the other
     rules read the reply). The method says what the marker is: ``marker`` (one of ``markers``, the paper's or the
@@ -56,20 +60,33 @@ def closing_answer_line(reader: Reader, form: Shape, markers: Sequence[str] = ()
     that name different options ("a\ne") are ``ambiguous``."""
     for i in range(len(form.lines) - 1, -1, -1):
         lo, hi = form.lines[i]
-        end = _marker_end(reader, lo, hi)
-        if end is not None:
-            at = reader.label_at(end, strict_case=False, number=reader.numbered)
-            if at is not None and at.end <= hi and _only_own_text(reader, at.label, at.end, hi):
-                if reader.negated_before(at):
-                    return None
-                return _unless_listed(reader, form, i, Parsed(at.label, _method(reader, lo, end, markers)))
-            if _short(reader.text[end:hi]):
-                return None  # "Answer: 8 ATP", "答え：不明": an answer line that names no option
-        label = bare_label(reader, lo, hi) if len(form.lines) > 1 else None  # a reply of one label: rule 4
-        if label is not None and not form.in_entry(lo):
-            return _unless_listed(reader, form, i, Parsed(label, "answer_line"))
-        if reader.labels(lo, hi) or reader.texts(lo, hi) or any(lo <= k < hi for k, _ in reader.phrase_spans):
+        found = _candidate(reader, form, i, markers)
+        if found is not None:
+            return found if found is not _NO_OPTION else None
+        if any(lo <= k < hi for k, _ in reader.phrase_spans) or reader.labels(lo, hi) or reader.texts(lo, hi):
             return None  # the last line that names an option, or states an answer, is no answer line
+    return None
+
+
+_NO_OPTION = Parsed(None, "invalid")  # an answer line that names no option: "Answer: 8 ATP"
+
+
+def _candidate(reader: Reader, form: Shape, i: int, markers: Sequence[str]) -> Parsed | None:
+    """The line ``i`` as an answer line: its reading, ``_NO_OPTION`` for a short answer that names no option,
+    ``None`` where it is no answer line."""
+    lo, hi = form.lines[i]
+    end = _marker_end(reader, lo, hi)
+    if end is not None:
+        at = reader.label_at(end, strict_case=False, number=reader.numbered)
+        if at is not None and at.end <= hi and _only_own_text(reader, at.label, at.end, hi):
+            if reader.negated_before(at):
+                return _NO_OPTION
+            return _unless_listed(reader, form, i, Parsed(at.label, _method(reader, lo, end, markers)))
+        if _short(reader.text[end:hi]):
+            return _NO_OPTION  # "Answer: 8 ATP", "答え：不明": an answer line that names no option
+    label = bare_label(reader, lo, hi) if len(form.lines) > 1 else None  # a reply of one label: rule 4
+    if label is not None and not form.in_entry(lo):
+        return _unless_listed(reader, form, i, Parsed(label, _heading_method(reader, form, i, markers)))
     return None
 
 
@@ -84,7 +101,7 @@ def opening_label(reader: Reader, form: Shape) -> Parsed | None:
     lo, hi = form.lines[0]
     label = bare_label(reader, lo, hi)
     if label is None:
-        listed = _listed_labels(reader, lo, hi)
+        listed = _listed_labels(reader, lo, hi) if hi - lo <= 40 else None
         return Parsed(None, "ambiguous") if listed is not None and len(listed) > 1 else None
     for _, end in reader.phrase_spans:
         at = reader.label_at(end, strict_case=False)
@@ -117,6 +134,8 @@ def bare_label(reader: Reader, lo: int, hi: int) -> str | None:
     """The label when the line ``[lo, hi)`` is one label and decoration only ("C", "**(b)**", "【d】", "③")."""
     line = reader.text[lo:hi]
     token = line.strip(_LEAD + _TRAIL)
+    if len(token) > 16:
+        return None  # a label with an option word ("Option C", "الخيار ج") is shorter
     if 0 < len(token) <= 2 and (reader.numbered or not token.isdigit()):
         label = normalise_label(token)
         if label is not None and label in reader.valid and (reader.letters or token.isdigit()):
@@ -139,6 +158,18 @@ def _unless_listed(reader: Reader, form: Shape, i: int, found: Parsed) -> Parsed
     return Parsed(None, "ambiguous") if before is not None and before != found.value else found
 
 
+def _heading_method(reader: Reader, form: Shape, i: int, markers: Sequence[str]) -> str:
+    """A bare label's method: that of the marker alone on the line above it ("【回答】\nB", "Answer:\n\n**C**"),
+    else ``answer_line``."""
+    if i == 0:
+        return "answer_line"
+    lo, hi = form.lines[i - 1]
+    rest = reader.text[lo:hi].rstrip(_TRAIL)
+    if rest.endswith((":", "：", "】", "]")) or any(lo <= s and e >= lo + len(rest) for s, e in reader.phrase_spans):
+        return _method(reader, lo, hi, markers)
+    return "answer_line"
+
+
 def _method(reader: Reader, lo: int, end: int, markers: Sequence[str]) -> str:
     head = reader.low[lo:end]
     if any(lower(m).strip().rstrip(":：").strip() in head for m in markers if m.strip()):
@@ -149,6 +180,8 @@ def _method(reader: Reader, lo: int, end: int, markers: Sequence[str]) -> str:
 def _marker_end(reader: Reader, lo: int, hi: int) -> int | None:
     """Where the line's marker ends (after its colon or closing bracket), or ``None`` where it opens with none."""
     line = reader.text[lo:hi]
+    if not _SEPARATOR_CHARS.search(line, 0, 64):
+        return None  # most lines hold no separator where a marker could end
     m = _BRACKETED.match(line)
     marker = m.group(2) if m else None
     if m is None:
@@ -166,10 +199,10 @@ def _is_marker(reader: Reader, marker: str) -> bool:
         return False
     if len(words) > 5 or (unspaced(marker.strip()[:1]) and len(marker.strip()) > 12):
         return False
-    if any(w.strip("*_()[]") in _NOT_ANSWERS for w in words) or any(n in lower(marker) for n in _NOT_ANSWERS if
-                                                                    unspaced(n[:1])):
+    low = lower(marker)
+    if any(w.strip("*_()[]") in _NOT_ANSWERS for w in words) or any(n in low for n in _UNSPACED_NOT_ANSWERS):
         return False
-    return not reader.lit.negation.search(lower(marker))
+    return not reader.lit.negation.search(low)
 
 
 def _only_own_text(reader: Reader, label: str, pos: int, hi: int) -> bool:

@@ -139,7 +139,10 @@ def _read(reader: Reader, t: str, valid: Sequence[str], markers: Sequence[str]) 
     for start, end in reversed(phrase_spans):
         lo, hi = _rest_of_sentence(t, end, form)
         at = reader.label_at(end)
-        if at is not None and "\n" in t[end : at.start] and t[at.end : at.end + 1] in (":", "："):
+        if (
+            at is not None and "\n" in t[end : at.start] and t[at.end : at.end + 1] in (":", "：")
+            and not reader.text_follows(at.label, DECOR.match(t, at.end + 1).end())
+        ):
             continue  # "Answer:\n\nA:\n\nThe…": a speaker's or field's "A:" on the next line, not an answer
         glued = [m for m in reader.texts(at.end, at.end + 80) if GLUE.match(t[at.end : m.start])] if at else []
         # a label stated with its own text ("The correct answer is 4. X is not usually observed…") answers a

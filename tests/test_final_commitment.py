@@ -1,0 +1,97 @@
+"""Issue 59: the reply's final commitment, through the real CLI against the local scripted server.
+
+Replies end in answer lines of five forms ("【回答】c", "Final: (b)", "**Answer: d**", "[Answer] a", "پاسخ نهایی:
+[B]"), with lower-case labels; Persian and Russian replies reject options before they answer; refusals quote an
+option; two replies name an option only in passing (a fallback would guess). Each is read as stated, and
+``-T reading=lenient`` changes only the rows a fallback reads. The texts are invented, in the shapes of real
+replies.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from fault_server import FaultServer, Reply, ok
+from typer.testing import CliRunner
+
+from xlingmed.cli import app
+
+OPTIONS = ["Paracetamol", "Insulin", "Warfarin", "Heparin"]
+REASONING = "The patient's history matters here.\n- a: unlikely, given the timing.\n- b: possible but less typical.\n"
+
+# question → (reply, what it states: a label or None, read by a fallback in lenient mode)
+SCRIPT: dict[str, tuple[str, str | None, bool]] = {
+    "Q1 fever drug?": (f"{REASONING}\n【回答】c", "C", False),
+    "Q2 which hormone?": (f"{REASONING}\nSo, weighing these:\n\nFinal: (b)", "B", False),
+    "Q3 anticoagulant by injection?": (f"{REASONING}\n**Answer: d**", "D", False),
+    "Q4 antipyretic?": (f"{REASONING}\n[Answer] a", "A", False),
+    "Q5 Persian answer line?": ("بیمار سابقه دیابت دارد.\n\nپاسخ نهایی: [B]", "B", False),
+    "Q6 Persian rejections?": (
+        "گزینه [A] نادرست است.\nگزینه [B] با یافته‌ها همخوانی ندارد.\nبنابراین، گزینه [D] نیز نامعتبر است.\n\n"
+        "پاسخ صحیح گزینه [C] است.",
+        "C", False,
+    ),
+    "Q7 Russian rejections?": (
+        "Вариант A неверен: он не снижает свёртываемость.\nВариант B не подходит.\n\nПравильный ответ: D", "D", False,
+    ),
+    "Q8 refusal quoting an option?": (
+        "I cannot determine the answer without the image, although Insulin is sometimes given in such cases.", None,
+        False,
+    ),
+    "Q9 Persian none of the options?": ("هیچ‌کدام از گزینه‌ها درست نیست؛ Warfarin هم مناسب نیست.", None, False),
+    "Q10 named in passing?": ("It is worth checking the dose of Warfarin first.", "C", True),
+    "Q11 named in passing again?": ("Several causes are possible.\nMaybe Heparin plays a role here.", "D", True),
+}  # fmt: skip
+
+
+def _run(folder: Path, out: Path, *extra: str) -> pd.DataFrame:
+    def policy(prompt: str, attempt: int) -> Reply:
+        return ok(next(reply for q, (reply, _, _) in SCRIPT.items() if q in prompt))
+
+    with FaultServer(policy) as server:
+        args = ["run", "--benchmark", f"mcq:{folder / 'mine.csv'}", "--languages", "en", "--model", "openai/m",
+                "--base-url", server.url, "--out", str(out), "--no-report", *extra]  # fmt: skip
+        res = CliRunner().invoke(app, args, env={"COLUMNS": "250"})
+    assert res.exit_code == 0, res.output
+    return pd.read_csv(out / "multiple_choice.csv").sort_values("item_id", key=lambda s: s.str[1:].astype(int))
+
+
+@pytest.fixture(scope="module")
+def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("final")
+    rows = [{"id": f"q{k}", "language": "en", "question": q, **dict(zip("ABCD", OPTIONS, strict=True)),
+             "answer": stated or "A"} for k, (q, (_, stated, _)) in enumerate(SCRIPT.items(), 1)]  # fmt: skip
+    pd.DataFrame(rows).to_csv(path / "mine.csv", index=False)
+    return path
+
+
+def test_each_reply_is_read_as_it_states_and_lenient_changes_only_the_fallback_rows(
+    folder: Path, tmp_path: Path
+) -> None:
+    strict = _run(folder, tmp_path / "strict")
+    lenient = _run(folder, tmp_path / "lenient", "-T", "reading=lenient")
+    expected = [stated if not guess else None for _, stated, guess in SCRIPT.values()]
+    assert [None if pd.isna(v) else v for v in strict["prediction"]] == expected
+    methods = list(strict["parse_method"])
+    # "【回答】" and "Answer:" are answer phrases a language lists; "Final:", "[Answer]", "پاسخ نهایی:" are not
+    assert methods[:7] == ["phrase", "answer_line", "phrase", "answer_line", "answer_line", "phrase", "phrase"]
+    assert methods[7:] == ["refused", "refused", "guess_withheld", "guess_withheld"]
+    # lenient: the two fallback rows get the option named in passing; every other row is the same
+    fallback = [guess for _, _, guess in SCRIPT.values()]
+    for k, (s, le) in enumerate(zip(strict.itertuples(), lenient.itertuples(), strict=True)):
+        if fallback[k]:
+            assert (le.prediction, le.parse_method) == (list(SCRIPT.values())[k][1], "last_line")
+        else:
+            assert (s.prediction, s.parse_method) == (le.prediction, le.parse_method) or (
+                pd.isna(s.prediction) and pd.isna(le.prediction) and s.parse_method == le.parse_method
+            )
+    # the reading is recorded, and the withheld guesses are counted as unread (the parse limits bound them)
+    summary = json.loads((tmp_path / "strict" / "summary.json").read_text("utf-8"))["tasks"]["multiple_choice"]
+    assert summary["parsing"]["kinds"]["en"]["unread"] == 2
+    lenient_summary = json.loads((tmp_path / "lenient" / "summary.json").read_text("utf-8"))
+    assert lenient_summary["tasks"]["multiple_choice"]["parsing"]["kinds"]["en"]["fallback"] == 2
+    manifest = (tmp_path / "lenient" / "manifest.json").read_text("utf-8")
+    assert '"reading": "lenient"' in manifest

@@ -76,8 +76,8 @@ def test_each_reply_is_read_as_it_states_and_lenient_changes_only_the_fallback_r
     expected = [stated if not guess else None for _, stated, guess in SCRIPT.values()]
     assert [None if pd.isna(v) else v for v in strict["prediction"]] == expected
     methods = list(strict["parse_method"])
-    # "【回答】" and "Answer:" are answer phrases a language lists; "Final:", "[Answer]", "پاسخ نهایی:" are not
-    assert methods[:7] == ["phrase", "answer_line", "phrase", "answer_line", "answer_line", "phrase", "phrase"]
+    # "【回答】", "Answer:" and "پاسخ نهایی" are answer phrases a language lists; "Final:" and "[Answer]" are not
+    assert methods[:7] == ["phrase", "answer_line", "phrase", "answer_line", "phrase", "phrase", "phrase"]
     assert methods[7:] == ["refused", "refused", "guess_withheld", "guess_withheld"]
     # lenient: the two fallback rows get the option named in passing; every other row is the same
     fallback = [guess for _, _, guess in SCRIPT.values()]

@@ -70,11 +70,23 @@ def _opens_with_number(reader: Reader, t: str, form: Shape) -> Parsed | None:
     worded = reader.lit.option_word_any.search(reader.low, lead, at.start) is not None
     after = DECOR.match(t, at.end).end()
     named = reader.text_follows(at.label, after) or reader.words_of_option_follow(at.label, after)
-    if not (worded or named):
+    if not (worded or named or _opens_alone(reader, t, form, at.end)):
         return None  # "1. First, …": a list, not an answer
     if {x.label for x in reader.chosen(at.start, form.lines[0][1], with_texts=False)} - {at.label}:
         return None
     return Parsed(at.label, "standalone")
+
+
+def _opens_alone(reader: Reader, t: str, form: Shape, end: int) -> bool:
+    """The number opening the reply is followed by a full stop or bracket and no later line opens with another
+    number: the answer to a prompt that ended in "…the number of the correct statement is:" (a completion model
+    continues it: " 4. «Critical» is a valve area of…"), not the first item of a list."""
+    if t[end : end + 1] not in (".", ")") or not t[end + 1 : end + 2].isspace():
+        return False
+    return not any(_LIST_ITEM.match(t, lo) for lo, _ in form.lines[1:])
+
+
+_LIST_ITEM = regex.compile(r"[\s*_#>]*\(?[0-9٠-٩۰-۹]{1,2}[.)]\s")
 
 
 def _whole_label(reader: Reader, t: str) -> str | None:

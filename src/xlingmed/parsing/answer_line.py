@@ -34,7 +34,7 @@ _SEPARATED = regex.compile(r"[\s#>*_\-–—•·]*([^\n:：=→⇒]{1,48}?)[\s*
 _DECORATION = regex.compile(r"^[\s*_#>\-–—•·\"'`“”‘’«»()\[\]（）【】「」『』.,;:：。、!！]*$")
 _LEAD = " \t*_#>-–—•·\"'`“”‘’«»([（【「『"
 _SEPARATOR_CHARS = regex.compile(r"[:：=→⇒】\]」』〕]|\s[-–—]")
-_TRAIL = " \t*_.。:：)]）】」』\"'”’»!！"
+_TRAIL = " \t*_.。)]）】」』\"'”’»!！"  # no colon: "A:" alone names a speaker or a field
 _LIST_SEPARATORS = regex.compile(r"[\s,、，/&;]+|(?<=\s)(?:and|or|y|et|und|и)(?=\s)|と|和|及|및|或")
 _SENTENCE_MARK = regex.compile(r"[.?!。？！؟]\s|[?!。？！؟]$")
 _DIGIT = regex.compile(r"\p{N}")
@@ -63,8 +63,12 @@ def closing_answer_line(reader: Reader, form: Shape, markers: Sequence[str] = ()
         found = _candidate(reader, form, i, markers)
         if found is not None:
             return found if found is not _NO_OPTION else None
-        if any(lo <= k < hi for k, _ in reader.phrase_spans) or reader.labels(lo, hi) or reader.texts(lo, hi):
-            return None  # the last line that names an option, or states an answer, is no answer line
+        if (
+            form.in_entry(lo) or any(lo <= k < hi for k, _ in reader.phrase_spans)
+            or reader.labels(lo, hi) or reader.texts(lo, hi)
+        ):
+            return None  # the last line that names an option, states an answer or concludes, or discusses an
+            # option one by one, is no answer line: the reply closes without one
     return None
 
 
@@ -82,6 +86,9 @@ def _candidate(reader: Reader, form: Shape, i: int, markers: Sequence[str]) -> P
             if reader.negated_before(at):
                 return _NO_OPTION
             return _unless_listed(reader, form, i, Parsed(at.label, _method(reader, lo, end, markers)))
+        whole = _option_of_text(reader, end, hi)
+        if whole is not None:
+            return _unless_listed(reader, form, i, Parsed(whole, "answer_line"))  # "A: كل ما سبق صحيح"
         if _short(reader.text[end:hi]):
             return _NO_OPTION  # "Answer: 8 ATP", "答え：不明": an answer line that names no option
     label = bare_label(reader, lo, hi) if len(form.lines) > 1 else None  # a reply of one label: rule 4
@@ -103,6 +110,9 @@ def opening_label(reader: Reader, form: Shape) -> Parsed | None:
     if label is None:
         listed = _listed_labels(reader, lo, hi) if hi - lo <= 40 else None
         return Parsed(None, "ambiguous") if listed is not None and len(listed) > 1 else None
+    second = bare_label(reader, *form.lines[1])
+    if second is not None and second != label:
+        return Parsed(None, "ambiguous")  # "a\ne": two answers, one a line
     for _, end in reader.phrase_spans:
         at = reader.label_at(end, strict_case=False)
         if end > hi and at is not None and at.label != label and not reader.negated(at):
@@ -142,8 +152,9 @@ def bare_label(reader: Reader, lo: int, hi: int) -> str | None:
             return label
     lead = len(line) - len(line.lstrip(_LEAD))
     at = reader.label_at(lo + lead, strict_case=False, number=reader.numbered)
-    if at is None or at.end > hi or not _DECORATION.match(reader.text[at.end : hi]):
-        return None
+    rest = reader.text[at.end : hi] if at is not None else ""
+    if at is None or at.end > hi or not _DECORATION.match(rest) or ":" in rest or "：" in rest:
+        return None  # "A:" alone is a speaker's or a field's name
     if lower(reader.text[lo + lead : at.start]).strip() in ARTICLES:
         return None  # "a\ne": the label "a", not the article "a" before the label "e"
     return at.label
@@ -195,6 +206,8 @@ def _marker_end(reader: Reader, lo: int, hi: int) -> int | None:
 def _is_marker(reader: Reader, marker: str) -> bool:
     """A short run of words with no digit, no sentence end, no negation and no field of another kind."""
     words = lower(marker).strip(" *_#>").split()
+    if len(words) == 1 and len(words[0].strip("*_()[]")) <= 2:
+        return False  # "a: <text>", "A:", "B)": a label and its option, not a marker
     if not words or not _LETTER.search(marker) or _DIGIT.search(marker) or _SENTENCE_MARK.search(marker):
         return False
     if len(words) > 5 or (unspaced(marker.strip()[:1]) and len(marker.strip()) > 12):
@@ -203,6 +216,13 @@ def _is_marker(reader: Reader, marker: str) -> bool:
     if any(w.strip("*_()[]") in _NOT_ANSWERS for w in words) or any(n in low for n in _UNSPACED_NOT_ANSWERS):
         return False
     return not reader.lit.negation.search(low)
+
+
+def _option_of_text(reader: Reader, pos: int, hi: int) -> str | None:
+    """The option whose whole text, and nothing else, follows the marker ("Answer: Warfarin")."""
+    stated = FoldedText(reader.text[pos:hi]).text.strip()
+    found = [label for label, option in reader.option_texts.items() if option == stated]
+    return found[0] if len(found) == 1 else None
 
 
 def _only_own_text(reader: Reader, label: str, pos: int, hi: int) -> bool:

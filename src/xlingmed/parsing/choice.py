@@ -157,6 +157,8 @@ def _read(reader: Reader, t: str, valid: Sequence[str], markers: Sequence[str]) 
             if "\n" in t[end : at.start] and len(_listed_after(reader, form, at.start)) > 1:
                 return Parsed(None, "ambiguous")  # "Las opciones correctas son:\n2) …\n3) …"
             return Parsed(at.label, "phrase")
+        if _refuses(reader, end, hi):
+            return Parsed(None, "refused")  # "Answer: none of the options is correct", the last answer stated
         if _refuses(reader, *form.sentence_of(start)):
             continue  # "I cannot determine the answer without the image, although pneumonia…"
         found = _parsed(decide(reader.chosen(lo, hi)), "phrase") or _content(reader, lo, hi)

@@ -62,7 +62,9 @@ def _score(stated: str, option: str) -> float:
 
 
 def stated_spans(span: str) -> list[str]:
-    """What in ``span`` (a sentence that states an answer) to compare with the options, most telling first: its
-    bold spans ("… es **realizar una biopsia …**"), then the whole span."""
+    """What in ``span`` (a sentence that states an answer) to compare with the options: its bold spans ("… es
+    **realizar una biopsia …**") where it has any, since the reply marked its answer there (the rest of the
+    sentence then explains it: "**acanthocytosis** (spur cell anemia …)" names no anemia option); else the whole
+    span."""
     bold = [next(g for g in m.groups() if g) for m in _BOLD.finditer(span)]
-    return [*bold, span]
+    return bold or [span]

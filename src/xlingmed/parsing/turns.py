@@ -22,9 +22,20 @@ _THINK_OPEN = regex.compile(r"<(?:think|thinking|reasoning)>", regex.I)
 _THINK_CLOSE = regex.compile(r"</(?:think|thinking|reasoning)>", regex.I)
 
 
+_EXCEL_ESCAPE = regex.compile(r"_x(00[01][0-9a-fA-F])_")
+
+
+def _unescape(m: regex.Match[str]) -> str:
+    return chr(int(m.group(1), 16))
+
+
 def own_turn(text: str) -> str | None:
     """``text`` past its last closed reasoning block, cut at the first end-of-turn token that follows some text,
-    without other special tokens; ``None`` where the reply is reasoning that never closed (no final answer)."""
+    without other special tokens; ``None`` where the reply is reasoning that never closed (no final answer).
+    Control characters a spreadsheet escaped ("_x000d_": openpyxl's carriage return, in logs kept as .xlsx) are
+    unescaped."""
+    if "_x00" in text:
+        text = _EXCEL_ESCAPE.sub(_unescape, text)
     if "<" not in text:
         return text
     closes = list(_THINK_CLOSE.finditer(text))

@@ -18,6 +18,9 @@ from fault_server import FaultServer, Reply, ok
 from typer.testing import CliRunner
 
 from xlingmed.cli import app
+from xlingmed.imported import ImportedAnswer
+from xlingmed.parsing.answer_line import asked_marker
+from xlingmed.tasks.multiple_choice.imported import _rescore
 
 OPTIONS = ["Paracetamol", "Insulin", "Warfarin", "Heparin"]
 REASONING = "The patient's history matters here.\n- a: unlikely, given the timing.\n- b: possible but less typical.\n"
@@ -95,3 +98,40 @@ def test_each_reply_is_read_as_it_states_and_lenient_changes_only_the_fallback_r
     assert lenient_summary["tasks"]["multiple_choice"]["parsing"]["kinds"]["en"]["fallback"] == 2
     manifest = (tmp_path / "lenient" / "manifest.json").read_text("utf-8")
     assert '"reading": "lenient"' in manifest
+
+
+@pytest.mark.parametrize(
+    ("prompt", "marker"),
+    [
+        ("…The last line of your response should be of the following format: 'ANSWER: $LETTER' (without quotes)",
+         "ANSWER:"),
+        ('Think step by step, then end with "Final answer: <letter>".', "Final answer:"),
+        ("考えた後、最後に【回答】x の形式で答えてください。", "【回答】"),
+        ("Razona y termina con «Respuesta: X».", "Respuesta:"),
+        ("Question: Which drug?\nA. Insulin\nB. Heparin\nAnswer:", None),  # asks for no format
+        ("Answer: Xanax is …", None),
+        (None, None),
+    ],
+)  # fmt: skip
+def test_the_marker_a_logged_prompt_asks_for(prompt: str | None, marker: str | None) -> None:
+    assert asked_marker(prompt) == marker
+
+
+def _answer(reply: str, prompt: str | None) -> ImportedAnswer:
+    return ImportedAnswer("mc", "q1", "en", None, "B", None, "source", reply=reply, prompt=prompt,
+                          options=dict(zip("ABCD", OPTIONS, strict=True)))  # fmt: skip
+
+
+def test_rescore_reads_the_marker_the_prompt_asked_for_and_the_reading_given() -> None:
+    # the replies of an imported log, read again (--rescore): the prompt's marker is read as the paper's marker
+    # is; a reply a fallback alone reads is withheld unless --reading lenient
+    asked = "Think, then end with 'Réponse finale : $LETTER'."
+    answers = [_answer("Heparin works faster here.\n\nRéponse finale : b", asked),
+               _answer("It is worth checking the dose of Heparin first.", asked)]  # fmt: skip
+    for reading, second in (("strict", (None, "guess_withheld")), ("lenient", ("D", "last_line"))):
+        rows: list[dict[str, object]] = [{"gold": "B"}, {"gold": "B"}]
+        _rescore(rows, answers, None, reading)
+        assert [(r["prediction"], r["parse_method"]) for r in rows] == [("B", "marker"), second]
+    rows = [{"gold": "B"}]
+    _rescore(rows, answers[:1], "Réponse finale :", "strict")  # --answer-marker, as the user gives it
+    assert (rows[0]["prediction"], rows[0]["parse_method"]) == ("B", "marker")

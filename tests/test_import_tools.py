@@ -53,6 +53,12 @@ def test_lm_eval_samples_import_with_its_own_accuracy_and_rescore_counts(lm_eval
         assert readings[lang]["read_differently"] == int(differ.sum())
         assert readings[lang]["source_accuracy"] == pytest.approx(got[lang])
         assert readings[lang]["xlingmed_accuracy"] == pytest.approx((mine["prediction"] == mine["gold"]).mean())
+    # how the replies were read again is the user's choice, recorded with the log's settings
+    lenient = imported("lm-eval", lm_eval_out, tmp_path / "lenient", "--rescore", "--reading", "lenient",
+                       "--answer-marker", "Answer:")  # fmt: skip
+    assert lenient["imported"]["settings"]["reading"] == "lenient"
+    assert lenient["imported"]["settings"]["answer_marker"] == "Answer:"
+    assert rescored["imported"]["settings"]["reading"] == "strict"
 
 
 def test_lm_eval_loglikelihood_tasks_import_with_the_top_ranked_option(lm_eval_loglikelihood_out: Path,

@@ -54,6 +54,9 @@ class ImportContext:
         categories: per answer, the source task without its language where the log holds several tasks (the
             rows' category), else ``None``.
         metric: the name of the source's per-sample metric (``acc``, ``exact_match``, ``f1``…).
+        answer_marker: the marker the replies were asked to end with (``--answer-marker``: "ANSWER:",
+            "【回答】"); ``None``: the one each logged prompt asks for, where it asks for one.
+        reading: ``strict`` or ``lenient`` (``parsing.choice.READINGS``): whether a fallback's guess counts.
     """
 
     tool: str
@@ -61,3 +64,5 @@ class ImportContext:
     rescore: bool
     categories: Sequence[str | None]
     metric: str = "acc"
+    answer_marker: str | None = None
+    reading: str = "strict"

@@ -39,6 +39,11 @@ def import_logs(
     pool_tasks: Annotated[bool, typer.Option(help="Treat the log's tasks as one set (items paired by id across "
                                              "tasks, one row per language); by default each task is apart.")] = False,
     private: Annotated[bool, typer.Option(help="Make the run folder readable by you alone.")] = False,
+    answer_marker: Annotated[str | None, typer.Option(help="With --rescore: the marker the replies were asked to "
+                                                      "end with ('ANSWER:', '【回答】'); by default the one each "
+                                                      "logged prompt asks for.")] = None,
+    reading: Annotated[str, typer.Option(help="With --rescore: 'strict' (a reply only a fallback rule would read "
+                                         "gives no option) or 'lenient' (it does).")] = "strict",
     report: Annotated[bool, typer.Option("--report/--no-report", help="Write OUT/report at the end.")] = True,
     output_format: FormatOption = "text",
 ) -> None:
@@ -47,6 +52,7 @@ def import_logs(
     from xlingmed.importers import read_logs
     from xlingmed.importers.families import LanguageOption
     from xlingmed.importers.run_folder import write_run
+    from xlingmed.parsing.choice import READINGS
 
     set_format(output_format)
     try:
@@ -59,6 +65,12 @@ def import_logs(
                               "run, or name the one model they are with --model provider/name")  # fmt: skip
         if model is not None:  # the tool's own name is often a bare checkpoint or "smollm2"
             log.settings["model_as_logged"], log.model = log.model, model
+        if reading not in READINGS:
+            raise ConfigError(f"--reading {reading!r}: one of {', '.join(READINGS)}")
+        if rescore:  # how the replies were read again, recorded with the log's settings (manifest)
+            log.settings["reading"] = reading
+            if answer_marker is not None:
+                log.settings["answer_marker"] = answer_marker
         summary = write_run(log, out, rescore=rescore, private=private, overwrite=True, pool=pool_tasks)
     except XlingmedError as exc:
         fail(exc)

@@ -96,7 +96,8 @@ def context_of(log: ImportedLog, rescore: bool, answers: Sequence[ImportedAnswer
     temperature = log.settings.get("temperature")
     return ImportContext(tool=log.tool, temperature=None if temperature is None else float(temperature),
                          rescore=rescore, categories=[_group(a.task, a.lang) if several else None for a in answers],
-                         metric=metric or log.metric)  # fmt: skip
+                         metric=metric or log.metric, answer_marker=log.settings.get("answer_marker"),
+                         reading=str(log.settings.get("reading") or "strict"))  # fmt: skip
 
 
 def task_for(log: ImportedLog, rescore: bool, answers: Sequence[ImportedAnswer] | None = None,

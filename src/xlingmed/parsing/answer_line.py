@@ -235,3 +235,29 @@ def _only_own_text(reader: Reader, label: str, pos: int, hi: int) -> bool:
         return False
     stripped = rest.lstrip(" *_.):：-–—(\"'“「")
     return FoldedText(stripped[: len(option) * 2 + 16]).text.strip().startswith(option)
+
+
+# what a prompt says the reply must end with: "…in the format 'ANSWER: $LETTER'", "Answer: X", "【回答】x の形式で"
+_PLACEHOLDER = (
+    r"(?:\$\{?LETTERS?\}?|<\s*letters?\s*>|\[\s*letters?\s*\]|\{\s*(?:answer|letter)\s*\}|<\s*answer\s*>"
+    r"|[XxＸ])(?![\p{L}\p{N}])"
+)
+_ASKED = regex.compile(
+    rf"(?:^|[\s'\"`“‘「(«„])((?:[^\s'\"`“”‘’「」():：«»„]{{1,20}}[ \t]?){{1,4}}?)[ \t]*[:：][ \t]*{_PLACEHOLDER}"
+    rf"|(【[^】\n]{{1,10}}】)[ \t]*{_PLACEHOLDER}",
+    regex.I | regex.M,
+)
+
+
+def asked_marker(prompt: str | None) -> str | None:
+    """The marker a logged prompt asks the reply to end with ("ANSWER:", "Answer:", "【回答】"), or ``None``: the
+    last such format the prompt states, as "<words>: $LETTER", "<words>: X", "<words>: <letter>" or "【…】x"."""
+    if not prompt:
+        return None
+    found = list(_ASKED.finditer(prompt))
+    if not found:
+        return None
+    m = found[-1]
+    if m.group(2):
+        return str(m.group(2))
+    return " ".join(m.group(1).split()[-2:]) + ":"  # "Respond with Final answer: <letter>" asks for "Final answer:"

@@ -75,16 +75,20 @@ def imported_rows(answers: Sequence[ImportedAnswer], context: ImportContext) -> 
         }  # fmt: skip
         out.append(row)
     if context.rescore:
-        _rescore(out, answers)
+        _rescore(out, answers, context.answer_marker, context.reading)
     return out
 
 
-def _rescore(rows: list[dict[str, Any]], answers: Sequence[ImportedAnswer]) -> None:
+def _rescore(
+    rows: list[dict[str, Any]], answers: Sequence[ImportedAnswer], marker: str | None = None, reading: str = "strict"
+) -> None:
     """xlingmed's reading of every reply, on every core (``parsing.batch``), with the labels its prompt showed.
 
     A source task whose samples have no reply text (ranked by log-likelihood) or carry no options keeps the
     source's reading and outcome, its rows marked ``rescore_skipped`` with the reason (named in the import's
-    note); the other tasks are read again."""
+    note); the other tasks are read again, with the answer marker given (``--answer-marker``) or the one each
+    logged prompt asks for (``parsing.answer_line.asked_marker``) read first."""
+    from xlingmed.parsing.answer_line import asked_marker
     from xlingmed.parsing.batch import ChoiceReply, read_choices
 
     skipped: dict[str, str] = {}
@@ -99,9 +103,10 @@ def _rescore(rows: list[dict[str, Any]], answers: Sequence[ImportedAnswer]) -> N
     for row, a in zip(rows, answers, strict=True):
         row["rescore_skipped"] = skipped.get(a.task)
     replies = [
-        ChoiceReply(a.reply or "", tuple(a.options), dict(a.options), labels_shown(a.prompt, a.options))
+        ChoiceReply(a.reply or "", tuple(a.options), dict(a.options), labels_shown(a.prompt, a.options), reading,
+                    tuple(m for m in (marker or asked_marker(a.prompt),) if m))
         for _, a in chosen
-    ]
+    ]  # fmt: skip
     for (row, _), parsed in zip(chosen, read_choices(replies) if replies else [], strict=True):
         row["prediction"], row["parse_method"] = parsed.value, parsed.method
         row["valid"] = parsed.value is not None

@@ -20,6 +20,7 @@ from typer.testing import CliRunner
 from xlingmed.cli import app
 from xlingmed.imported import ImportedAnswer
 from xlingmed.parsing.answer_line import asked_marker
+from xlingmed.parsing.choice import extract_choice
 from xlingmed.tasks.multiple_choice.imported import _rescore
 
 OPTIONS = ["Paracetamol", "Insulin", "Warfarin", "Heparin"]
@@ -135,3 +136,35 @@ def test_rescore_reads_the_marker_the_prompt_asked_for_and_the_reading_given() -
     rows = [{"gold": "B"}]
     _rescore(rows, answers[:1], "Réponse finale :", "strict")  # --answer-marker, as the user gives it
     assert (rows[0]["prediction"], rows[0]["parse_method"]) == ("B", "marker")
+
+
+@pytest.mark.parametrize(
+    ("reply", "value", "method"),
+    [
+        # the reply's own turn: its thinking closed, an end-of-turn token, special tokens, spreadsheet escapes
+        ("<think>Maybe A… or C.</think>\n\nAnswer: B", "B", "phrase"),
+        ("<think>Option A fits the fever; option C", None, "thinking_only"),
+        ("c<|end|><|user|>Next question…<|assistant|>a", "C", "standalone"),
+        ("➄<|END_OF_TURN_TOKEN|>", "E", "standalone"),  # a dingbat circled five
+        ("Final answer: B_x000d_\n_x000d_\nReferences_x000d_\n1. Smith J. A review. 2020.", "B", "phrase"),
+        # a long reply that stopped inside a sentence concluded nothing, whatever it said on the way
+        ("Let me think. " * 120 + "So I'll go with B.\n\nBut wait, I recall that after surgery the arm", None,
+         "cut_off"),
+        ("Let me think. " * 120 + "\n\nAnswer: B", "B", "phrase"),
+        # "=" is no answer line's separator: a sum
+        ("Stock turnover:\nCost of goods / inventory = 3", None, "invalid"),
+    ],
+)  # fmt: skip
+def test_the_reply_is_read_within_its_own_turn(reply: str, value: str | None, method: str) -> None:
+    labels = list("①②③④⑤") if "➄" in reply else None
+    parsed = extract_choice(reply, list("ABCDE"), labels=labels, options={} if labels else None)
+    assert (parsed.value, parsed.method) == (value, method)
+
+
+def test_a_long_reply_cut_at_the_token_limit_is_read_only_by_its_answer_line() -> None:
+    reply = "The answer is B, since… " * 80
+    assert extract_choice(reply, list("ABCD")).method == "phrase"
+    cut = extract_choice(reply, list("ABCD"), cut_off=True)
+    assert (cut.value, cut.method) == (None, "cut_off")
+    assert extract_choice("Answer: B\n\n" + reply, list("ABCD"), cut_off=True).value == "B"
+    assert extract_choice("B. It is", list("ABCD"), cut_off=True).value == "B"  # a short budget cut the explanation

@@ -30,10 +30,14 @@ from xlingmed.types import Parsed
 # a marker in brackets of its own, then the label: "【回答】d", "[Answer] B", "「答え」c"
 _BRACKETED = regex.compile(r"[\s#>*_\-–—•·]*([【\[「『〔])([^\n【】\[\]「」『』〔〕]{1,24})([】\]」』〕])")
 # a marker, then a colon, an arrow, an equals sign or a spaced dash: "Final answer: (b)", "Ответ — Б"
-_SEPARATED = regex.compile(r"[\s#>*_\-–—•·]*([^\n:：=→⇒]{1,48}?)[\s*_]*(?:[:：=→⇒]|\s[-–—]+\s)")
+_SEPARATED = regex.compile(r"[\s#>*_\-–—•·]*([^\n:：→⇒]{1,48}?)[\s*_]*(?:[:：→⇒]|\s[-–—]+\s)")  # no "=": sums
 _DECORATION = regex.compile(r"^[\s*_#>\-–—•·\"'`“”‘’«»()\[\]（）【】「」『』.,;:：。、!！]*$")
 _LEAD = " \t*_#>-–—•·\"'`“”‘’«»([（【「『"
-_SEPARATOR_CHARS = regex.compile(r"[:：=→⇒】\]」』〕]|\s[-–—]")
+_AFFIRMED = regex.compile(
+    r"[\s*_.)\]]*(?:is|es|est|ist|è|é)\s+(?:the\s+)?(?:correct|right|la\s+correcta|correcta|correcte|richtig|corretta|correta)"
+    r"(?:\s+(?:answer|option|respuesta))?[\s*_.!。]*"
+)
+_SEPARATOR_CHARS = regex.compile(r"[:：→⇒】\]」』〕]|\s[-–—]")
 _TRAIL = " \t*_.。)]）】」』\"'”’»!！"  # no colon: "A:" alone names a speaker or a field
 _LIST_SEPARATORS = regex.compile(r"[\s,、，/&;]+|(?<=\s)(?:and|or|y|et|und|и)(?=\s)|と|和|及|및|或")
 _SENTENCE_MARK = regex.compile(r"[.?!。？！؟]\s|[?!。？！؟]$")
@@ -128,7 +132,7 @@ def _listed_labels(reader: Reader, lo: int, hi: int) -> set[str] | None:
         token = token.strip(_LEAD + ".)]）】」:：")
         if not token:
             continue
-        label = normalise_label(token) if len(token) <= 2 else None
+        label = normalise_label(token) if len(token) <= 2 and (reader.numbered or not token.isdigit()) else None
         if label is None or label not in reader.valid:
             return None
         found.add(label)
@@ -228,8 +232,8 @@ def _option_of_text(reader: Reader, pos: int, hi: int) -> str | None:
 def _only_own_text(reader: Reader, label: str, pos: int, hi: int) -> bool:
     """Nothing but decoration follows the label up to ``hi``, or the option's own text ("c) Fibrinolysin")."""
     rest = reader.text[pos:hi]
-    if _DECORATION.match(rest):
-        return True
+    if _DECORATION.match(rest) or _AFFIRMED.fullmatch(lower(rest)):
+        return True  # "Answer: OPTION A IS CORRECT."
     option = reader.option_texts.get(label)
     if not option:
         return False

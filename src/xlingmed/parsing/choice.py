@@ -44,6 +44,7 @@ and ``regex`` (marker, else the first standalone token).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 
 import regex
 
@@ -68,8 +69,8 @@ declare_parse_methods({
     "marker": "read", "phrase": "read", "conclusion": "read", "standalone": "read", "answer_line": "read",
     # a line that names one option among other words infers the answer: a fallback the parse limits count
     "last_line": "fallback", "option_text": "read", "option_content": "read", "option_match": "fallback",
-    # a reply whose reasoning block never closed: it gave no final answer
-    "thinking_only": "unread",
+    # a reply whose reasoning block never closed, or that stopped at its token limit: no final answer
+    "thinking_only": "unread", "cut_off": "unread",
     # a reply a fallback alone would read: no option, unless -T reading=lenient
     "guess_withheld": "unread",
 })
@@ -82,6 +83,7 @@ READINGS: tuple[str, ...] = ("strict", "lenient")
 METHODS: tuple[str, ...] = (
     "marker", "phrase", "conclusion", "standalone", "answer_line", "last_line", "option_text", "option_content",
     "option_match", "first_char", "regex", "refused", "ambiguous", "invalid", "thinking_only", "guess_withheld",
+    "cut_off",
 )  # fmt: skip
 _AMBIGUOUS = "ambiguous"
 
@@ -107,7 +109,9 @@ def _parsed(found: str | None, method: str, mentions: Sequence[Mention] = ()) ->
     return Parsed(found, method)
 
 
-def _read(reader: Reader, t: str, valid: Sequence[str], markers: Sequence[str]) -> Parsed:
+def _read(
+    reader: Reader, t: str, valid: Sequence[str], markers: Sequence[str], cut_off: bool = False
+) -> Parsed:
     low = reader.low
     form = shape(reader)
     # 0. the reply closes with an answer line ("Answer: C", "【回答】d"): its final commitment, whatever came before
@@ -116,10 +120,10 @@ def _read(reader: Reader, t: str, valid: Sequence[str], markers: Sequence[str]) 
         return closing
     # 1. the paper's marker: the last one counts
     best = -1
-    for marker in markers:
-        pos = low.rfind(lower(normalise(marker)))
+    for marker in _normalised(tuple(markers)):
+        pos = low.rfind(marker)
         if pos >= 0:
-            best = max(best, pos + len(normalise(marker)))
+            best = max(best, pos + len(marker))
     if best >= 0:
         at = reader.label_at(best, strict_case=False)
         label = at.label if at is not None else decide(reader.texts(*_rest_of_sentence(t, best, form)))
@@ -133,6 +137,10 @@ def _read(reader: Reader, t: str, valid: Sequence[str], markers: Sequence[str]) 
     first = _answer_then_rationale(reader, t, valid, markers)
     if first is not None:
         return first
+    if (cut_off and len(t) >= CUT_MIN_CHARS) or _stops_mid_sentence(t):
+        # the reply stopped before its end (the token limit): what it concluded on the way was not its last word
+        # ("…Therefore, I'll go with B.\n\nBut wait, I recall that after surg")
+        return Parsed(None, "cut_off")
     phrase_spans = reader.phrase_spans
     cue_spans = reader.cue_spans
     # 2. answer phrases: the last one that names an option
@@ -161,9 +169,14 @@ def _read(reader: Reader, t: str, valid: Sequence[str], markers: Sequence[str]) 
             return Parsed(None, "refused")  # "Answer: none of the options is correct", the last answer stated
         if _refuses(reader, *form.sentence_of(start)):
             continue  # "I cannot determine the answer without the image, although pneumonia…"
-        found = _parsed(decide(reader.chosen(lo, hi)), "phrase") or _content(reader, lo, hi)
+        found = _parsed(decide(reader.chosen(lo, hi)), "phrase")
         if found is not None:
             return found
+        content = _content(reader, lo, hi)
+        if content is not None:
+            # an option's content stated after the phrase counts where no earlier phrase names an option outright
+            # ("La respuesta correcta es la número 1. 'La respuesta correcta es la númeror 1.' (…)")
+            return _labelled_before(reader, phrase_spans, start) or content
     # 3. conclusion cues: the sentence of the last one that names an option
     for start, end in reversed(cue_spans):
         if form.in_entry(start):
@@ -189,6 +202,36 @@ def _read(reader: Reader, t: str, valid: Sequence[str], markers: Sequence[str]) 
         return last if last is not None and last.method == "answer_line" else Parsed(None, "refused")
     # 6. the last line that names an option, outside a discussion of the options
     return last or fuzzy(reader, t) or _concluding_content(reader, form) or Parsed(None, "invalid")
+
+
+_CUT = regex.compile(r"[\p{L}\p{N},、，]\s*$")
+CUT_MIN_CHARS = 1500  # a reply this long that ends inside a sentence ran into its token limit
+
+
+def _stops_mid_sentence(t: str) -> bool:
+    """A long reply whose last line ends inside a sentence (a letter, a digit or a comma, no full stop, bracket or
+    markup): it was cut, not finished. Replies whose prompt demanded an answer line and which ran out of tokens
+    deliberating look like this."""
+    if len(t) < CUT_MIN_CHARS or not _CUT.search(t):
+        return False
+    last = t.rstrip().rsplit("\n", 1)[-1]
+    return len(last) > 40
+
+
+def _labelled_before(reader: Reader, spans: Sequence[tuple[int, int]], pos: int) -> Parsed | None:
+    """The label right after the last answer phrase before ``pos`` that has one (not negated), as ``phrase``."""
+    for start, end in reversed(spans):
+        if start < pos:
+            at = reader.label_at(end)
+            if at is not None and not reader.negated(at):
+                return Parsed(at.label, "phrase")
+    return None
+
+
+@lru_cache(maxsize=64)
+def _normalised(markers: tuple[str, ...]) -> tuple[str, ...]:
+    """The markers as a reply is searched (normalised, lower case), once per set of markers."""
+    return tuple(lower(normalise(m)) for m in markers)
 
 
 def _last_line(reader: Reader, t: str, form: Shape) -> Parsed | None:
@@ -354,6 +397,7 @@ def extract_choice(
     numbered: bool = False,
     labels: Sequence[str] | None = None,
     reading: str = "strict",
+    cut_off: bool = False,
 ) -> Parsed:
     """The option a multiple-choice reply chose (module docstring: the rules and their order).
 
@@ -371,6 +415,10 @@ def extract_choice(
             ``numbered``, and then no letter is a label ("B 원장", "Dr. A", "vitamin A" are never options).
         reading: ``strict`` (a fallback's guess gives no option: ``guess_withheld``) or ``lenient`` (it does);
             ``READINGS``. Only the ``robust`` parser has fallbacks to withhold.
+        cut_off: the reply stopped at the token limit (``finish_reason == "length"``): a long one (``CUT_MIN_CHARS``)
+            is read only by an answer line (at its close or its head) or the marker, else ``cut_off``; a short one
+            (a small token budget that cut the explanation after the answer) is read as any. A long reply that ends
+            inside a sentence is taken as cut without it.
 
     Returns:
         ``Parsed(label or None, method)``; method is one of ``METHODS``; the value is ``None`` exactly when the
@@ -395,7 +443,7 @@ def extract_choice(
     scheme = label_scheme(labels)
     numbers = numbered or scheme in ("numbers", "circled")
     reader = Reader(t, valid, options or {}, numbers, scheme in ("letters", "lower"), scheme == "lower")
-    parsed = _read(reader, t, valid, markers)
+    parsed = _read(reader, t, valid, markers, cut_off)
     if reading == "strict" and parsed.method in _GUESSES:
         return Parsed(None, "guess_withheld")  # issue 59: an inference is never a score by default
     return parsed

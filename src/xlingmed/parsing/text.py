@@ -21,7 +21,9 @@ UNSPACED = r"[\p{Han}\p{Hiragana}\p{Katakana}\p{Hangul}\p{Thai}]"
 
 
 # Circled numbers label options in Korean and Japanese exams: "정답은 ③" is option 3 wherever it stands.
-_CIRCLED = {ord(c): f" option {i} " for i, c in enumerate("①②③④⑤⑥⑦⑧⑨⑩", 1)}
+# circled numbers, and their dingbat and negative forms ("➄", "❷", "⓵"), which NFKC leaves as they are
+_CIRCLED = {ord(c): f" option {i} " for forms in ("①②③④⑤⑥⑦⑧⑨⑩", "➀➁➂➃➄➅➆➇➈➉", "❶❷❸❹❺❻❼❽❾❿", "➊➋➌➍➎➏➐➑➒➓",
+                                                 "⓵⓶⓷⓸⓹⓺⓻⓼⓽⓾") for i, c in enumerate(forms, 1)}  # fmt: skip
 
 
 def normalise(text: str) -> str:
@@ -35,7 +37,7 @@ def normalise(text: str) -> str:
     return str(_HARAKAT.sub("", t).replace("هـ", "ه").replace("\u0640", ""))
 
 
-_CIRCLED_RE = regex.compile("[①-⑩]")
+_CIRCLED_RE = regex.compile("[①-⑩➀-➓❶-❿⓵-⓾]")
 INVISIBLE_RE = regex.compile("[" + "".join(map(chr, INVISIBLE)) + "]")
 
 

@@ -174,6 +174,7 @@ class MultipleChoiceTask:
             completion.text, [c.label for c in choices], options={c.label: c.text for c in choices},
             parser=self.parser, labels=item_labels(sample.item),  # the labels the prompt showed
             reading=self.reading, markers=self._markers(sample.item),
+            cut_off=completion.finish_reason == "length",  # stopped at the token limit: no last word
         )  # fmt: skip
 
     def _markers(self, item: Item) -> tuple[str, ...]:

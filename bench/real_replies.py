@@ -7,6 +7,7 @@ Input: a folder of JSON Lines files, one reply per line:
      "commit": "C" | "none" | "multi",                                                        # optional: a label
      "labels": ["a", "b", "c", "d", "e"],     # optional: the labels the prompt showed, in the options' order
      "numbered": true,                        # optional: the prompt numbered the options (1, 2, 3…), not A, B, C
+     "finish_reason": "length",               # optional: the reply stopped at its token limit
      "source": "igakuqa", "model": "gpt-4", "item_id": "112A3"}                               # optional
 
 ``options`` are keyed by canonical letters (the first option is A) whatever the prompt showed; an option whose text
@@ -87,7 +88,8 @@ def main() -> None:
         options = dict(r["options"])  # type: ignore[call-overload]
         labels = r.get("labels") if isinstance(r.get("labels"), list) else None
         parsed = extract_choice(str(r["reply"]), list(options), options=options, parser=args.parser,
-                                numbered=bool(r.get("numbered")), labels=labels, reading=args.reading)  # fmt: skip
+                                numbered=bool(r.get("numbered")), labels=labels, reading=args.reading,
+                                cut_off=r.get("finish_reason") == "length")  # fmt: skip
         lang = f"{r['lang']} {_scheme(r)}"
         if args.by == "source":
             lang = f"{r.get('source', '?')} ({lang})"

@@ -168,3 +168,18 @@ def test_a_long_reply_cut_at_the_token_limit_is_read_only_by_its_answer_line() -
     assert (cut.value, cut.method) == (None, "cut_off")
     assert extract_choice("Answer: B\n\n" + reply, list("ABCD"), cut_off=True).value == "B"
     assert extract_choice("B. It is", list("ABCD"), cut_off=True).value == "B"  # a short budget cut the explanation
+
+
+@pytest.mark.parametrize(
+    ("reply", "value", "method"),
+    [
+        ("Therefore, among A through D, the answer is C.", "C", "phrase"),  # a range names no option
+        ("Therefore, among A through D, the answer is unknown.", None, "invalid"),
+        ("Therefore, the answer is C) Insulin or D) Heparin.", None, "ambiguous"),  # past the option's own text
+        ("The answer is A (a fever drug) or D (an anticoagulant).", None, "ambiguous"),  # past a bracket
+        ("The answer is C (Warfarin).", "C", "phrase"),
+    ],
+)
+def test_ranges_and_options_joined_past_their_text(reply: str, value: str | None, method: str) -> None:
+    parsed = extract_choice(reply, list("ABCD"), options=dict(zip("ABCD", OPTIONS, strict=True)))
+    assert (parsed.value, parsed.method) == (value, method)

@@ -49,6 +49,7 @@ from functools import lru_cache
 import regex
 
 from xlingmed.errors import ConfigError
+from xlingmed.parsing.after_phrase import coordinated, labelled_before, listed_after, rest_of_sentence, without_ranges
 from xlingmed.parsing.alone import STRIP_START, alone, fuzzy
 from xlingmed.parsing.answer_line import closing_answer_line, opening_label
 from xlingmed.parsing.citations import blank_citations
@@ -61,7 +62,7 @@ from xlingmed.parsing.mentions import DECOR, GLUE, Mention, Reader
 from xlingmed.parsing.reply import Shape, shape
 from xlingmed.parsing.syllable_labels import as_letters
 from xlingmed.parsing.text import WORD, lower, normalise
-from xlingmed.parsing.turns import own_turn
+from xlingmed.parsing.turns import CUT_MIN_CHARS, own_turn, stops_mid_sentence
 from xlingmed.types import Parsed, declare_parse_methods
 
 # The parse methods this module returns, and their kinds (parsing.methods): declared here, where they are made.
@@ -126,7 +127,7 @@ def _read(
             best = max(best, pos + len(marker))
     if best >= 0:
         at = reader.label_at(best, strict_case=False)
-        label = at.label if at is not None else decide(reader.texts(*_rest_of_sentence(t, best, form)))
+        label = at.label if at is not None else decide(reader.texts(*rest_of_sentence(t, best, form)))
         if label is not None and label != _AMBIGUOUS:
             return Parsed(label, "marker")
     lit = reader.lit
@@ -137,7 +138,7 @@ def _read(
     first = _answer_then_rationale(reader, t, valid, markers)
     if first is not None:
         return first
-    if (cut_off and len(t) >= CUT_MIN_CHARS) or _stops_mid_sentence(t):
+    if (cut_off and len(t) >= CUT_MIN_CHARS) or stops_mid_sentence(t):
         # the reply stopped before its end (the token limit): what it concluded on the way was not its last word
         # ("…Therefore, I'll go with B.\n\nBut wait, I recall that after surg")
         return Parsed(None, "cut_off")
@@ -145,7 +146,7 @@ def _read(
     cue_spans = reader.cue_spans
     # 2. answer phrases: the last one that names an option
     for start, end in reversed(phrase_spans):
-        lo, hi = _rest_of_sentence(t, end, form)
+        lo, hi = rest_of_sentence(t, end, form)
         at = reader.label_at(end)
         if (
             at is not None and "\n" in t[end : at.start] and t[at.end : at.end + 1] in (":", "：")
@@ -160,9 +161,9 @@ def _read(
         if at is not None and not (reader.negated_before(at) if own_text else reader.negated(at)):
             if glued and glued[0].label != at.label:
                 return Parsed(None, "ambiguous")  # "B (fibrinolysin)", fibrinolysin being option C
-            if _coordinated(reader, at, hi):
+            if coordinated(reader, at, hi, glued[0].end if own_text else at.end):
                 return Parsed(None, "ambiguous")  # "the answer is A or B"
-            if "\n" in t[end : at.start] and len(_listed_after(reader, form, at.start)) > 1:
+            if "\n" in t[end : at.start] and len(listed_after(reader, form, at.start)) > 1:
                 return Parsed(None, "ambiguous")  # "Las opciones correctas son:\n2) …\n3) …"
             return Parsed(at.label, "phrase")
         if _refuses(reader, end, hi):
@@ -176,7 +177,7 @@ def _read(
         if content is not None:
             # an option's content stated after the phrase counts where no earlier phrase names an option outright
             # ("La respuesta correcta es la número 1. 'La respuesta correcta es la númeror 1.' (…)")
-            return _labelled_before(reader, phrase_spans, start) or content
+            return labelled_before(reader, phrase_spans, start) or content
     # 3. conclusion cues: the sentence of the last one that names an option
     for start, end in reversed(cue_spans):
         if form.in_entry(start):
@@ -202,30 +203,6 @@ def _read(
         return last if last is not None and last.method == "answer_line" else Parsed(None, "refused")
     # 6. the last line that names an option, outside a discussion of the options
     return last or fuzzy(reader, t) or _concluding_content(reader, form) or Parsed(None, "invalid")
-
-
-_CUT = regex.compile(r"[\p{L}\p{N},、，]\s*$")
-CUT_MIN_CHARS = 1500  # a reply this long that ends inside a sentence ran into its token limit
-
-
-def _stops_mid_sentence(t: str) -> bool:
-    """A long reply whose last line ends inside a sentence (a letter, a digit or a comma, no full stop, bracket or
-    markup): it was cut, not finished. Replies whose prompt demanded an answer line and which ran out of tokens
-    deliberating look like this."""
-    if len(t) < CUT_MIN_CHARS or not _CUT.search(t):
-        return False
-    last = t.rstrip().rsplit("\n", 1)[-1]
-    return len(last) > 40
-
-
-def _labelled_before(reader: Reader, spans: Sequence[tuple[int, int]], pos: int) -> Parsed | None:
-    """The label right after the last answer phrase before ``pos`` that has one (not negated), as ``phrase``."""
-    for start, end in reversed(spans):
-        if start < pos:
-            at = reader.label_at(end)
-            if at is not None and not reader.negated(at):
-                return Parsed(at.label, "phrase")
-    return None
 
 
 @lru_cache(maxsize=64)
@@ -330,47 +307,6 @@ def _refuses(reader: Reader, lo: int, hi: int) -> bool:
     return bool(find_words(reader.low[lo:hi], reader.lit.no_choice))
 
 
-_COORDINATION = regex.compile(
-    r"[\s*_]*(?:,|/|(?:or|and|ou|oder|und|oppure|atau|dan|au|na|или|и|o|y|e|et)(?!\p{L})"
-    r"|或|和|及|、|أو|او|و|או|ו|या|और|또는|및|과|와|または|か|と)[\s*_]*"
-    r"|\s+(?=option\s+\d)"  # "④ ⑤" (normalised to "option 4 option 5"): two circled numbers side by side
-)
-
-
-_SPACED = regex.compile(r"[ \t*_]+(?=\S{1,3}[ \t*_.。]*(?:\n|$))")  # "答え: b e": a second label ends the line
-
-
-def _listed_after(reader: Reader, form: Shape, pos: int) -> set[str]:
-    """The options that open the lines of the paragraph from ``pos`` on (up to a blank line): an answer given as
-    a list ("The correct answers are:\n1) …\n3) …")."""
-    found: set[str] = set()
-    for i, (lo, hi) in enumerate(form.lines):
-        if hi <= pos:
-            continue
-        if found and "\n" in reader.text[form.lines[i - 1][1] : lo].replace("\n", "", 1):
-            break  # a blank line ends the paragraph
-        at = reader.label_at(lo)
-        if at is None or reader.text[lo : at.start].strip(" *_-•([") or reader.negated(at):
-            break
-        found.add(at.label)
-    return found
-
-
-def _coordinated(reader: Reader, at: Mention, hi: int) -> bool:
-    """Another option is joined to the one at ``at`` by "or"/"and"/a comma: "A or B", "B y C", "A或B"."""
-    m = _COORDINATION.match(reader.text, at.end) or _SPACED.match(reader.text, at.end)
-    if m is None or m.end() >= hi:
-        return False
-    other = reader.label_at(m.end(), strict_case=not reader.lower)
-    return other is not None and other.label != at.label and not reader.negated(other)
-
-
-def _rest_of_sentence(t: str, pos: int, form: Shape) -> tuple[int, int]:
-    """From ``pos`` (after decoration: "Answer:\n\n**C**") to the end of that sentence."""
-    start = DECOR.match(t, pos).end()
-    return start, max(start, form.sentence_of(start)[1])
-
-
 _CIRCLED_LABELS = frozenset("①②③④⑤⑥⑦⑧⑨⑩")
 
 
@@ -437,7 +373,7 @@ def extract_choice(
     turn = own_turn(text)
     if turn is None:
         return Parsed(None, "thinking_only")
-    t = ordinals_as_options(as_letters(blank_citations(normalise(turn)), labels or ()))
+    t = without_ranges(ordinals_as_options(as_letters(blank_citations(normalise(turn)), labels or ())))
     if not t.strip():
         return Parsed(None, "invalid")
     scheme = label_scheme(labels)

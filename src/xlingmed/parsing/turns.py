@@ -48,3 +48,17 @@ def own_turn(text: str) -> str | None:
             text = text[: m.start()]
             break
     return str(_SPECIAL.sub("\n", text))  # "b<unused95>b": two lines, not the word "bb"
+
+
+_CUT = regex.compile(r"[\p{L}\p{N},、，]\s*$")
+CUT_MIN_CHARS = 1500  # a reply this long that ends inside a sentence ran into its token limit
+
+
+def stops_mid_sentence(t: str) -> bool:
+    """A long reply whose last line ends inside a sentence (a letter, a digit or a comma, no full stop, bracket or
+    markup): it was cut, not finished. Replies whose prompt demanded an answer line and which ran out of tokens
+    deliberating look like this."""
+    if len(t) < CUT_MIN_CHARS or not _CUT.search(t):
+        return False
+    last = t.rstrip().rsplit("\n", 1)[-1]
+    return len(last) > 40

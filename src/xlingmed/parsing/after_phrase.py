@@ -1,0 +1,81 @@
+"""What follows an answer phrase, for rule 2 of ``parsing.choice``: the rest of its sentence; several options named
+together ("A or B", "C) Platelet disorder or D) …", "答え: b e"; an answer given as a list under the phrase, "Las
+opciones correctas son:\n2) …\n3) …"); the label after an earlier phrase; and ranges of labels, which name no
+option at all ("among A through D, the answer is")."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import regex
+
+from xlingmed.parsing.mentions import DECOR, Mention, Reader
+from xlingmed.parsing.reply import Shape
+from xlingmed.types import Parsed
+
+_COORDINATION = regex.compile(
+    r"[\s*_]*(?:,|/|(?:or|and|ou|oder|und|oppure|atau|dan|au|na|или|и|o|y|e|et)(?!\p{L})"
+    r"|或|和|及|、|أو|او|و|או|ו|या|और|또는|및|과|와|または|か|と)[\s*_]*"
+    r"|\s+(?=option\s+\d)"  # "④ ⑤" (normalised to "option 4 option 5"): two circled numbers side by side
+)
+
+
+_BRACKET_AFTER = regex.compile(r"\s*\([^()\n]{1,80}\)")
+_SPACED = regex.compile(r"[ \t*_]+(?=\S{1,3}[ \t*_.。]*(?:\n|$))")  # "答え: b e": a second label ends the line
+
+
+def listed_after(reader: Reader, form: Shape, pos: int) -> set[str]:
+    """The options that open the lines of the paragraph from ``pos`` on (up to a blank line): an answer given as
+    a list ("The correct answers are:\n1) …\n3) …")."""
+    found: set[str] = set()
+    for i, (lo, hi) in enumerate(form.lines):
+        if hi <= pos:
+            continue
+        if found and "\n" in reader.text[form.lines[i - 1][1] : lo].replace("\n", "", 1):
+            break  # a blank line ends the paragraph
+        at = reader.label_at(lo)
+        if at is None or reader.text[lo : at.start].strip(" *_-•([") or reader.negated(at):
+            break
+        found.add(at.label)
+    return found
+
+
+def coordinated(reader: Reader, at: Mention, hi: int, after: int | None = None) -> bool:
+    """Another option is joined to the one at ``at`` by "or"/"and"/a comma: "A or B", "B y C", "A或B", also past
+    its own text or a bracket after it (``after``): "C) Platelet disorder or D) …", "A (endoscopy) or D (…)"."""
+    end = at.end if after is None else after
+    bracket = _BRACKET_AFTER.match(reader.text, end)
+    end = bracket.end() if bracket else end
+    m = _COORDINATION.match(reader.text, end) or _SPACED.match(reader.text, end)
+    if m is None or m.end() >= hi:
+        return False
+    other = reader.label_at(m.end(), strict_case=not reader.lower)
+    return other is not None and other.label != at.label and not reader.negated(other)
+
+
+
+# a range of labels names no option: "among A through D, the answer is", "options A to E", "(A–D)"
+_RANGE = regex.compile(r"(?<![\p{L}\p{N}])([A-J])(\s*(?:through|thru|to|–|—)\s*)([A-J])(?![\p{L}\p{N}])")
+
+
+def without_ranges(t: str) -> str:
+    """``t`` with every range of labels ("A through D", "A–E") blanked, where it runs forward."""
+    if not _RANGE.search(t):
+        return t
+    return str(_RANGE.sub(lambda m: " " * len(m.group()) if m.group(1) < m.group(3) else m.group(), t))
+
+
+def labelled_before(reader: Reader, spans: Sequence[tuple[int, int]], pos: int) -> Parsed | None:
+    """The label right after the last answer phrase before ``pos`` that has one (not negated), as ``phrase``."""
+    for start, end in reversed(spans):
+        if start < pos:
+            at = reader.label_at(end)
+            if at is not None and not reader.negated(at):
+                return Parsed(at.label, "phrase")
+    return None
+
+
+def rest_of_sentence(t: str, pos: int, form: Shape) -> tuple[int, int]:
+    """From ``pos`` (after decoration: "Answer:\n\n**C**") to the end of that sentence."""
+    start = DECOR.match(t, pos).end()
+    return start, max(start, form.sentence_of(start)[1])

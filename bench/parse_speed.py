@@ -57,6 +57,8 @@ def _real(folder: Path, n: int) -> list[Row]:
         for line in path.read_text(encoding="utf-8").splitlines():
             if line.strip():
                 r = json.loads(line)
+                if not isinstance(r.get("options"), dict):
+                    continue  # a row without its options: nothing to read it against
                 opts = {k: str(v) for k, v in r["options"].items()}
                 rows.append((str(r["reply"]), list(opts), opts, bool(r.get("numbered"))))
     random.Random(0).shuffle(rows)

@@ -21,6 +21,7 @@ from xlingmed.cli import app
 from xlingmed.imported import ImportedAnswer
 from xlingmed.parsing.answer_line import asked_marker
 from xlingmed.parsing.choice import extract_choice
+from xlingmed.parsing.turns import own_turn
 from xlingmed.tasks.multiple_choice.imported import _rescore
 
 OPTIONS = ["Paracetamol", "Insulin", "Warfarin", "Heparin"]
@@ -183,3 +184,23 @@ def test_a_long_reply_cut_at_the_token_limit_is_read_only_by_its_answer_line() -
 def test_ranges_and_options_joined_past_their_text(reply: str, value: str | None, method: str) -> None:
     parsed = extract_choice(reply, list("ABCD"), options=dict(zip("ABCD", OPTIONS, strict=True)))
     assert (parsed.value, parsed.method) == (value, method)
+
+
+def test_a_reply_that_runs_on_into_a_question_of_its_own_is_read_up_to_it() -> None:
+    # a small model answers, then makes up the next question and answers that too: the first answer is the reply's
+    reply = ("Idiopathic pulmonary fibrosis fits best.\n\n**Answer:** D\n\n## Medical Question\n\nA 30-year-old "
+             "woman presents with sudden dyspnoea. Which is most likely?\nA) Asthma\nB) Embolism\n\n**Answer:** B")
+    assert extract_choice(reply, list("ABCD")).value == "D"
+    # an echoed few-shot example's answer is not the reply's
+    echo = "Answer with the letter. Example:\nAnswer: B\n\nQuestion: Which drug lowers fever?\nAnswer: C"
+    assert own_turn(echo) == echo
+
+
+def test_a_reply_cut_inside_its_closing_json_block_had_concluded() -> None:
+    reasoning = "The history and the findings weigh against option B and for option A. " * 25
+    closing = "The reasoning strongly points towards option A as the most appropriate action."
+    reply = f"{reasoning}\n\n{closing}\n\n```json\n{{\"reasoning\": \"The pat"
+    assert extract_choice(reply, list("ABCD")).value == "A"
+    assert extract_choice(reply, list("ABCD"), cut_off=True).value == "A"
+    unfinished = f"{reasoning}\n\nSo I would choose A, but wait, let me reconsider whether the pat"
+    assert extract_choice(unfinished, list("ABCD")).method == "cut_off"

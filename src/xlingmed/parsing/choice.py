@@ -62,7 +62,7 @@ from xlingmed.parsing.mentions import DECOR, GLUE, Mention, Reader
 from xlingmed.parsing.reply import Shape, shape
 from xlingmed.parsing.syllable_labels import as_letters
 from xlingmed.parsing.text import WORD, lower, normalise
-from xlingmed.parsing.turns import CUT_MIN_CHARS, own_turn, stops_mid_sentence
+from xlingmed.parsing.turns import own_turn, stops_mid_sentence
 from xlingmed.types import Parsed, declare_parse_methods
 
 # The parse methods this module returns, and their kinds (parsing.methods): declared here, where they are made.
@@ -138,7 +138,7 @@ def _read(
     first = _answer_then_rationale(reader, t, valid, markers)
     if first is not None:
         return first
-    if (cut_off and len(t) >= CUT_MIN_CHARS) or stops_mid_sentence(t):
+    if stops_mid_sentence(t, cut_off):
         # the reply stopped before its end (the token limit): what it concluded on the way was not its last word
         # ("…Therefore, I'll go with B.\n\nBut wait, I recall that after surg")
         return Parsed(None, "cut_off")

@@ -9,7 +9,11 @@ thinking weighed).
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import regex
+
+from xlingmed.languages import LANGUAGES
 
 # tokens that end a turn in the chat templates of common open models (Phi, Qwen/ChatML, Llama 3, Gemma, Cohere,
 # Mistral/Llama 2, GPT-2 style), and the next speaker's tag when the end token was dropped
@@ -29,6 +33,39 @@ def _unescape(m: regex.Match[str]) -> str:
     return chr(int(m.group(1), 16))
 
 
+@lru_cache(maxsize=1)
+def _run_on_patterns() -> tuple[regex.Pattern[str], regex.Pattern[str], regex.Pattern[str]]:
+    """A line that opens a question ("## Medical Question", "Question:", "السؤال:"), a short line that answers
+    one ("**Answer:** D", "The answer is B", "Correct letter: ١", "الإجابة: ب"), and a line that presents an
+    example (a few-shot prompt echoed: its answer is the example's)."""
+    questions = {"question", *(lang.field_label("question").lower().rstrip(":： ") for lang in LANGUAGES.values())}
+    answers = {"answer", "final answer", "correct letter", "the correct letter is",
+               *(lang.field_label("answer").lower().rstrip(":： ") for lang in LANGUAGES.values())}  # fmt: skip
+    q = "|".join(regex.escape(w) for w in sorted(questions, key=len, reverse=True))
+    a = "|".join(regex.escape(w) for w in sorted(answers, key=len, reverse=True))
+    return (
+        regex.compile(
+            rf"(?im)^[ \t#*_>]*(?:(?:medical|clinical|next|new)[ \t]+)?(?:{q})(?:[ \t]*\d{{1,3}})?[ \t*_]*(?:[:：]|$)"
+        ),
+        regex.compile(rf"(?im)^[ \t#*_>]*(?:(?:{a})[ \t*_]*[:：]|the answer is)[ \t*_]*[^\n]{{1,40}}$"),
+        regex.compile(r"(?i)example|ejemplo|exemple|beispiel|مثال|例"),
+    )
+
+
+def _cut_run_on(text: str) -> str:
+    """``text`` up to a question that opens after the reply's answer line: the model answered and ran on into a
+    question it made up ("**Answer:** D\n\n## Medical Question\n\nA 30-year-old…"). An answer line under an
+    example (a few-shot prompt the model echoed) does not count."""
+    question, answer, example = _run_on_patterns()
+    for q in question.finditer(text):
+        if q.start() == 0:
+            continue
+        for a in answer.finditer(text, 0, q.start()):
+            if not example.search(text, max(0, a.start() - 80), a.start()):
+                return text[: q.start()]
+    return text
+
+
 def own_turn(text: str) -> str | None:
     """``text`` past its last closed reasoning block, cut at the first end-of-turn token that follows some text,
     without other special tokens; ``None`` where the reply is reasoning that never closed (no final answer).
@@ -36,6 +73,8 @@ def own_turn(text: str) -> str | None:
     unescaped."""
     if "_x00" in text:
         text = _EXCEL_ESCAPE.sub(_unescape, text)
+    if len(text) > 40 and "\n" in text:
+        text = _cut_run_on(text)
     if "<" not in text:
         return text
     closes = list(_THINK_CLOSE.finditer(text))
@@ -54,11 +93,21 @@ _CUT = regex.compile(r"[\p{L}\p{N},、，]\s*$")
 CUT_MIN_CHARS = 1500  # a reply this long that ends inside a sentence ran into its token limit
 
 
-def stops_mid_sentence(t: str) -> bool:
-    """A long reply whose last line ends inside a sentence (a letter, a digit or a comma, no full stop, bracket or
-    markup): it was cut, not finished. Replies whose prompt demanded an answer line and which ran out of tokens
-    deliberating look like this."""
-    if len(t) < CUT_MIN_CHARS or not _CUT.search(t):
+def stops_mid_sentence(t: str, cut_off: bool = False) -> bool:
+    """A long reply cut before its end: ``cut_off`` (it stopped at its token limit) or its last line ends inside a
+    sentence (a letter, a digit or a comma, no full stop, bracket or markup). Replies whose prompt demanded an
+    answer line and which ran out of tokens deliberating look like this. A reply cut inside a code block it opened
+    after prose that ended ("…points towards option A.\n\n```json\n{\"reasoning\": …") had concluded: not cut."""
+    if len(t) < CUT_MIN_CHARS:
+        return False
+    if t.count("```") % 2:
+        return not _ENDED.search(t[: t.rfind("```")])
+    if cut_off:
+        return True
+    if not _CUT.search(t):
         return False
     last = t.rstrip().rsplit("\n", 1)[-1]
     return len(last) > 40
+
+
+_ENDED = regex.compile(r"[.!?。！？)\]」』*]\s*$")

@@ -204,3 +204,13 @@ def test_a_reply_cut_inside_its_closing_json_block_had_concluded() -> None:
     assert extract_choice(reply, list("ABCD"), cut_off=True).value == "A"
     unfinished = f"{reasoning}\n\nSo I would choose A, but wait, let me reconsider whether the pat"
     assert extract_choice(unfinished, list("ABCD")).method == "cut_off"
+
+
+def test_long_and_hostile_replies_and_prompts_are_read_in_one_pass() -> None:
+    # shapes whose cost grew with the square of their length before: a prompt of colons and words, a reply of
+    # many questions before its answer; and markup that must stay text
+    assert asked_marker(("word " * 4 + ":") * 20000) is None
+    assert asked_marker('=HYPERLINK("x")</script>: X') is None
+    assert extract_choice("Question: x\n" * 5000 + "Answer: C", list("ABCD")).value == "C"
+    assert extract_choice("Example:\nAnswer: B\n" * 2000 + "Question: y\nAnswer: C", list("ABCD")).value == "C"
+    assert extract_choice("</script>Answer:\u2028C", list("ABCD")).value == "C"

@@ -246,11 +246,10 @@ _PLACEHOLDER = (
     r"(?:\$\{?LETTERS?\}?|<\s*letters?\s*>|\[\s*letters?\s*\]|\{\s*(?:answer|letter)\s*\}|<\s*answer\s*>"
     r"|[XxＸ])(?![\p{L}\p{N}])"
 )
-_ASKED = regex.compile(
-    rf"(?:^|[\s'\"`“‘「(«„])((?:[^\s'\"`“”‘’「」():：«»„]{{1,20}}[ \t]?){{1,4}}?)[ \t]*[:：][ \t]*{_PLACEHOLDER}"
-    rf"|(【[^】\n]{{1,10}}】)[ \t]*{_PLACEHOLDER}",
-    regex.I | regex.M,
-)
+# found by the placeholder first, so that a long or hostile prompt costs one linear scan
+_ASKED = regex.compile(rf"(?:[:：]|(?<=】))[ \t]*{_PLACEHOLDER}", regex.I)
+_BRACKETED_MARKER = regex.compile(r"【[^】\n]{1,10}】$")
+_OPENERS = regex.compile(r"[\s\S]*['\"`“‘「(«„]")
 
 
 def asked_marker(prompt: str | None) -> str | None:
@@ -258,10 +257,16 @@ def asked_marker(prompt: str | None) -> str | None:
     last such format the prompt states, as "<words>: $LETTER", "<words>: X", "<words>: <letter>" or "【…】x"."""
     if not prompt:
         return None
-    found = list(_ASKED.finditer(prompt))
-    if not found:
+    matches = list(_ASKED.finditer(prompt))
+    if not matches:
         return None
-    m = found[-1]
-    if m.group(2):
-        return str(m.group(2))
-    return " ".join(m.group(1).split()[-2:]) + ":"  # "Respond with Final answer: <letter>" asks for "Final answer:"
+    found = matches[-1]
+    head = prompt[max(0, found.start() - 80) : found.start()].rsplit("\n", 1)[-1]
+    bracketed = _BRACKETED_MARKER.search(head.rstrip())
+    if bracketed:
+        return str(bracketed.group())
+    quoted = _OPENERS.match(head)  # "…format: 'ANSWER" → "ANSWER"
+    words = head[quoted.end() if quoted else 0 :].split()[-2:]  # "Respond with Final answer" → "Final answer"
+    if not words or any(len(w) > 20 or not w.replace("-", "").isalpha() for w in words):
+        return None  # words only: not "</script>", "x)", a 1 MB token
+    return " ".join(words) + ":"

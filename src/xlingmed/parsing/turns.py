@@ -57,12 +57,11 @@ def _cut_run_on(text: str) -> str:
     question it made up ("**Answer:** D\n\n## Medical Question\n\nA 30-year-old…"). An answer line under an
     example (a few-shot prompt the model echoed) does not count."""
     question, answer, example = _run_on_patterns()
-    for q in question.finditer(text):
-        if q.start() == 0:
+    for a in answer.finditer(text):  # the first answer line not under an example, then the first question after it
+        if example.search(text, max(0, a.start() - 80), a.start()):
             continue
-        for a in answer.finditer(text, 0, q.start()):
-            if not example.search(text, max(0, a.start() - 80), a.start()):
-                return text[: q.start()]
+        q = question.search(text, a.end())
+        return text[: q.start()] if q else text
     return text
 
 

@@ -83,3 +83,28 @@ def test_the_seeds_benchmarks_keep_the_papers_prompt(folder: Path, tmp_path: Pat
     assert mc["settings"]["prompt_form"] == "raw" and mc["settings"]["max_tokens"] == 16
     assert mc["settings"]["prompt_source"].startswith("MedArabiQ Table C1")
     assert all(p.startswith("This is a multiple-choice question") for p, _ in policy.seen)
+
+
+@pytest.mark.parametrize(
+    ("reply", "expected"),
+    [
+        ("Reasoning about the options.\nAnswer: B is the correct answer.", ("B", "phrase")),
+        ("Razonamiento.\nMi elección: C es la correcta", ("C", "answer_line")),
+        ("Begründung.\nEndgültig: D ist richtig", ("D", "answer_line")),
+        ("Reasoning.\nConfidence: A", (None, None)),
+        ("Razonamiento.\nPregunta 3: B", (None, None)),
+        ("解説。\n問題: c", (None, None)),
+    ],
+)
+def test_affirmations_and_field_words_come_from_the_language_files(reply: str, expected: tuple) -> None:
+    """What may follow an answer line's label ("es la correcta") and which fields head no answer line ("Confidence",
+    "Pregunta", "問題") are read from ``languages/`` (``field_words``, ``affirmations``)."""
+    from xlingmed.parsing.choice import extract_choice
+
+    got = extract_choice(reply, ["A", "B", "C", "D"], labels=["a", "b", "c", "d"] if "問題" in reply else None)
+    value, method = expected
+    assert got.value == value
+    if method is not None:
+        assert got.method == method
+    else:
+        assert got.method not in ("answer_line", "phrase", "marker")

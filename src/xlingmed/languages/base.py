@@ -64,6 +64,11 @@ class Language:
             options the explanation goes on to discuss.
         reference_headings: the heading of a reply's reference list ("References", "Referencias", "参考文献"):
             what follows it is cited, never an answer (``parsing.citations``).
+        field_words: names of a reply's fields that hold a number, a grade or a letter of another kind
+            ("Confidence: 4", "Grade: A", "Pregunta 12: B", "問題"): a line they head is no answer line
+            (``parsing.answer_line``).
+        affirmations: what may follow the label on an answer line and only affirm it ("Answer: A is correct",
+            "Respuesta: B es la correcta"); anything else after the label leaves the line unread.
     """
 
     code: str
@@ -95,6 +100,8 @@ class Language:
     reply_letters: tuple[str, ...] = ()
     rationale_headings: tuple[str, ...] = ()
     reference_headings: tuple[str, ...] = ()
+    field_words: tuple[str, ...] = ()
+    affirmations: tuple[str, ...] = ()
 
     def field_label(self, name: str) -> str:
         """The prompt label ``name`` (``question``, ``answer``, ``options``) in this language.

@@ -59,4 +59,6 @@ LANGUAGE = Language(
         "stufe",
     ),
     reference_headings=("quellen", "literatur", "literaturverzeichnis", "referenzen"),
+    field_words=("frage", "konfidenz"),
+    affirmations=("ist richtig", "ist korrekt", "ist die richtige antwort"),
 )

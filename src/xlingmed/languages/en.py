@@ -97,4 +97,13 @@ LANGUAGE = Language(
     reference_headings=(
         "references", "reference", "sources", "bibliography", "citations", "works cited", "further reading",
     ),
+    field_words=(
+        "confidence", "certainty", "probability", "score", "grade", "level", "question", "item", "page", "step",
+        "note", "reference", "references", "source", "sources", "type", "stage", "class", "figure", "table",
+        "vitamin", "hepatitis", "group",
+    ),
+    affirmations=(
+        "is correct", "is right", "is the correct", "is the right", "is the correct answer", "is the right answer",
+        "is the correct option", "is the right option", "is correct answer", "is correct option",
+    ),
 )

@@ -65,4 +65,6 @@ LANGUAGE = Language(
         "tabla", "paso", "nivel",
     ),
     reference_headings=("referencias", "referencias bibliográficas", "bibliografía", "fuentes", "citas"),
+    field_words=("confianza", "certeza", "pregunta"),
+    affirmations=("es correcta", "es la correcta", "es la respuesta correcta", "es correcta respuesta"),
 )

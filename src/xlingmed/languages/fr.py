@@ -60,4 +60,6 @@ LANGUAGE = Language(
         "tableau", "niveau",
     ),
     reference_headings=("références", "bibliographie", "sources"),
+    field_words=("confiance", "niveau"),
+    affirmations=("est correcte", "est la bonne réponse", "est la réponse correcte"),
 )

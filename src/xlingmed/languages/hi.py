@@ -45,4 +45,5 @@ LANGUAGE = Language(
     ),
     reply_letters=("क", "ख", "ग", "घ"),
     reference_headings=("संदर्भ", "संदर्भ सूची", "स्रोत"),
+    field_words=("विश्वास", "प्रश्न"),
 )

@@ -56,4 +56,6 @@ LANGUAGE = Language(
         "virus", "zona", "onda", "paziente", "sig", "farmaco", "piano", "figura", "tabella", "livello",
     ),
     reference_headings=("riferimenti", "bibliografia", "fonti"),
+    field_words=("domanda",),
+    affirmations=("è corretta", "è la risposta corretta"),
 )

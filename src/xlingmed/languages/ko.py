@@ -47,4 +47,5 @@ LANGUAGE = Language(
     term_words=("비타민", "간염", "환자", "그림", "표", "그룹", "유형", "클래스"),
     term_suffixes=("형", "군", "급", "세포", "간염", "항원"),
     reference_headings=("참고문헌", "참고 문헌", "참고자료", "참고 자료", "출처"),
+    field_words=("신뢰도", "문제"),
 )

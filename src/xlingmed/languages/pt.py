@@ -62,4 +62,6 @@ LANGUAGE = Language(
         "tabela", "nível",
     ),
     reference_headings=("referências", "referências bibliográficas", "bibliografia", "fontes"),
+    field_words=("confiança", "pergunta"),
+    affirmations=("é correta", "é a correta", "é a resposta correta"),
 )

@@ -33,27 +33,12 @@ _BRACKETED = regex.compile(r"[\s#>*_\-–—•·]*([【\[「『〔])([^\n【】
 _SEPARATED = regex.compile(r"[\s#>*_\-–—•·]*([^\n:：→⇒]{1,48}?)[\s*_]*(?:[:：→⇒]|\s[-–—]+\s)")  # no "=": sums
 _DECORATION = regex.compile(r"^[\s*_#>\-–—•·\"'`“”‘’«»()\[\]（）【】「」『』.,;:：。、!！]*$")
 _LEAD = " \t*_#>-–—•·\"'`“”‘’«»([（【「『"
-_AFFIRMED = regex.compile(
-    r"[\s*_.)\]]*(?:is|es|est|ist|è|é)\s+(?:the\s+)?(?:correct|right|la\s+correcta|correcta|correcte|richtig|corretta|correta)"
-    r"(?:\s+(?:answer|option|respuesta))?[\s*_.!。]*"
-)
 _SEPARATOR_CHARS = regex.compile(r"[:：→⇒】\]」』〕]|\s[-–—]")
 _TRAIL = " \t*_.。)]）】」』\"'”’»!！"  # no colon: "A:" alone names a speaker or a field
 _LIST_SEPARATORS = regex.compile(r"[\s,、，/&;]+|(?<=\s)(?:and|or|y|et|und|и)(?=\s)|と|和|及|및|或")
 _SENTENCE_MARK = regex.compile(r"[.?!。？！؟]\s|[?!。？！؟]$")
 _DIGIT = regex.compile(r"\p{N}")
 _LETTER = regex.compile(r"\p{L}")
-# fields of a reply that hold a number, a grade or a letter of another kind, in the languages replies use most
-_NOT_ANSWERS = frozenset((
-    "confidence", "certainty", "probability", "score", "grade", "level", "question", "item", "page", "step",
-    "note", "reference", "references", "source", "sources", "type", "stage", "class", "figure", "table", "vitamin",
-    "hepatitis", "group", "confianza", "certeza", "pregunta", "confiança", "pergunta", "confiance", "niveau",
-    "frage", "konfidenz", "domanda", "уверенность", "вопрос", "اطمینان", "سوال", "پرسش", "الثقة", "سؤال",
-    "信頼度", "確信度", "問題", "置信度", "问题", "問", "신뢰도", "문제", "विश्वास", "प्रश्न",
-))  # fmt: skip
-
-
-_UNSPACED_NOT_ANSWERS = tuple(n for n in _NOT_ANSWERS if unspaced(n[:1]))
 
 
 def closing_answer_line(reader: Reader, form: Shape, markers: Sequence[str] = ()) -> Parsed | None:
@@ -217,7 +202,8 @@ def _is_marker(reader: Reader, marker: str) -> bool:
     if len(words) > 5 or (unspaced(marker.strip()[:1]) and len(marker.strip()) > 12):
         return False
     low = lower(marker)
-    if any(w.strip("*_()[]") in _NOT_ANSWERS for w in words) or any(n in low for n in _UNSPACED_NOT_ANSWERS):
+    lit = reader.lit
+    if any(w.strip("*_()[]") in lit.field_words for w in words) or any(n in low for n in lit.unspaced_field_words):
         return False
     return not reader.lit.negation.search(low)
 
@@ -232,7 +218,7 @@ def _option_of_text(reader: Reader, pos: int, hi: int) -> str | None:
 def _only_own_text(reader: Reader, label: str, pos: int, hi: int) -> bool:
     """Nothing but decoration follows the label up to ``hi``, or the option's own text ("c) Fibrinolysin")."""
     rest = reader.text[pos:hi]
-    if _DECORATION.match(rest) or _AFFIRMED.fullmatch(lower(rest)):
+    if _DECORATION.match(rest) or reader.lit.affirmed.fullmatch(lower(rest)):
         return True  # "Answer: OPTION A IS CORRECT."
     option = reader.option_texts.get(label)
     if not option:

@@ -56,6 +56,9 @@ class Literals:
     neg_before: regex.Pattern[str]  # matches at the end of a clause's text before a label
     neg_after: regex.Pattern[str]  # matches in the first words of a clause's text after a label
     negation: regex.Pattern[str]  # any negation word of any language, anywhere
+    field_words: frozenset[str]  # "confidence", "pregunta": a line they head is no answer line
+    unspaced_field_words: tuple[str, ...]  # those of scripts without spaces: "問題" wherever it stands
+    affirmed: regex.Pattern[str]  # the whole rest of an answer line that only affirms its label: " is correct."
 
 
 def _nfkc(words: Iterable[str]) -> tuple[str, ...]:
@@ -110,7 +113,12 @@ def literals() -> Literals:
     places = {_nfkc([w])[0]: k for lang in langs for k, words in enumerate(lang.option_ordinals, 1) for w in words}
     # the standard library's engine: it scans this many-word, line-anchored pattern about four times faster
     reference_heading = re.compile(rf"(?m)^[\s#*_]*(?:{'|'.join(map(re.escape, cited))})[\s*_]*[:：]?[\s*_]*$")
+    fields = _nfkc(w for lang in langs for w in lang.field_words)
+    affirmations = _nfkc(w for lang in langs for w in lang.affirmations)
     return Literals(
+        field_words=frozenset(fields),
+        unspaced_field_words=tuple(w for w in fields if unspaced(w[:1])),
+        affirmed=regex.compile(rf"[\s*_.)\]]*(?:{_alternation(affirmations) or '(?!)'})[\s*_.!。]*"),
         phrases=phrases,
         rationale=rationale,
         reference_heading=reference_heading,

@@ -214,3 +214,34 @@ def test_long_and_hostile_replies_and_prompts_are_read_in_one_pass() -> None:
     assert extract_choice("Question: x\n" * 5000 + "Answer: C", list("ABCD")).value == "C"
     assert extract_choice("Example:\nAnswer: B\n" * 2000 + "Question: y\nAnswer: C", list("ABCD")).value == "C"
     assert extract_choice("</script>Answer:\u2028C", list("ABCD")).value == "C"
+
+
+P_OPTIONS = {
+    "A": "Ressonância magnética.", "B": "Radiografia simples.", "C": "Nefrostomia percutânea.", "D": "Cintilografia.",
+}  # fmt: skip
+P_LIST = "A) Ressonância magnética: sensível.\nB) Radiografia simples: pouco.\nC) Nefrostomia percutânea: drena."
+
+
+@pytest.mark.parametrize(
+    ("reply", "expected"),
+    [
+        # the option set apart under a line that ends in a colon, after a list that discussed each option
+        (f"{P_LIST}\n\nA melhor conduta imediata seria:\n\nC) Nefrostomia percutânea.\n\nIsto trata a obstrução.", "C"),
+        # under a check mark that marks no other line
+        ("A conduta mais adequada é o acompanhamento.\n\n✅ D) Cintilografia.", "D"),
+        # the answer line, then the chosen option's text alone in bold, then the explanation
+        ("## Resposta: **A**\n\n**Ressonância magnética.**\n\nO exame de escolha, pela sensibilidade.", "A"),
+        # …but an answer line above another option's text is no single answer
+        ("## Resposta: **A**\n\n**Radiografia simples.**\n\nO exame de escolha, pela sensibilidade.", None),
+        # a list under the colon names several options: no answer line
+        ("La respuesta correcta es:\nA) Ressonância magnética.\nC) Nefrostomia percutânea.\n\nAmbas sirven.", None),
+        # a check mark on two lines is a verdict list, not a choice
+        ("✅ A) Ressonância magnética.\n✅ C) Nefrostomia percutânea.", None),
+        # an option's label and other words after the colon line are discussion
+        ("Considering the options:\n\nA) Ressonância magnética: is sensitive but costly", None),
+    ],
+)
+def test_the_chosen_option_restated_or_set_apart_is_read(reply: str, expected: str | None) -> None:
+    """Shapes of real Portuguese exam replies (round 8): an option and its own text set apart as the closing line,
+    or restated under the answer line; never a list of options."""
+    assert extract_choice(reply, list(P_OPTIONS), options=P_OPTIONS).value == expected

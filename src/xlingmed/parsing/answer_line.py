@@ -47,17 +47,22 @@ def closing_answer_line(reader: Reader, form: Shape, markers: Sequence[str] = ()
     prompt's), ``phrase`` (an answer phrase a language lists: "Правильный ответ:") or ``answer_line`` (any other
     short words: "【回答】", "Final:", or none: a line that is one label, "**C**", "(c)"). Two answer lines in a row
     that name different options ("a\ne") are ``ambiguous``."""
+    restated: str | None = None  # the option whose text alone stands on a line below ("Answer: A\n\n**<A's text>**")
     for i in range(len(form.lines) - 1, -1, -1):
         lo, hi = form.lines[i]
         found = _candidate(reader, form, i, markers)
+        if found is not None and restated is not None and found.value not in (None, restated):
+            return Parsed(None, "ambiguous")  # the answer line and the option's text below it disagree
         if found is not None:
             return found if found is not _NO_OPTION else None
-        if (
-            form.in_entry(lo) or any(lo <= k < hi for k, _ in reader.phrase_spans)
-            or reader.labels(lo, hi) or reader.texts(lo, hi)
-        ):
+        if form.in_entry(lo) or any(lo <= k < hi for k, _ in reader.phrase_spans) or reader.labels(lo, hi):
             return None  # the last line that names an option, states an answer or concludes, or discusses an
             # option one by one, is no answer line: the reply closes without one
+        if reader.texts(lo, hi):
+            if restated is None and (whole := _option_of_text(reader, lo, hi)) is not None:
+                restated = whole  # the chosen option's text, restated under its answer line: read the line above
+                continue
+            return None
     return None
 
 
@@ -83,7 +88,48 @@ def _candidate(reader: Reader, form: Shape, i: int, markers: Sequence[str]) -> P
     label = bare_label(reader, lo, hi) if len(form.lines) > 1 else None  # a reply of one label: rule 4
     if label is not None and not form.in_entry(lo):
         return _unless_listed(reader, form, i, Parsed(label, _heading_method(reader, form, i, markers)))
-    return None
+    label = _introduced_option(reader, form, i)
+    return Parsed(label, _heading_method(reader, form, i, markers)) if label is not None else None
+
+
+_CHECK_MARKS = "✅✔☑"
+
+
+def _introduced_option(reader: Reader, form: Shape, i: int) -> str | None:
+    """The option of a closing line that is one label and its option's own text, where the line is set apart as
+    the answer: after a line that ends in a colon ("…a melhor abordagem seria:\n\nC) Nefrostomia…"), or under a
+    check mark that marks no other line ("✅ D) …"). A line like it inside a list of options is discussion."""
+    lo, hi = form.lines[i]
+    line = reader.text[lo:hi]
+    body = line.lstrip(_LEAD + _CHECK_MARKS + "\ufe0f ")
+    if any(c in line[: len(line) - len(body)] for c in _CHECK_MARKS):
+        marked = sum(1 for s, e in form.lines if any(c in reader.text[s : min(e, s + 8)] for c in _CHECK_MARKS))
+        return _label_and_own_text(reader, hi - len(body), hi) if marked == 1 else None
+    if i == 0 or not reader.text[slice(*form.lines[i - 1])].rstrip(_TRAIL).endswith((":", "：")):
+        return None
+    if form.in_entry(form.lines[i - 1][0]) or _opens_with_label(reader, form, i + 1):
+        return None  # one of a list of options: "La respuesta correcta es:\n1) …\n3) …"
+    first = _listed_labels(reader, *form.lines[0]) if form.lines[0][1] - form.lines[0][0] <= 40 else None
+    if first is not None and len(first) > 1:
+        return None  # "a, c, d\n…\nIf two must be chosen:\na: …"
+    return _label_and_own_text(reader, hi - len(body), hi)
+
+
+def _label_and_own_text(reader: Reader, lo: int, hi: int) -> str | None:
+    """The label at ``lo`` where its option's whole text, and nothing else, follows it up to ``hi``."""
+    at = reader.label_at(lo, strict_case=False, number=reader.numbered)
+    if at is None or at.end >= hi or not reader.option_texts.get(at.label):
+        return None
+    return at.label if _option_of_text(reader, at.end, hi) == at.label else None
+
+
+def _opens_with_label(reader: Reader, form: Shape, i: int) -> bool:
+    if not 0 <= i < len(form.lines):
+        return False
+    lo, hi = form.lines[i]
+    line = reader.text[lo:hi]
+    at = reader.label_at(lo + len(line) - len(line.lstrip(_LEAD)), strict_case=False, number=reader.numbered)
+    return at is not None
 
 
 def opening_label(reader: Reader, form: Shape) -> Parsed | None:

@@ -199,6 +199,13 @@ def run(
         str | None, typer.Option(help="--executor ray: auto | ray://host:port (default: start a local Ray).")
     ] = None,
     config: Annotated[Path | None, typer.Option(help="YAML file of RunConfig fields; flags override it.")] = None,
+    trust_config: Annotated[
+        bool,
+        typer.Option(
+            "--trust-config",
+            help="Let --config choose servers (base_url…), the key variable and trust_remote_code; said first.",
+        ),
+    ] = False,
     quiet: Annotated[bool, typer.Option(help="No progress bars.")] = False,
     report: Annotated[bool, typer.Option("--report/--no-report", help="Write RUN_DIR/report at the end.")] = True,
     output_format: FormatOption = "text",
@@ -213,6 +220,8 @@ def run(
     try:
         cfg = make_config(
             config,
+            trust_config=trust_config,
+            say=lambda line: console.print(f"[bold yellow]note:[/] {line}", highlight=False),
             task_args={**_legacy_task_flags(ctx.args), **_key_values(task_arg, "-T")} or None,
             model_args=_key_values(model_arg, "-M") or None,
             benchmark_args=_key_values(benchmark_arg, "-B") or None,

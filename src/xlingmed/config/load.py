@@ -2,33 +2,45 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import yaml
 from pydantic import ValidationError
 
 from xlingmed.config.presets import apply_preset
 from xlingmed.config.run_config import RunConfig
+from xlingmed.config.trust import check_file_trust, file_decisions
 from xlingmed.errors import ConfigError
+from xlingmed.safe_yaml import load_yaml
 
 
-def make_config(source: str | Path | None = None, **overrides: Any) -> RunConfig:
+def make_config(
+    source: str | Path | None = None,
+    *,
+    trust_config: bool = False,
+    say: Callable[[str], None] | None = None,
+    **overrides: Any,
+) -> RunConfig:
     """Build a RunConfig from an optional YAML file plus keyword overrides (``None`` values are ignored).
 
+    A file's server, key variable or code-running backend option (``config.trust``) is taken only with
+    ``trust_config``, and then passed to ``say`` before anything runs.
+
     Raises:
-        ConfigError: unreadable YAML, or a field that fails validation (the message names the field).
+        ConfigError: unreadable or oversized YAML, a field that fails validation (the message names the field), or
+            a file that decides where requests go without ``trust_config``.
     """
     data: dict[str, Any] = {}
     if source is not None:
-        try:
-            loaded = yaml.safe_load(Path(source).read_text(encoding="utf-8"))
-        except (OSError, yaml.YAMLError) as exc:
-            raise ConfigError(f"config file {source}: {exc}") from None
+        loaded = load_yaml(source, f"config file {source}")
         if loaded is None:
             loaded = {}
         if not isinstance(loaded, dict):
             raise ConfigError(f"config file {source}: expected a mapping of field: value")
+        for line in check_file_trust(str(source), file_decisions(loaded, overrides), trust_config):
+            if say is not None:
+                say(line)
         data.update(loaded)
     for key, value in overrides.items():
         if value is None:

@@ -48,21 +48,29 @@ def closing_answer_line(reader: Reader, form: Shape, markers: Sequence[str] = ()
     short words: "【回答】", "Final:", or none: a line that is one label, "**C**", "(c)"). Two answer lines in a row
     that name different options ("a\ne") are ``ambiguous``."""
     restated: str | None = None  # the option whose text alone stands on a line below ("Answer: A\n\n**<A's text>**")
+    explained: str | None = None  # the one option whose text the lines below name in prose
     for i in range(len(form.lines) - 1, -1, -1):
         lo, hi = form.lines[i]
         found = _candidate(reader, form, i, markers)
         if found is not None and restated is not None and found.value not in (None, restated):
             return Parsed(None, "ambiguous")  # the answer line and the option's text below it disagree
+        if found is not None and explained is not None and found.value not in (None, explained):
+            return None  # the explanation below names another option: the other rules weigh it
         if found is not None:
             return found if found is not _NO_OPTION else None
         if form.in_entry(lo) or any(lo <= k < hi for k, _ in reader.phrase_spans) or reader.labels(lo, hi):
             return None  # the last line that names an option, states an answer or concludes, or discusses an
             # option one by one, is no answer line: the reply closes without one
-        if reader.texts(lo, hi):
+        texts = reader.texts(lo, hi)
+        if texts:
             if restated is None and (whole := _option_of_text(reader, lo, hi)) is not None:
                 restated = whole  # the chosen option's text, restated under its answer line: read the line above
                 continue
-            return None
+            named = {m.label for m in texts}
+            if len(named) > 1 or explained not in (None, *named):
+                return None
+            explained = named.pop()  # an explanation that names one option's text ("Biopsy allows…") under the
+            # answer line ("D. Biopsy"): the line above is still the closing answer
     return None
 
 

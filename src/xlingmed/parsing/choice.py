@@ -54,6 +54,7 @@ from xlingmed.parsing.alone import STRIP_START, alone, fuzzy
 from xlingmed.parsing.answer_line import closing_answer_line, opening_label
 from xlingmed.parsing.citations import blank_citations
 from xlingmed.parsing.content import by_content, stated_spans
+from xlingmed.parsing.json_answer import json_answer
 from xlingmed.parsing.letter import FALLBACKS as FALLBACKS
 from xlingmed.parsing.letter import MARKERS as MARKERS
 from xlingmed.parsing.letter import extract_letter as extract_letter
@@ -61,13 +62,15 @@ from xlingmed.parsing.literals import find_words, ordinals_as_options
 from xlingmed.parsing.mentions import DECOR, GLUE, Mention, Reader
 from xlingmed.parsing.reply import Shape, shape
 from xlingmed.parsing.syllable_labels import as_letters
-from xlingmed.parsing.text import WORD, lower, normalise
+from xlingmed.parsing.text import WORD, angle_labels, lower, normalise
 from xlingmed.parsing.turns import own_turn, stops_mid_sentence
 from xlingmed.types import Parsed, declare_parse_methods
 
 # The parse methods this module returns, and their kinds (parsing.methods): declared here, where they are made.
 declare_parse_methods({
     "marker": "read", "phrase": "read", "conclusion": "read", "standalone": "read", "answer_line": "read",
+    # the only option a reply names, by its label and its own text together ("… is C. Verapamil")
+    "label_and_text": "read",
     # a line that names one option among other words infers the answer: a fallback the parse limits count
     "last_line": "fallback", "option_text": "read", "option_content": "read", "option_match": "fallback",
     # a reply whose reasoning block never closed, or that stopped at its token limit: no final answer
@@ -114,6 +117,10 @@ def _read(
     reader: Reader, t: str, valid: Sequence[str], markers: Sequence[str], cut_off: bool = False
 ) -> Parsed:
     low = reader.low
+    # 0. the reply closes with a JSON object that has an answer field: {"choice": "C", "rationale": "… A …"}
+    structured = json_answer(reader, t) if t.rstrip().endswith(("}", "```")) else None
+    if structured is not None:
+        return structured
     form = shape(reader)
     # 0. the reply closes with an answer line ("Answer: C", "【回答】d"): its final commitment, whatever came before
     closing = closing_answer_line(reader, form, markers)
@@ -228,6 +235,8 @@ def _last_line(reader: Reader, t: str, form: Shape) -> Parsed | None:
         found = _parsed(decide(mentions), "last_line", mentions)
         if found is not None and found.value is not None and _states(reader, lo, hi, mentions):
             return Parsed(found.value, "answer_line")
+        if found is not None and found.value is not None and _named_with_text(reader, lo, hi, found.value):
+            return Parsed(found.value, "label_and_text")
         return found if found is not None else Parsed(None, "invalid")
     return None
 
@@ -248,6 +257,24 @@ def _states(reader: Reader, lo: int, hi: int, mentions: Sequence[Mention]) -> bo
     rest = lower(rest)
     rest = reader.lit.option_word_any.sub(" ", rest)
     return not _STATED_REST.sub("", rest)
+
+
+def _named_with_text(reader: Reader, lo: int, hi: int, label: str) -> bool:
+    """The line names ``label`` by its label and its own text together ("…היא C. Verapamil.", "Warfarin (option
+    D)", "characteristic of **B. Adult Polycystic Kidney Disease**"), and the whole reply names no other option:
+    the exam's own form of the option, stated, not an option passed on the way to another."""
+    everywhere = reader.labels(0, len(reader.text)) + reader.texts(0, len(reader.text))
+    if any(m.label != label for m in everywhere):
+        return False
+    line = reader.text[lo:hi]
+    if reader.label_at(lo + len(line) - len(line.lstrip(STRIP_START)), strict_case=False) is not None:
+        return False  # "A) Ressonância: is sensitive but costly": an option's entry, discussed, not stated
+    labels = [m for m in reader.labels(lo, hi) if m.label == label]
+    texts = [m for m in reader.texts(lo, hi) if m.label == label]
+    return any(
+        GLUE.match(reader.text[a.end : b.start]) is not None
+        for x in labels for y in texts for a, b in ((x, y), (y, x)) if a.end <= b.start
+    )
 
 
 _STATED_REST = regex.compile(r"[\s*_#>\-–—•·.,:：;)(\[\]（）「」\"'`“”‘’«»!！。]+")
@@ -373,7 +400,7 @@ def extract_choice(
     turn = own_turn(text)
     if turn is None:
         return Parsed(None, "thinking_only")
-    t = without_ranges(ordinals_as_options(as_letters(blank_citations(normalise(turn)), labels or ())))
+    t = without_ranges(ordinals_as_options(as_letters(angle_labels(blank_citations(normalise(turn))), labels or ())))
     if not t.strip():
         return Parsed(None, "invalid")
     scheme = label_scheme(labels)

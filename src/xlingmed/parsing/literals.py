@@ -28,6 +28,12 @@ FOLLOWERS: frozenset[str] = frozenset((
     "et", "car", "ist", "und", "oder", "weil", "è", "perché", "ed", "ni", "ndio", "ndilo", "şıkkı", "şık",
     "seçeneği", "seçenek",
 ))  # fmt: skip
+# Answer fields of the JSON schemas prompts ask for: schema keys are English whatever the reply's language.
+JSON_ANSWER_KEYS: frozenset[str] = frozenset((
+    "answer", "choice", "final_answer", "finalanswer", "answer_choice", "selected_option", "selected_answer",
+    "selected_choice", "correct_answer", "correct_option", "correct_choice", "answer_letter", "prediction",
+    "predicted_answer", "final_choice", "chosen_option",
+))  # fmt: skip
 # Articles between a phrase and its label: "la respuesta correcta es la C".
 ARTICLES: tuple[str, ...] = ("la", "el", "the", "a", "o", "le", "die", "der", "das")
 
@@ -85,8 +91,9 @@ def literals() -> Literals:
     """The reading words of every registered language (``languages.base.Language``), compiled."""
     langs = list(LANGUAGES.values())
     said = [p for lang in langs for p in lang.answer_phrases] + [f"{lang.answer_label}:" for lang in langs]
-    # a JSON or dict key: {"answer": "C"}, {'respuesta': 2}
-    phrases = _nfkc(said + [f"{p[:-1]}{q}:" for p in said if p.endswith(":") for q in "'\""])
+    # a JSON or dict key: {"answer": "C"}, {'respuesta': 2}, {"choice": "B"} (a key only: "the best choice:" is prose)
+    keys = [f"{q}{k}{q}:" for k in JSON_ANSWER_KEYS for q in "'\""]
+    phrases = _nfkc(said + keys + [f"{p[:-1]}{q}:" for p in said if p.endswith(":") for q in "'\""])
     letters = "".join(sorted({x for lang in langs for c in lang.reply_letters for x in (c, c.upper())}))
     before = _nfkc(w for lang in langs for w in lang.negations_before)
     after = _nfkc(w for lang in langs for w in lang.negations_after)

@@ -38,6 +38,16 @@ def normalise(text: str) -> str:
 
 
 _CIRCLED_RE = regex.compile("[①-⑩➀-➓❶-❿⓵-⓾]")
+# a label in angle brackets, as some exam prompts ask ("答：<E>", "< A >", "<{D}>"; NFKC has made "＜" a "<")
+_ANGLED = regex.compile(r"<\s*\{?\s*([A-Za-z])\s*\}?\s*>")
+
+
+def angle_labels(t: str) -> str:
+    """``t`` (normalised) with every label in angle brackets written in parentheses ("<E>" → "(E)"), unless the
+    reply closes such a bracket as HTML does ("<b>C</b>": a bold tag, not option B)."""
+    if "<" not in t or "</" in t:
+        return t
+    return str(_ANGLED.sub(r"(\1)", t))
 INVISIBLE_RE = regex.compile("[" + "".join(map(chr, INVISIBLE)) + "]")
 
 

@@ -1,0 +1,87 @@
+"""A reply that ends in a JSON object with an answer field: ``{"choice": "C", "rationale": "… option A …"}``.
+
+Prompts that ask for JSON get it, often after a reasoning trace, sometimes twice ("Wait, let me reconsider" and a
+second object). The reply's last object is its final commitment, when nothing but a closing fence follows it: its
+answer field is read, and the options its rationale discusses are not. A ``null`` answer with an abstention code
+(``{"choice": null, "abstain_code": "NO_VALID_OPTION"}``, NOTA-style prompts) is a reply that chose no option:
+``refused``. Seen on real replies of DeepSeek-R1, GPT-5, Claude Opus 4.7, Gemini 2.5 Pro and Llama 4 (issue 59).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from xlingmed.languages import LANGUAGES
+from xlingmed.parsing.literals import JSON_ANSWER_KEYS
+from xlingmed.parsing.mentions import Reader
+from xlingmed.parsing.text import FoldedText
+from xlingmed.types import Parsed, declare_parse_methods
+
+declare_parse_methods({"json_answer": "read"})
+
+# the schemas' answer fields, and the word "answer" of every language ({"respuesta": "C"}, {"答え": "c"})
+_KEYS = JSON_ANSWER_KEYS | {lang.answer_label.lower() for lang in LANGUAGES.values()}
+_NULLS = frozenset({"", "null", "none", "n/a", "na", "nil", "-", "unknown", "abstain", "no answer"})
+_TRIES = 16  # opening braces tried from the end: a hostile reply of 10⁵ braces stays linear
+_DECOR = " \t\n*_()[].:：-–—\"'`"
+
+
+def json_answer(reader: Reader, t: str) -> Parsed | None:
+    """The answer field of the JSON object that closes ``t`` (module doc), or ``None`` where the reply does not
+    close with such an object. ``ambiguous`` for a list of labels, ``invalid`` for a value that is no option."""
+    end = len(t.rstrip().removesuffix("```").rstrip())
+    if end == 0 or t[end - 1] != "}":
+        return None
+    obj = _closing_object(t, end)
+    if obj is None:
+        return None
+    key = next((k for k in obj if isinstance(k, str) and k.strip().lower() in _KEYS), None)
+    if key is None:
+        return None
+    return _value(reader, obj[key])
+
+
+def _closing_object(t: str, end: int) -> dict[str, Any] | None:
+    decoder = json.JSONDecoder()
+    pos = end
+    for _ in range(_TRIES):
+        pos = t.rfind("{", 0, pos)
+        if pos < 0:
+            return None
+        try:
+            obj, stop = decoder.raw_decode(t, pos)
+        except (ValueError, RecursionError):
+            continue
+        if stop == end:
+            return obj if isinstance(obj, dict) else None
+    return None
+
+
+def _value(reader: Reader, value: Any) -> Parsed:
+    if value is None or (isinstance(value, str) and value.strip(_DECOR).lower() in _NULLS):
+        return Parsed(None, "refused")  # the reply's own answer field says it chose none
+    if isinstance(value, list):
+        labels = {_label(reader, str(v)) for v in value}
+        if len(labels) == 1 and None not in labels:
+            return Parsed(labels.pop(), "json_answer")
+        return Parsed(None, "ambiguous" if len(value) > 1 else "invalid")
+    if isinstance(value, bool) or not isinstance(value, str | int):
+        return Parsed(None, "invalid")
+    label = _label(reader, str(value))
+    return Parsed(label, "json_answer") if label is not None else Parsed(None, "invalid")
+
+
+def _label(reader: Reader, value: str) -> str | None:
+    """The option ``value`` names: one label with nothing but decoration or its option's own text after it
+    ("C", "(b)", "C. Infliximab", "Option 3"), or an option's whole text ("Infliximab")."""
+    value = value.strip()[:512]
+    sub = Reader(value, reader.valid, reader.options, reader.numbered, reader.letters, reader.lower)
+    at = sub.label_at(0, strict_case=False, number=True)
+    if at is not None:
+        rest = FoldedText(value[at.end :]).text.strip()
+        if not rest or rest == sub.option_texts.get(at.label):
+            return at.label
+    folded = FoldedText(value).text.strip()
+    found = [label for label, option in sub.option_texts.items() if option and option == folded]
+    return found[0] if len(found) == 1 else None

@@ -1,0 +1,83 @@
+"""Shapes of real replies from the round-9 held-out sources (issue 59), with invented text: a closing JSON object
+with an answer field (NOTA-style prompts, reasoning models), labels in angle brackets ("答：<E>"), the only option
+named by its label and text in a sentence (Hebrew exam replies), and an explanation that names the chosen
+option's text under its answer line."""
+
+from __future__ import annotations
+
+import pytest
+
+from xlingmed.parsing.choice import extract_choice
+from xlingmed.parsing.methods import kind_of
+
+OPTIONS = {"A": "Adenosine", "B": "Beta-blockers", "C": "Verapamil", "D": "Skin biopsy"}
+
+
+def _read(reply: str, options: dict[str, str] = OPTIONS) -> tuple[str | None, str]:
+    got = extract_choice(reply, list(options), options=options)
+    return got.value, got.method
+
+
+@pytest.mark.parametrize(
+    ("reply", "value", "method"),
+    [
+        ('{\n  "choice": "C",\n  "rationale": "A and B are less likely; option A fits worse."\n}', "C", "json_answer"),
+        ('```json\n{"answer": "B", "reasoning": "Option D is wrong."}\n```', "B", "json_answer"),
+        # a reasoning trace, a first object, a change of mind, the last object counts
+        ('<think>so the answer is A</think>\n{"choice": "A"}\n\nWait, let me reconsider.\n\n{"choice": "D"}', "D",
+         "json_answer"),
+        # the reply's own answer field says it chose none: refused, whatever its rationale names
+        ('{"choice": null, "abstain_code": "NO_VALID_OPTION", "rationale": "A is MRSA, B is VRE."}', None,
+         "refused"),
+        ('{"choice": "null", "abstain_code": "INSUFFICIENT_INFO", "rationale": "Option C maybe."}', None, "refused"),
+        ('{"choice": " organisations", "abstain_code": "NO_VALID_OPTION"}', None, "invalid"),
+        ('{"choice": ["A", "C"]}', None, "ambiguous"),
+        ('{"choice": "Verapamil"}', "C", "json_answer"),
+        ('{"choice": "C. Verapamil"}', "C", "json_answer"),
+        # words after the object: the object is no closing answer, the other rules read the reply
+        ('{"choice": "C"}\n\nOn reflection the answer is B.', "B", "phrase"),
+    ],
+)
+def test_a_closing_json_object_is_read_by_its_answer_field(reply: str, value: str | None, method: str) -> None:
+    assert _read(reply) == (value, method)
+
+
+def test_prose_that_says_choice_is_no_answer_field() -> None:
+    reply = ("The answer is **B. Beta-blockers**.\n\nWhy the others are not the best choice:\n\n"
+             "* **Adenosine** ends other tachycardias.")  # fmt: skip
+    assert _read(reply) == ("B", "phrase")
+
+
+@pytest.mark.parametrize(
+    ("reply", "value"),
+    [("患者症状提示甲状腺功能减退。\n\n答：<D>", "D"), ("< A >", "A"), ("因此，正确答案是：\n\n<C>", "C"),
+     ("答：<{B}>", "B"), ("答：＜D＞", "D")],
+)
+def test_labels_in_angle_brackets_are_read(reply: str, value: str) -> None:
+    assert _read(reply)[0] == value
+
+
+def test_an_html_bold_tag_is_no_label() -> None:
+    assert _read("I think it is <b>Verapamil</b>, but <b>I</b> cannot be sure.")[0] != "B"
+
+
+@pytest.mark.parametrize(
+    "reply",
+    ["התרופה שעלולה לגרום להפרעת הקצב היא C. Verapamil.\n\nוראפמיל הוא חוסם תעלות סידן.",
+     "The finding you describe is characteristic of **C. Verapamil** toxicity."],
+)
+def test_the_only_option_named_by_label_and_text_is_stated(reply: str) -> None:
+    value, method = _read(reply)
+    assert (value, method) == ("C", "label_and_text") and kind_of(method) == "read"
+
+
+def test_a_label_and_text_beside_another_option_is_not_stated() -> None:
+    value, method = _read("It could be C. Verapamil toxicity, though Adenosine was also given.")
+    assert value is None and kind_of(method) != "read"
+
+
+def test_an_explanation_naming_the_chosen_option_keeps_the_answer_line() -> None:
+    reply = "השלב הבא בטיפול בחולה הוא:\nD. Skin biopsy\n\nSkin biopsy allows an accurate diagnosis of the lesions."
+    assert _read(reply) == ("D", "answer_line")
+    other = "The next step is:\nD. Skin biopsy\n\nVerapamil should be stopped first, then the biopsy."
+    assert _read(other)[1] != "answer_line"

@@ -81,3 +81,46 @@ def test_an_explanation_naming_the_chosen_option_keeps_the_answer_line() -> None
     assert _read(reply) == ("D", "answer_line")
     other = "The next step is:\nD. Skin biopsy\n\nVerapamil should be stopped first, then the biopsy."
     assert _read(other)[1] != "answer_line"
+
+
+@pytest.mark.parametrize(
+    ("reply", "value"),
+    [
+        ("Comparing with the options, it matches option d.\n\nThe final answer is $\\boxed{\\text{d}}$", "D"),
+        ("So the correct answer is \\( \\text{c} \\).", "C"),
+        ("เหตุผลสั้น ๆ\n\n```json\n{\"correct_answer_key\": \"b\"}\n```", "B"),
+        ('{"finalAnswerChoice": "a", "answerExplanation": "c is wrong"}', "A"),
+    ],
+)
+def test_lower_case_exam_answers_in_latex_or_any_answer_key(reply: str, value: str) -> None:
+    options = {k: "" for k in "ABCDE"}
+    assert extract_choice(reply, list(options), options=options, labels=list("abcde")).value == value
+
+
+def test_a_reply_that_answers_inside_its_reasoning_then_invents_questions_is_read_up_to_them() -> None:
+    reply = ("Answer: Let's think step by step. The lens is made of protein. The answer is (G).\n\nQuestion:\n"
+             "Which of the following is a feature of the eye?\nOptions:\nA. x\nB. y\nAnswer: Let's think step by step."
+             " The answer is (B).")  # fmt: skip
+    options = {k: "" for k in "ABCDEFGH"}
+    assert extract_choice(reply, list(options), options=options).value == "G"
+
+
+@pytest.mark.parametrize(
+    ("reply", "value"),
+    [
+        ("The maxilla grows postnatally. The correct statement is (E).", "E"),
+        ("Papilloma viruses integrate their genome into the host's DNA. This is option (G).", "G"),
+        ("The factor that has NOT received as much support is (F).\n\n", "F"),
+        ("It is (F) in most textbooks, but others disagree.", None),  # words after the label: not closing
+        ("The answer is not (F).", None),
+    ],
+)
+def test_a_closing_sentence_that_ends_on_one_option_states_it(reply: str, value: str | None) -> None:
+    options = {k: "" for k in "ABCDEFGH"}
+    assert extract_choice(reply, list(options), options=options).value == value
+
+
+def test_thai_prose_without_full_stops_is_not_cut_off() -> None:
+    reply = "ดังนั้นคำตอบคือ ข " + "การพิจารณาอย่างเป็นธรรมและมีประสิทธิภาพ " * 60
+    options = {k: "" for k in "ABCDE"}
+    assert extract_choice(reply, list(options), options=options).method != "cut_off"

@@ -17,8 +17,9 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from xlingmed.errors import ConfigError, DataNotFoundError
+from xlingmed.errors import ConfigError, DataError, DataNotFoundError
 from xlingmed.filemodes import OWNER_FILE, follow_private
+from xlingmed.safe_paths import child, safe_name
 
 
 def _scores(run_dir: Path) -> dict[tuple[str, str, str, float], list[dict[str, Any]]]:
@@ -32,6 +33,33 @@ def _scores(run_dir: Path) -> dict[tuple[str, str, str, float], list[dict[str, A
         key = (str(row["task"]), str(row["item_id"]), str(row["lang"]), float(row["temperature"] or 0.0))
         out[key].append({str(k): v for k, v in row.items()})
     return out
+
+
+def _lines(path: Path) -> list[tuple[int, str]]:
+    """The numbered lines of ``path``.
+
+    Raises:
+        DataError: not UTF-8 text (the byte named).
+    """
+    try:
+        return list(enumerate(path.read_text(encoding="utf-8").splitlines(), start=1))
+    except UnicodeDecodeError as exc:
+        raise DataError(f"not UTF-8 text (byte {exc.start})", file=str(path)) from None
+
+
+def _record(line: str, path: Path, n: int) -> dict[str, Any]:
+    """One line of ``samples.jsonl`` as a mapping.
+
+    Raises:
+        DataError: not a JSON object (file and line named).
+    """
+    try:
+        rec = json.loads(line)
+    except (ValueError, RecursionError) as exc:
+        raise DataError(f"line {n} is not JSON ({str(exc)[:80]})", file=str(path)) from None
+    if not isinstance(rec, dict):
+        raise DataError(f"line {n} is not a JSON object", file=str(path))
+    return rec
 
 
 def _clean(value: Any) -> Any:
@@ -73,11 +101,11 @@ def export(run_dir: Path, out: Path | None = None) -> list[Path]:
     scores = _scores(run_dir)
     by_task: dict[str, list[Any]] = defaultdict(list)
     metric_values: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
-    with samples_path.open(encoding="utf-8") as fh:
-        for n, line in enumerate(fh, start=1):
-            rec = json.loads(line)
-            if rec.get("model") not in (None, model) or rec.get("stage") not in ("answer", None):
-                continue  # a judge's, an extractor's or a translator's call
+    for n, line in _lines(samples_path):
+        rec = _record(line, samples_path, n)
+        if rec.get("model") not in (None, model) or rec.get("stage") not in ("answer", None):
+            continue  # a judge's, an extractor's or a translator's call
+        try:
             task, item, lang = str(rec.get("task")), str(rec.get("item_id")), str(rec.get("lang"))
             temperature = float(rec.get("temperature") or 0.0)
             users = [m.get("content", "") for m in rec.get("prompt") or [] if m.get("role") == "user"]
@@ -96,12 +124,17 @@ def export(run_dir: Path, out: Path | None = None) -> list[Path]:
                     metric_values[task][name].append(float(value))
             target = next((str(r["target"]) for r in rows if _clean(r.get("target")) is not None), "")
             by_task[task].append(EvalSample(
-                id=f"{item}/{lang}/t{temperature:g}/{n}", epoch=1, input=users[-1] if users else "", target=target,
+                # the id names a member of the .eval zip: one harmless component, the item id kept in metadata
+                id=safe_name(f"{item}.{lang}.t{temperature:g}.{n}"), epoch=1, input=users[-1] if users else "",
+                target=target,
                 output=ModelOutput.from_content(model=model, content=rec.get("response") or ""),
                 scores=sample_scores,
                 metadata={"item_id": item, "language": lang, "temperature": temperature,
                           "sample": rec.get("sample"), "parse_method": rec.get("parse_method")},
             ))  # fmt: skip
+        except (TypeError, ValueError, AttributeError, KeyError, OverflowError, RecursionError) as exc:
+            raise DataError(f"line {n}: a field of the wrong kind ({type(exc).__name__}: {str(exc)[:80]})",
+                            file=str(samples_path)) from None
     if not by_task:
         raise DataNotFoundError(f"{run_dir}/samples.jsonl holds no completion of model {model}")
     folder = Path(out) if out is not None else run_dir / "export"
@@ -122,7 +155,7 @@ def export(run_dir: Path, out: Path | None = None) -> list[Path]:
                                 scores=list(metrics.values())),
             samples=samples,
         )  # fmt: skip
-        path = folder / f"{task}.eval"
+        path = child(folder, f"{safe_name(task)}.eval")  # a task "../../x" of a shared run stays in ``folder``
         write_eval_log(log, str(path), format="eval")
         if private:
             os.chmod(path, OWNER_FILE)  # inspect_ai writes with the umask's mode

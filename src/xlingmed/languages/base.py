@@ -67,6 +67,9 @@ class Language:
         field_words: names of a reply's fields that hold a number, a grade or a letter of another kind
             ("Confidence: 4", "Grade: A", "Pregunta 12: B", "問題"): a line they head is no answer line
             (``parsing.answer_line``).
+        copulas: the verbs that link a reply's closing sentence to the option it names last ("…the factor that
+            has received the least support is (F).", "…la respuesta más adecuada es la (C)."): such a sentence
+            states that option.
         affirmations: what may follow the label on an answer line and only affirm it ("Answer: A is correct",
             "Respuesta: B es la correcta"); anything else after the label leaves the line unread.
     """
@@ -102,6 +105,7 @@ class Language:
     reference_headings: tuple[str, ...] = ()
     field_words: tuple[str, ...] = ()
     affirmations: tuple[str, ...] = ()
+    copulas: tuple[str, ...] = ()
 
     def field_label(self, name: str) -> str:
         """The prompt label ``name`` (``question``, ``answer``, ``options``) in this language.

@@ -61,4 +61,5 @@ LANGUAGE = Language(
     reference_headings=("quellen", "literatur", "literaturverzeichnis", "referenzen"),
     field_words=("frage", "konfidenz"),
     affirmations=("ist richtig", "ist korrekt", "ist die richtige antwort"),
+    copulas=("ist", "sind", "wäre"),
 )

@@ -107,4 +107,5 @@ LANGUAGE = Language(
         "is correct", "is right", "is the correct", "is the right", "is the correct answer", "is the right answer",
         "is the correct option", "is the right option", "is correct answer", "is correct option",
     ),
+    copulas=("is", "are", "was", "would be", "will be", "must be", "should be"),
 )

@@ -67,4 +67,5 @@ LANGUAGE = Language(
     reference_headings=("referencias", "referencias bibliográficas", "bibliografía", "fuentes", "citas"),
     field_words=("confianza", "certeza", "pregunta"),
     affirmations=("es correcta", "es la correcta", "es la respuesta correcta", "es correcta respuesta"),
+    copulas=("es", "son", "sería", "debe ser"),
 )

@@ -62,4 +62,5 @@ LANGUAGE = Language(
     reference_headings=("références", "bibliographie", "sources"),
     field_words=("confiance", "niveau"),
     affirmations=("est correcte", "est la bonne réponse", "est la réponse correcte"),
+    copulas=("est", "sont", "serait", "doit être"),
 )

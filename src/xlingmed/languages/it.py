@@ -58,4 +58,5 @@ LANGUAGE = Language(
     reference_headings=("riferimenti", "bibliografia", "fonti"),
     field_words=("domanda",),
     affirmations=("è corretta", "è la risposta corretta"),
+    copulas=("è", "sono", "sarebbe"),
 )

@@ -64,4 +64,5 @@ LANGUAGE = Language(
     reference_headings=("referências", "referências bibliográficas", "bibliografia", "fontes"),
     field_words=("confiança", "pergunta"),
     affirmations=("é correta", "é a correta", "é a resposta correta"),
+    copulas=("é", "são", "seria", "deve ser"),
 )

@@ -50,7 +50,7 @@ import regex
 
 from xlingmed.errors import ConfigError
 from xlingmed.parsing.after_phrase import coordinated, labelled_before, listed_after, rest_of_sentence, without_ranges
-from xlingmed.parsing.alone import STRIP_START, alone, fuzzy
+from xlingmed.parsing.alone import alone, fuzzy
 from xlingmed.parsing.answer_line import closing_answer_line, opening_label
 from xlingmed.parsing.citations import blank_citations
 from xlingmed.parsing.content import by_content, stated_spans
@@ -61,8 +61,9 @@ from xlingmed.parsing.letter import extract_letter as extract_letter
 from xlingmed.parsing.literals import find_words, ordinals_as_options
 from xlingmed.parsing.mentions import DECOR, GLUE, Mention, Reader
 from xlingmed.parsing.reply import Shape, shape
+from xlingmed.parsing.statements import closes_on_label, named_with_text, states
 from xlingmed.parsing.syllable_labels import as_letters
-from xlingmed.parsing.text import WORD, angle_labels, lower, normalise
+from xlingmed.parsing.text import WORD, angle_labels, latex_answers, lower, normalise
 from xlingmed.parsing.turns import own_turn, stops_mid_sentence
 from xlingmed.types import Parsed, declare_parse_methods
 
@@ -71,6 +72,8 @@ declare_parse_methods({
     "marker": "read", "phrase": "read", "conclusion": "read", "standalone": "read", "answer_line": "read",
     # the only option a reply names, by its label and its own text together ("… is C. Verapamil")
     "label_and_text": "read",
+    # the reply's closing sentence ends on one option after a copula ("… is (F).")
+    "closing_statement": "read",
     # a line that names one option among other words infers the answer: a fallback the parse limits count
     "last_line": "fallback", "option_text": "read", "option_content": "read", "option_match": "fallback",
     # a reply whose reasoning block never closed, or that stopped at its token limit: no final answer
@@ -233,51 +236,14 @@ def _last_line(reader: Reader, t: str, form: Shape) -> Parsed | None:
             continue  # "A:" alone: a speaker's or a field's name with nothing after it
         mentions = reader.chosen(lo, hi)
         found = _parsed(decide(mentions), "last_line", mentions)
-        if found is not None and found.value is not None and _states(reader, lo, hi, mentions):
+        if found is not None and found.value is not None and states(reader, lo, hi, mentions):
             return Parsed(found.value, "answer_line")
-        if found is not None and found.value is not None and _named_with_text(reader, lo, hi, found.value):
+        if found is not None and found.value is not None and named_with_text(reader, lo, hi, found.value):
             return Parsed(found.value, "label_and_text")
+        if found is not None and found.value is not None and closes_on_label(reader, t, lo, hi, mentions):
+            return Parsed(found.value, "closing_statement")
         return found if found is not None else Parsed(None, "invalid")
     return None
-
-
-def _states(reader: Reader, lo: int, hi: int, mentions: Sequence[Mention]) -> bool:
-    """The line ``[lo, hi)`` is nothing but one option named, by its label, its text or both, with decoration
-    ("**C. Colitis ulcerosa**", "(B)", "③ 간기능 검사"): it states that option. A line that names one in passing
-    ("… which rules out C …") only suggests it (``last_line``, a fallback)."""
-    if len({m.label for m in mentions}) != 1:
-        return False
-    rest = reader.text[lo:hi]
-    lead = len(rest) - len(rest.lstrip(STRIP_START))
-    opening = reader.label_at(lo + lead, strict_case=False, number=reader.numbered)
-    if opening is not None and opening.label == mentions[0].label:  # "**4. Persistent nausea…**"
-        mentions = [*mentions, opening]
-    for m in sorted(mentions, key=lambda x: -x.start):
-        rest = rest[: m.start - lo] + " " + rest[m.end - lo :]
-    rest = lower(rest)
-    rest = reader.lit.option_word_any.sub(" ", rest)
-    return not _STATED_REST.sub("", rest)
-
-
-def _named_with_text(reader: Reader, lo: int, hi: int, label: str) -> bool:
-    """The line names ``label`` by its label and its own text together ("…היא C. Verapamil.", "Warfarin (option
-    D)", "characteristic of **B. Adult Polycystic Kidney Disease**"), and the whole reply names no other option:
-    the exam's own form of the option, stated, not an option passed on the way to another."""
-    everywhere = reader.labels(0, len(reader.text)) + reader.texts(0, len(reader.text))
-    if any(m.label != label for m in everywhere):
-        return False
-    line = reader.text[lo:hi]
-    if reader.label_at(lo + len(line) - len(line.lstrip(STRIP_START)), strict_case=False) is not None:
-        return False  # "A) Ressonância: is sensitive but costly": an option's entry, discussed, not stated
-    labels = [m for m in reader.labels(lo, hi) if m.label == label]
-    texts = [m for m in reader.texts(lo, hi) if m.label == label]
-    return any(
-        GLUE.match(reader.text[a.end : b.start]) is not None
-        for x in labels for y in texts for a, b in ((x, y), (y, x)) if a.end <= b.start
-    )
-
-
-_STATED_REST = regex.compile(r"[\s*_#>\-–—•·.,:：;)(\[\]（）「」\"'`“”‘’«»!！。]+")
 
 
 def _concluding_content(reader: Reader, form: Shape) -> Parsed | None:
@@ -400,7 +366,9 @@ def extract_choice(
     turn = own_turn(text)
     if turn is None:
         return Parsed(None, "thinking_only")
-    t = without_ranges(ordinals_as_options(as_letters(angle_labels(blank_citations(normalise(turn))), labels or ())))
+    # the reply's own words, with the wrappings of its labels taken off ("<E>", "\\boxed{\\text{d}}", "ア", "③")
+    t = angle_labels(latex_answers(blank_citations(normalise(turn))))
+    t = without_ranges(ordinals_as_options(as_letters(t, labels or ())))
     if not t.strip():
         return Parsed(None, "invalid")
     scheme = label_scheme(labels)

@@ -12,6 +12,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import regex
+
 from xlingmed.languages import LANGUAGES
 from xlingmed.parsing.literals import JSON_ANSWER_KEYS
 from xlingmed.parsing.mentions import Reader
@@ -22,6 +24,22 @@ declare_parse_methods({"json_answer": "read"})
 
 # the schemas' answer fields, and the word "answer" of every language ({"respuesta": "C"}, {"答え": "c"})
 _KEYS = JSON_ANSWER_KEYS | {lang.answer_label.lower() for lang in LANGUAGES.values()}
+# a schema's own answer field: "correct_answer_key", "finalAnswerChoice", "selected option"; never its explanation
+_KEY_WORDS = frozenset({"answer", "choice", "option", "selection", "prediction", "letter"})
+_NOT_KEY_WORDS = frozenset({
+    "explanation", "rationale", "reason", "reasoning", "confidence", "text", "justification", "analysis", "why",
+    "thoughts", "thinking", "notes", "score", "probability", "options", "choices", "content", "detail", "details",
+})  # fmt: skip
+_KEY_SPLIT = regex.compile(r"[_\-\s.]+|(?<=[a-z])(?=[A-Z])")
+
+
+def _answer_key(key: str) -> bool:
+    if key.strip().lower() in _KEYS:
+        return True
+    words = {w.lower() for w in _KEY_SPLIT.split(key.strip()) if w}
+    return bool(words & _KEY_WORDS) and not words & _NOT_KEY_WORDS
+
+
 _NULLS = frozenset({"", "null", "none", "n/a", "na", "nil", "-", "unknown", "abstain", "no answer"})
 _TRIES = 16  # opening braces tried from the end: a hostile reply of 10⁵ braces stays linear
 _DECOR = " \t\n*_()[].:：-–—\"'`"
@@ -36,7 +54,7 @@ def json_answer(reader: Reader, t: str) -> Parsed | None:
     obj = _closing_object(t, end)
     if obj is None:
         return None
-    key = next((k for k in obj if isinstance(k, str) and k.strip().lower() in _KEYS), None)
+    key = next((k for k in obj if isinstance(k, str) and _answer_key(k)), None)
     if key is None:
         return None
     return _value(reader, obj[key])

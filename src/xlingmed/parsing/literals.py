@@ -65,6 +65,7 @@ class Literals:
     field_words: frozenset[str]  # "confidence", "pregunta": a line they head is no answer line
     unspaced_field_words: tuple[str, ...]  # those of scripts without spaces: "問題" wherever it stands
     affirmed: regex.Pattern[str]  # the whole rest of an answer line that only affirms its label: " is correct."
+    copula_end: regex.Pattern[str]  # a sentence's text that ends in a copula, then at most an option word: "… is"
 
 
 def _nfkc(words: Iterable[str]) -> tuple[str, ...]:
@@ -125,6 +126,10 @@ def literals() -> Literals:
     return Literals(
         field_words=frozenset(fields),
         unspaced_field_words=tuple(w for w in fields if unspaced(w[:1])),
+        copula_end=regex.compile(
+            rf"(?<!{WORD})(?:{_alternation(_nfkc(c for lang in langs for c in lang.copulas)) or '(?!)'})"
+            rf"(?:\s+(?:{_alternation(ARTICLES)}))?(?:\s+(?:{_alternation(option_words)}))?[\s*_(\[]*$"
+        ),
         affirmed=regex.compile(rf"[\s*_.)\]]*(?:{_alternation(affirmations) or '(?!)'})[\s*_.!。]*"),
         phrases=phrases,
         rationale=rationale,

@@ -42,6 +42,22 @@ _CIRCLED_RE = regex.compile("[①-⑩➀-➓❶-❿⓵-⓾]")
 _ANGLED = regex.compile(r"<\s*\{?\s*([A-Za-z])\s*\}?\s*>")
 
 
+# LaTeX a reply wraps its answer in: "$\\boxed{\\text{d}}$", "\\( \\text{C} \\)", "\\boxed{c}"
+_LATEX_TEXT = regex.compile(r"\\(?:text|textbf|mathrm|mathbf|textit)\s*\{([^{}\n]{0,80})\}")
+_LATEX_BOXED = regex.compile(r"\\boxed\s*\{([^{}\n]{0,80})\}")
+_LATEX_DELIMITERS = regex.compile(r"\\[()\[\]]|\$+")
+
+
+def latex_answers(t: str) -> str:
+    """``t`` with the LaTeX around a stated answer taken off: ``\\text{d}`` → ``d``, ``\\boxed{c}`` → ``**c**``
+    (a boxed answer is the reply's stated one, as bold is), ``\\(``, ``\\)``, ``$`` → spaces."""
+    if "\\" not in t and "$" not in t:
+        return t
+    t = _LATEX_TEXT.sub(r"\1", t)
+    t = _LATEX_BOXED.sub(r"**\1**", t)
+    return str(_LATEX_DELIMITERS.sub(" ", t))
+
+
 def angle_labels(t: str) -> str:
     """``t`` (normalised) with every label in angle brackets written in parentheses ("<E>" → "(E)"), unless the
     reply closes such a bracket as HTML does ("<b>C</b>": a bold tag, not option B)."""

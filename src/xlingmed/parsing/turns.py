@@ -47,7 +47,8 @@ def _run_on_patterns() -> tuple[regex.Pattern[str], regex.Pattern[str], regex.Pa
         regex.compile(
             rf"(?im)^[ \t#*_>]*(?:(?:medical|clinical|next|new)[ \t]+)?(?:{q})(?:[ \t]*\d{{1,3}})?[ \t*_]*(?:[:：]|$)"
         ),
-        regex.compile(rf"(?im)^[ \t#*_>]*(?:(?:{a})[ \t*_]*[:：]|the answer is)[ \t*_]*[^\n]{{1,40}}$"),
+        # "The answer is (G)." closes a line of reasoning as well as standing on its own
+        regex.compile(rf"(?im)(?:^[ \t#*_>]*(?:{a})[ \t*_]*[:：]|the answer is)[ \t*_]*[^\n]{{1,40}}$"),
         regex.compile(r"(?i)example|ejemplo|exemple|beispiel|مثال|例"),
     )
 
@@ -106,7 +107,13 @@ def stops_mid_sentence(t: str, cut_off: bool = False) -> bool:
     if not _CUT.search(t):
         return False
     last = t.rstrip().rsplit("\n", 1)[-1]
-    return len(last) > 40
+    word = last.rsplit(None, 1)[-1].strip("*_()[]") if last.strip() else ""
+    if _NO_FULL_STOP.match(last.rstrip()[-1:]):
+        return False  # Thai, Lao, Khmer and Burmese end a sentence with a space, not a full stop
+    return len(last) > 40 and not (len(word) == 1 and "A" <= word <= "J")  # "…the answer is C"
+
+
+_NO_FULL_STOP = regex.compile(r"[\p{Thai}\p{Lao}\p{Khmer}\p{Myanmar}]")
 
 
 _ENDED = regex.compile(r"[.!?。！？)\]」』*]\s*$")

@@ -30,6 +30,7 @@ from xlingmed.filemodes import follow_private
 from xlingmed.report import compare, explorer, run_figures, sections
 from xlingmed.report.compare import model_names
 from xlingmed.report.load import RunData, load_run
+from xlingmed.safe_paths import child
 from xlingmed.tasks.registry import task_outcomes
 from xlingmed.tasks.run_views import notes_of, verdict_notes_of
 from xlingmed.views import figures
@@ -132,10 +133,10 @@ def build_report(
         tables = analyse_run(run.path, run.languages, tasks=tasks, n_resamples=n_resamples, seed=seed,
                              parallel=parallel)  # fmt: skip
         for name, rows in tables.items():
-            output.write_csv(out / "stats" / f"{prefix}{name}.csv", rows)
+            output.write_csv(child(out / "stats", f"{prefix}{name}.csv"), rows)
         figs, figure_sections = run_figures.figures_of(run, tables)
         for name, png in figs.items():
-            output.write_atomic(out / "figures" / f"{prefix}{name}.png", png)
+            output.write_atomic(child(out / "figures", f"{prefix}{name}.png"), png)
         scores = read_scores(run.path, tasks)
         settings: dict[str, Any] = dict(
             alpha=alpha, equivalence=equivalence, judges=judges, min_judge_kappa=min_judge_kappa,

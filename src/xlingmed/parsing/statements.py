@@ -1,0 +1,69 @@
+"""Where a reply's last line states an option rather than passing it (``parsing.choice``'s rule 6).
+
+A last line that names one option may state it ("**C. Colitis ulcerosa**", "…היא C. Verapamil.", "…is (F).") or
+name it on the way to something else ("… which rules out C …"); only a statement is read, the rest is a guess
+(``last_line``, withheld by default: issue 59).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import regex
+
+from xlingmed.parsing.alone import STRIP_START
+from xlingmed.parsing.mentions import GLUE, Mention, Reader
+from xlingmed.parsing.text import lower
+
+
+def states(reader: Reader, lo: int, hi: int, mentions: Sequence[Mention]) -> bool:
+    """The line ``[lo, hi)`` is nothing but one option named, by its label, its text or both, with decoration
+    ("**C. Colitis ulcerosa**", "(B)", "③ 간기능 검사"): it states that option. A line that names one in passing
+    ("… which rules out C …") only suggests it (``last_line``, a fallback)."""
+    if len({m.label for m in mentions}) != 1:
+        return False
+    rest = reader.text[lo:hi]
+    lead = len(rest) - len(rest.lstrip(STRIP_START))
+    opening = reader.label_at(lo + lead, strict_case=False, number=reader.numbered)
+    if opening is not None and opening.label == mentions[0].label:  # "**4. Persistent nausea…**"
+        mentions = [*mentions, opening]
+    for m in sorted(mentions, key=lambda x: -x.start):
+        rest = rest[: m.start - lo] + " " + rest[m.end - lo :]
+    rest = lower(rest)
+    rest = reader.lit.option_word_any.sub(" ", rest)
+    return not _STATED_REST.sub("", rest)
+
+
+def closes_on_label(reader: Reader, t: str, lo: int, hi: int, mentions: Sequence[Mention]) -> bool:
+    """The reply's last line ends its last sentence on one option, after a copula ("…the factor that has NOT
+    received as much support is (F).", "…la respuesta más adecuada es la (C)."), and names no other option: it
+    states that option. Only at the reply's very end: the same sentence in the middle is reasoning on the way."""
+    if len({m.label for m in mentions}) != 1 or t[hi:].strip():
+        return False
+    last = max(mentions, key=lambda m: m.end)
+    after = reader.text[last.end : hi]
+    if after.strip() and not _STATED_REST.fullmatch(after):
+        return False  # words after the label: "… is (F) in most cases"
+    before = reader.low[max(t.rfind(". ", lo, last.start) + 1, lo) : last.start]  # its sentence, up to the label
+    return reader.lit.copula_end.search(before) is not None and not reader.negated(last)
+
+
+def named_with_text(reader: Reader, lo: int, hi: int, label: str) -> bool:
+    """The line names ``label`` by its label and its own text together ("…היא C. Verapamil.", "Warfarin (option
+    D)", "characteristic of **B. Adult Polycystic Kidney Disease**"), and the whole reply names no other option:
+    the exam's own form of the option, stated, not an option passed on the way to another."""
+    everywhere = reader.labels(0, len(reader.text)) + reader.texts(0, len(reader.text))
+    if any(m.label != label for m in everywhere):
+        return False
+    line = reader.text[lo:hi]
+    if reader.label_at(lo + len(line) - len(line.lstrip(STRIP_START)), strict_case=False) is not None:
+        return False  # "A) Ressonância: is sensitive but costly": an option's entry, discussed, not stated
+    labels = [m for m in reader.labels(lo, hi) if m.label == label]
+    texts = [m for m in reader.texts(lo, hi) if m.label == label]
+    return any(
+        GLUE.match(reader.text[a.end : b.start]) is not None
+        for x in labels for y in texts for a, b in ((x, y), (y, x)) if a.end <= b.start
+    )
+
+
+_STATED_REST = regex.compile(r"[\s*_#>\-–—•·.,:：;)(\[\]（）「」\"'`“”‘’«»!！。]+")

@@ -16,6 +16,7 @@ import gzip
 import json
 import sqlite3
 import time
+import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -26,7 +27,7 @@ from xlingmed.errors import ConfigError, DataError
 from xlingmed.faults import damaged_cache
 from xlingmed.filemodes import describe_mode
 from xlingmed.store import SCHEMA_VERSION, CompletionCache, ImportCounts
-from xlingmed.types import Completion
+from xlingmed.types import Completion, cache_key_of
 
 DAY_S = 86_400.0
 
@@ -191,8 +192,15 @@ def import_file(path: Path, file: Path) -> ImportCounts:
 
 
 def _import_jsonl(cache: CompletionCache, file: Path) -> ImportCounts:
+    try:
+        return _import_lines(cache, file)
+    except (UnicodeDecodeError, EOFError, gzip.BadGzipFile, zlib.error) as exc:
+        raise DataError(f"not a cache export (not UTF-8 JSON Lines, or a damaged .gz: {exc})", file=str(file)) from None
+
+
+def _import_lines(cache: CompletionCache, file: Path) -> ImportCounts:
     db = cache.connection
-    added = same = differing = 0
+    added = same = differing = rejected = 0
     opener = gzip.open if file.suffix == ".gz" else open
     with opener(file, "rt", encoding="utf-8") as fh, db:
         for number, line in enumerate(fh, start=1):
@@ -205,9 +213,12 @@ def _import_jsonl(cache: CompletionCache, file: Path) -> ImportCounts:
                 request = json.dumps(row["request"], ensure_ascii=False)
                 values = (key, str(row["model"]), request, json.dumps(completion, ensure_ascii=False),
                           float(row["created"]), row.get("task"))  # fmt: skip
-            except (ValueError, TypeError, KeyError) as exc:
-                raise DataError(f"not a cache export row ({type(exc).__name__}: {exc})", file=str(file),
+            except (ValueError, TypeError, KeyError, RecursionError, AttributeError) as exc:
+                raise DataError(f"not a cache export row ({type(exc).__name__}: {str(exc)[:80]})", file=str(file),
                                 row=number) from None  # fmt: skip
+            if not isinstance(row["request"], dict) or cache_key_of(str(row["model"]), row["request"]) != key:
+                rejected += 1  # a key that is not its request's: a poisoned export would answer other requests
+                continue
             held = db.execute("SELECT completion FROM completions WHERE key = ?", (key,)).fetchone()
             if held is None:
                 db.execute("INSERT INTO completions (key, model, request, completion, created, task) "
@@ -219,7 +230,7 @@ def _import_jsonl(cache: CompletionCache, file: Path) -> ImportCounts:
                 same += 1
             else:
                 differing += 1
-    return ImportCounts(added=added, same=same, differing=differing)
+    return ImportCounts(added=added, same=same, differing=differing, rejected=rejected)
 
 
 def _is_sqlite(file: Path) -> bool:

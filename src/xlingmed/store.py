@@ -24,11 +24,13 @@ import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
-from xlingmed.errors import EnvironmentFault
+from xlingmed.errors import DataError, EnvironmentFault
 from xlingmed.faults import cache_fault
 from xlingmed.filemodes import private_dir, private_file
-from xlingmed.types import Completion, GenerateRequest
+from xlingmed.sqlite_guard import check_tables, interrupted, open_foreign
+from xlingmed.types import Completion, GenerateRequest, cache_key_of
 
 CACHE_ENV = "XLINGMED_CACHE"
 SCHEMA_VERSION = 2
@@ -85,6 +87,30 @@ class ImportCounts:
     added: int
     same: int
     differing: int
+    rejected: int = 0  # rows whose key is not their request's, or that are no completion: not imported
+
+    def __add__(self, other: ImportCounts) -> ImportCounts:
+        return ImportCounts(self.added + other.added, self.same + other.same, self.differing + other.differing,
+                            self.rejected + other.rejected)  # fmt: skip
+
+
+def _row_is_sound(key: Any, model: Any, request: Any, completion: Any, created: Any) -> bool:
+    """A cache row from someone else's file that is what it claims: its key is its model and request's key, its
+    completion reads as one, its time is a number."""
+    if not all(isinstance(v, str) for v in (key, model, request, completion)):
+        return False
+    try:
+        request_json = json.loads(request)
+        Completion.from_json(json.loads(completion))
+        float(created)
+    except (ValueError, TypeError, KeyError, RecursionError, AttributeError):
+        return False
+    return isinstance(request_json, dict) and cache_key_of(model, request_json) == key
+
+
+def _same_answer(held: str, other: str) -> bool:
+    mine, theirs = json.loads(held), json.loads(other)
+    return bool((mine.get("text"), mine.get("error")) == (theirs.get("text"), theirs.get("error")))
 
 
 class CompletionCache:
@@ -283,37 +309,59 @@ class CompletionCache:
     def import_from(self, path: str | os.PathLike[str]) -> ImportCounts:
         """Copy every completion of the cache file ``path`` that this cache lacks; a key this cache already holds
         keeps its stored completion (the cache is the one source of truth), and is counted as ``same`` or, when
-        its text or error differs, ``differing``.
+        its text or error differs, ``differing``. ``path`` is someone else's file: it is opened read-only, never
+        through a link, its ``completions`` must be a real table, and a row whose key is not its request's is not
+        imported (``rejected``): a poisoned export cannot put chosen answers under other requests' keys.
 
         Raises:
-            sqlite3.DatabaseError: ``path`` is not a completion cache.
+            FileNotFoundError: no file at ``path``.
+            DataError: not a completion cache (a view, a trigger, missing columns), or a query stopped by its
+                deadline (``sqlite_guard``).
+            EnvironmentFault: a cache written by a newer xlingmed.
         """
         self.flush()
         src = Path(path)
         if not src.is_file():
             raise FileNotFoundError(f"no completion cache at {src}")
-        self._db.execute("ATTACH DATABASE ? AS src", (str(src),))
+        what = f"completion cache {src}"
+        db, deadline = open_foreign(src, what)
         try:
-            total = int(self._db.execute("SELECT COUNT(*) FROM src.completions").fetchone()[0])
-            differing = int(
-                self._db.execute(
-                    "SELECT COUNT(*) FROM src.completions s JOIN main.completions c ON c.key = s.key "
-                    "WHERE json_extract(c.completion, '$.text') IS NOT json_extract(s.completion, '$.text') "
-                    "OR json_extract(c.completion, '$.error') IS NOT json_extract(s.completion, '$.error')"
-                ).fetchone()[0]
-            )
-            if int(self._db.execute("PRAGMA src.user_version").fetchone()[0]) > SCHEMA_VERSION:
+            check_tables(db, src, what, {"completions": ("key", "model", "request", "completion", "created")})
+            if int(db.execute("PRAGMA user_version").fetchone()[0]) > SCHEMA_VERSION:
                 raise EnvironmentFault(f"{src} was written by a newer xlingmed: upgrade xlingmed to import it")
-            columns = {row[1] for row in self._db.execute("PRAGMA src.table_info(completions)")}
+            columns = {row[1] for row in db.execute("PRAGMA table_info(completions)")}
             task = "task" if "task" in columns else "NULL"  # a file of 0.1 has no task column
-            with self._db:
-                added = self._db.execute(
-                    "INSERT OR IGNORE INTO main.completions (key, model, request, completion, created, task) "
-                    f"SELECT key, model, request, completion, created, {task} FROM src.completions"
-                ).rowcount
+            cursor = db.execute(f"SELECT key, model, request, completion, created, {task} FROM completions")
+            counts = ImportCounts(0, 0, 0)
+            while rows := cursor.fetchmany(2000):
+                deadline.renew()
+                counts = counts + self._import_rows(rows)
+        except sqlite3.DatabaseError as exc:
+            raise interrupted(exc, src, what) or DataError(f"{what}: {exc}", file=str(src)) from None
         finally:
-            self._db.execute("DETACH DATABASE src")
-        return ImportCounts(added=added, same=total - added - differing, differing=differing)
+            db.close()
+        return counts
+
+    def _import_rows(self, rows: list[tuple[Any, ...]]) -> ImportCounts:
+        """Insert the rows this cache lacks whose key is their request's; count the rest (``import_from``)."""
+        added = same = differing = rejected = 0
+        with self._db:
+            for key, model, request, completion, created, task in rows:
+                if not _row_is_sound(key, model, request, completion, created):
+                    rejected += 1
+                    continue
+                held = self._db.execute("SELECT completion FROM completions WHERE key = ?", (key,)).fetchone()
+                if held is None:
+                    self._db.execute(
+                        "INSERT INTO completions (key, model, request, completion, created, task) VALUES (?,?,?,?,?,?)",
+                        (key, model, request, completion, float(created), task if isinstance(task, str) else None),
+                    )
+                    added += 1
+                elif _same_answer(held[0], completion):
+                    same += 1
+                else:
+                    differing += 1
+        return ImportCounts(added, same, differing, rejected)
 
     def close(self) -> None:
         try:

@@ -139,9 +139,7 @@ class GenerateRequest:
         return self.max_tokens if self.max_tokens is not None else uncapped
 
     def cache_key(self, model_id: str) -> str:
-        payload = {"model": model_id, **self.to_json()}
-        blob = json.dumps(payload, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
-        return hashlib.sha256(blob.encode("utf-8")).hexdigest()
+        return cache_key_of(model_id, self.to_json())
 
     def to_json(self) -> dict[str, Any]:
         """``dataclasses.asdict(self)``, built by hand: it runs for every request and asdict's deep copy is slow."""
@@ -156,6 +154,14 @@ class GenerateRequest:
     def prompt_text(self) -> str:
         """The verbatim prompt of a ``raw_prompt`` request (its last message)."""
         return self.messages[-1].content if self.messages else ""
+
+
+def cache_key_of(model_id: str, request_json: dict[str, Any]) -> str:
+    """The cache key of a request given as ``GenerateRequest.to_json()`` (as a cache stores it): a sha256 of the
+    model id and every field. ``cache import`` recomputes it to check a row from someone else's file."""
+    payload = {"model": model_id, **request_json}
+    blob = json.dumps(payload, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha256(blob.encode("utf-8")).hexdigest()
 
 
 _KEY_DEFAULTS: tuple[tuple[str, Any], ...] = (("top_k", None), ("raw_prompt", False))

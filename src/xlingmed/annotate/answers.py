@@ -11,9 +11,11 @@ import time
 from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
-from xlingmed.errors import ConfigError
+from xlingmed.errors import ConfigError, DataError
 from xlingmed.filemodes import private_file
+from xlingmed.sqlite_guard import check_tables, guard, interrupted, open_foreign, refuse_link
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS answers (
@@ -42,27 +44,60 @@ class Answer:
 
 class SqliteStore:
     """A store of a person's work in one SQLite file: WAL mode, every commit fsynced (``synchronous=FULL``), one
-    connection per call (safe from several threads). Subclasses give the table's ``SCHEMA``."""
+    connection per call (safe from several threads). Subclasses give the table's ``SCHEMA``, ``TABLE`` and
+    ``COLUMNS``.
+
+    The file may come from someone else (a shared annotation set): it is never opened through a link, its table
+    must be a real table with the expected columns, with no trigger beside it, and every statement runs under a
+    deadline (``sqlite_guard``); ``read`` opens it read-only, for commands that only read it."""
 
     SCHEMA = ""
+    TABLE = ""
+    COLUMNS: tuple[str, ...] = ()
 
     def __init__(self, path: Path) -> None:
         self.path = Path(path)
+        refuse_link(self.path, f"{self.TABLE} database {self.path}")
         private_file(self.path)  # the annotators' work beside the replies they judged: owner-only (filemodes.py)
         with closing(self._connect()) as db, db:
             db.execute("PRAGMA journal_mode=WAL")
             db.execute(self.SCHEMA)
+            check_tables(db, self.path, f"{self.TABLE} database {self.path}", {self.TABLE: self.COLUMNS})
 
     def _connect(self) -> sqlite3.Connection:
         db = sqlite3.connect(self.path, timeout=30.0)
+        guard(db)
         db.execute("PRAGMA synchronous=FULL")  # an answer is a person's work: fsync every commit
         return db
+
+    @classmethod
+    def read(cls, path: Path, sql: str) -> list[tuple[Any, ...]]:
+        """The rows ``sql`` selects from the file at ``path``, opened read-only; ``[]`` where there is no file.
+
+        Raises:
+            DataError: a link, not a database of this kind (a view in the table's place, a trigger, a missing
+                column), or a query stopped by its deadline.
+        """
+        path = Path(path)
+        if not path.exists() and not path.is_symlink():
+            return []
+        what = f"{cls.TABLE} database {path}"
+        db, _ = open_foreign(path, what)
+        try:
+            check_tables(db, path, what, {cls.TABLE: cls.COLUMNS})
+            return db.execute(sql).fetchall()
+        except sqlite3.DatabaseError as exc:
+            raise interrupted(exc, path, what) or DataError(f"{what}: {exc}", file=str(path)) from None
+        finally:
+            db.close()
 
 
 class AnswerStore(SqliteStore):
     """``answers.sqlite`` of an annotation set. Safe to open from several threads (one connection each call)."""
 
     SCHEMA = _SCHEMA
+    TABLE = "answers"
+    COLUMNS = ("annotator", "item", "verdict", "label", "reason")
 
     def save(self, answer: Answer, *, labels: list[str], judge_label: str) -> None:
         """Store ``answer`` (replacing that annotator's earlier one on the item), committed before returning.
@@ -97,5 +132,20 @@ class AnswerStore(SqliteStore):
 
     def all(self) -> list[Answer]:
         with closing(self._connect()) as db:
-            rows = db.execute("SELECT annotator, item, verdict, label, reason FROM answers ORDER BY item").fetchall()
+            rows = db.execute(_ALL).fetchall()
         return [Answer(*r) for r in rows]
+
+    @classmethod
+    def read_all(cls, path: Path) -> list[Answer]:
+        """Every answer of the ``answers.sqlite`` at ``path``, read-only (``SqliteStore.read``); texts only.
+
+        Raises:
+            DataError: see ``SqliteStore.read``; a row whose fields are not texts.
+        """
+        rows = cls.read(path, _ALL)
+        if any(not all(isinstance(v, str) for v in r) for r in rows):
+            raise DataError("a row of answers holds a field that is not text", file=str(path))
+        return [Answer(*r) for r in rows]
+
+
+_ALL = "SELECT annotator, item, verdict, label, reason FROM answers ORDER BY item"

@@ -45,7 +45,7 @@ def shortfall(run_dir: Path, sets: Sequence[Path], margins: Mapping[str, float] 
     answered = []
     for path in sets:
         aset = load_judge_set(Path(path))
-        answered.append((aset, AnswerStore(aset.path / "answers.sqlite").all()))
+        answered.append((aset, AnswerStore.read_all(aset.path / "answers.sqlite")))
     humans = human_labels(answered, label_value(tasks))
     if not any(h.values for h in humans.values()):
         raise DataError("no answer in these sets yet: label some items first", file=str(sets[0]))

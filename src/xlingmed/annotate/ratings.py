@@ -12,10 +12,11 @@ from __future__ import annotations
 import time
 from contextlib import closing
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from xlingmed.annotate.answers import SqliteStore
-from xlingmed.errors import ConfigError
+from xlingmed.errors import ConfigError, DataError
 
 SCALE = (1, 2, 3, 4, 5)
 SCALE_NAMES = {1: "strongly disagree", 2: "disagree", 3: "neither agree nor disagree", 4: "agree", 5: "strongly agree"}
@@ -63,6 +64,8 @@ class RatingStore(SqliteStore):
     call)."""
 
     SCHEMA = _SCHEMA
+    TABLE = "ratings"
+    COLUMNS = ("annotator", "item", "fluency", "meaning")
 
     def save(self, rating: Rating) -> Rating:
         """Store ``rating`` (replacing that annotator's earlier one on the item), committed before returning.
@@ -99,7 +102,21 @@ class RatingStore(SqliteStore):
     def all(self) -> list[Rating]:
         """Every rating, by item then annotator."""
         with closing(self._connect()) as db:
-            rows = db.execute(
-                "SELECT annotator, item, fluency, meaning FROM ratings ORDER BY item, annotator"
-            ).fetchall()
+            rows = db.execute(_ALL).fetchall()
         return [Rating(*r) for r in rows]
+
+    @classmethod
+    def read_all(cls, path: Path) -> list[Rating]:
+        """Every rating of the ``ratings.sqlite`` at ``path``, read-only (``SqliteStore.read``).
+
+        Raises:
+            DataError: see ``SqliteStore.read``; a row whose annotator or item is not text, or a score not 1–5.
+        """
+        rows = cls.read(path, _ALL)
+        for r in rows:
+            if not (isinstance(r[0], str) and isinstance(r[1], str) and all(v in (1, 2, 3, 4, 5) for v in r[2:])):
+                raise DataError("a rating row is not annotator, item and two scores from 1 to 5", file=str(path))
+        return [Rating(*r) for r in rows]
+
+
+_ALL = "SELECT annotator, item, fluency, meaning FROM ratings ORDER BY item, annotator"

@@ -151,7 +151,7 @@ def annotate_export(
     if aset.kind == "translation":
         _export_translations(aset)
         return
-    answers = AnswerStore(aset.path / "answers.sqlite").all()
+    answers = AnswerStore.read_all(aset.path / "answers.sqlite")
     rows = agreement_table(aset, answers)
     output.write_csv(aset.path / "agreement.csv", rows)
     output.write_csv(
@@ -176,7 +176,7 @@ def _export_translations(aset: AnnotationSet) -> None:
     from xlingmed import output
     from xlingmed.annotate import RatingStore, rating_records, translation_table
 
-    ratings = RatingStore(aset.path / "ratings.sqlite").all()
+    ratings = RatingStore.read_all(aset.path / "ratings.sqlite")
     rows = translation_table(aset, ratings)
     output.write_csv(aset.path / "translation_quality.csv", rows)
     output.write_csv(aset.path / "ratings.csv", rating_records(aset, ratings))

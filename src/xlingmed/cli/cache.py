@@ -135,3 +135,7 @@ def import_command(
     if counts.differing:
         console.print(f"[bold yellow]note:[/] {counts.differing:,} key(s) were held with a different completion: "
                       "the stored ones were kept", highlight=False)  # fmt: skip
+    if counts.rejected:
+        console.print(f"[bold yellow]warning:[/] {counts.rejected:,} row(s) not imported: their key is not their "
+                      "request's, or they hold no completion (a damaged or tampered file)",
+                      highlight=False)  # fmt: skip

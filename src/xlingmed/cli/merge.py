@@ -41,6 +41,8 @@ def merge(
         line = f"{path}: {counts.added} completions added to the cache, {counts.same} already there"
         if counts.differing:
             line += f", [yellow]{counts.differing} held with another answer (the cache's kept)[/]"
+        if counts.rejected:
+            line += f", [yellow]{counts.rejected} not imported (key not their request's: damaged or tampered)[/]"
         console.print(line, highlight=False)
     print_summary(result.summary)
     print_failures(result.summary)

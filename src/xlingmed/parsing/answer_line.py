@@ -124,11 +124,16 @@ def _introduced_option(reader: Reader, form: Shape, i: int) -> str | None:
 
 
 def _label_and_own_text(reader: Reader, lo: int, hi: int) -> str | None:
-    """The label at ``lo`` where its option's whole text, and nothing else, follows it up to ``hi``."""
+    """The label at ``lo`` where its option's text, and nothing else, follows it up to ``hi``: the whole text, or a
+    line no longer than it that opens with its first three words (a model's copy of a long option drifts)."""
     at = reader.label_at(lo, strict_case=False, number=reader.numbered)
-    if at is None or at.end >= hi or not reader.option_texts.get(at.label):
+    option = reader.option_texts.get(at.label) if at is not None else None
+    if at is None or at.end >= hi or not option:
         return None
-    return at.label if _option_of_text(reader, at.end, hi) == at.label else None
+    if _option_of_text(reader, at.end, hi) == at.label:
+        return at.label
+    copied = hi - at.end <= len(option) + 8 and reader.words_of_option_follow(at.label, at.end, 3)
+    return at.label if copied else None
 
 
 def _opens_with_label(reader: Reader, form: Shape, i: int) -> bool:

@@ -104,7 +104,7 @@ def agreement(sets: Sequence[Path]) -> dict[str, Any] | None:
     raw = []
     for path in sets:
         aset = load_judge_set(Path(path))
-        answers = AnswerStore(aset.path / "answers.sqlite").all()
+        answers = AnswerStore.read_all(aset.path / "answers.sqlite")
         for row in agreement_table(aset, answers):
             raw.append({"batch": aset.path.name, "task": aset.settings.get("task"), **row})
     note = (

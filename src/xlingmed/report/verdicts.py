@@ -177,7 +177,7 @@ def _sets(annotations: Sequence[Path]) -> list[tuple[Any, Any]]:
     sets = []
     for path in annotations:
         aset = load_judge_set(Path(path))
-        sets.append((aset, AnswerStore(aset.path / "answers.sqlite").all()))
+        sets.append((aset, AnswerStore.read_all(aset.path / "answers.sqlite")))
     return sets
 
 

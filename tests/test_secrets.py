@@ -60,3 +60,38 @@ def test_a_planted_key_is_used_but_never_written(data_dir: Path, tmp_path: Path)
         assert KEY not in text
     samples = (tmp_path / "run" / "samples.jsonl").read_text()
     assert "***" in samples  # the echoed key was scrubbed from the recorded error texts, not just absent
+
+
+def test_credentials_in_a_url_and_a_short_key_are_never_recorded(data_dir: Path, tmp_path: Path) -> None:
+    """Issue 60: ``user:pass@`` in --base-url never reaches manifest.json, the report or the console; a key of
+    three characters is masked in errors too; a reply that quotes the key is stored masked (so no judge is ever
+    sent it)."""
+    short = "k9z"
+
+    def policy(prompt: str, attempt: int) -> Reply:
+        if zlib.crc32(prompt.encode()) % 2:
+            return ok(f"Yes. By the way your key is {short}.")
+        return error(400, f"bad key {short}")
+
+    outputs = []
+    with FaultServer(policy) as server:
+        env = {**os.environ, ENV_NAME: short, "COLUMNS": "200", "XLINGMED_CACHE": str(tmp_path / "cache.sqlite")}
+        for k, url in enumerate((server.url.replace("http://", "http://alice:s3cr3t-pass@"), server.url)):
+            res = subprocess.run(
+                [sys.executable, "-m", "xlingmed.cli", "run", "--benchmark", "xlinghealth/liveqa", "--data-dir",
+                 str(data_dir), "--languages", "en", "--limit", "3", "--tasks", "verifiability", "--model",
+                 "openai/m", "--base-url", url, "--api-key-env", ENV_NAME, "--max-retries", "0", "--out",
+                 str(tmp_path / f"run{k}")],
+                capture_output=True, text=True, env=env, timeout=600,
+            )  # fmt: skip
+            assert res.returncode in (0, 4), res.stderr
+            outputs.append(res.stdout + res.stderr)
+        assert server.calls > 0
+        assert any(h.get("authorization") == f"Bearer {short}" for h in server.headers_seen)
+    manifest = (tmp_path / "run0" / "manifest.json").read_text("utf-8")
+    assert "alice" not in manifest and "***@127.0.0.1" in manifest
+    for path in (p for p in tmp_path.rglob("*") if p.is_file()):
+        data = path.read_bytes()
+        assert b"s3cr3t-pass" not in data, f"URL credentials leaked into {path}"
+        assert f"key is {short}".encode() not in data and f"bad key {short}".encode() not in data, path
+    assert all("s3cr3t-pass" not in out and f"key {short}" not in out for out in outputs)

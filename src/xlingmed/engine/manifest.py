@@ -12,6 +12,7 @@ from typing import Any
 
 from xlingmed.budget import Budget
 from xlingmed.engine.settings import RunSettings
+from xlingmed.redact import redact_mapping
 from xlingmed.types import Item
 
 PACKAGES = (
@@ -95,7 +96,7 @@ def build_manifest(
 ) -> dict[str, Any]:
     """``manifest.json``: config as given and as resolved, versions, platform, data provenance, times."""
     versions = package_versions()
-    return {
+    return redact_mapping({  # a --base-url with credentials is recorded without them (issue 60)
         "xlingmed_version": versions["xlingmed"],
         "config": settings.given,
         "resolved": settings.resolved,
@@ -108,4 +109,4 @@ def build_manifest(
         "started_at": started.isoformat(),
         "finished_at": finished.isoformat(),
         "wall_s": round(wall, 3),
-    }
+    })

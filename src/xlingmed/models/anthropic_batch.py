@@ -17,6 +17,7 @@ from typing import Any
 import httpx
 
 from xlingmed.errors import ModelError
+from xlingmed.redact import scrub
 from xlingmed.types import Completion, GenerateRequest
 
 API_VERSION = "2023-06-01"
@@ -106,7 +107,7 @@ class AnthropicBatches:
         return out
 
     def _scrub(self, text: str) -> str:
-        return text.replace(self._key, "***") if len(self._key) >= 8 else text
+        return scrub(text, self._key)
 
     async def aclose(self) -> None:
         await self._client.aclose()

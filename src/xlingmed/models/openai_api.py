@@ -21,6 +21,7 @@ Batch API's calls.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import email.utils
 import json
 import os
@@ -41,6 +42,7 @@ from xlingmed.models.batch import BatchRunner
 from xlingmed.models.openai_batch import OpenAIBatches
 from xlingmed.models.openai_body import ResponseBody, first_completion
 from xlingmed.models.pacing import AdaptiveConcurrency, RateLimits, RetryPolicy, estimate_tokens
+from xlingmed.redact import redact_urls, scrub
 from xlingmed.types import Completion, GenerateRequest
 
 try:  # the HTTP library under the SDK: its exceptions carry that library's Request and Response
@@ -166,7 +168,7 @@ class OpenAIModel:
         parsed = ResponseBody.model_validate(body)
         if not parsed.choices:
             raise ValueError("batch line: a completion without choices")
-        return first_completion(parsed)
+        return self._masked(first_completion(parsed))
 
     def _kwargs(self, request: GenerateRequest) -> dict[str, Any]:
         """The SDK call's arguments (the request body) for ``request``."""
@@ -211,7 +213,7 @@ class OpenAIModel:
                 elif outcome.completion is not None:
                     self.limiter.succeeded()
             if outcome.completion is not None:
-                return outcome.completion
+                return self._masked(outcome.completion)
             if not outcome.retry or attempt == self._retry.max_retries:
                 break
             await asyncio.sleep(self._retry.delay(attempt, outcome.retry_after_s, self._rng))
@@ -322,7 +324,13 @@ class OpenAIModel:
         return _Attempt(completion=first_completion(body, latency))
 
     def _scrub(self, text: str) -> str:
-        return text.replace(self._secret, "***") if len(self._secret) >= 8 else text
+        return scrub(str(redact_urls(text)), self._secret)
+
+    def _masked(self, completion: Completion) -> Completion:
+        """A reply that quotes the key is stored with it masked, so no judge is ever sent it (issue 60)."""
+        if self._secret and self._secret != "not-needed" and self._secret in completion.text:
+            return dataclasses.replace(completion, text=scrub(completion.text, self._secret))
+        return completion
 
     async def aclose(self) -> None:
         if self._http is not None:

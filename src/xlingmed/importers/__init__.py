@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from xlingmed.errors import DataError
 from xlingmed.importers.base import ImportedAnswer, ImportedLog
 from xlingmed.registry import Registry, module_name
 
@@ -35,5 +36,16 @@ def read_logs(fmt: str, paths: Sequence[Path], **options: Any) -> ImportedLog:
         ConfigError: an unknown format, or files that are not of it.
         DataError: a record that cannot be read or placed (file and line named).
     """
-    log: ImportedLog = importlib.import_module(FORMATS.get(fmt)).read([Path(p) for p in paths], **options)
+    module = importlib.import_module(FORMATS.get(fmt))
+    try:
+        log: ImportedLog = module.read([Path(p) for p in paths], **options)
+    except MALFORMED as exc:  # a log from someone else, malformed in a way no reader check named: one line, exit 2
+        named = ", ".join(str(p) for p in paths[:3]) + (" …" if len(paths) > 3 else "")
+        raise DataError(f"{fmt} log {named}: not readable ({type(exc).__name__}: {str(exc)[:160]})") from None
     return log
+
+
+# what a malformed file makes Python's own parsers raise: deep nesting, a 5,000-digit number, bytes that are not
+# UTF-8, a list where a mapping stands, "²" where a number stands
+MALFORMED = (ValueError, TypeError, KeyError, IndexError, AttributeError, RecursionError, OverflowError,
+             UnicodeDecodeError)  # fmt: skip

@@ -7,6 +7,7 @@ no item id, no per-sample metric) is a ``DataError`` naming the file, the line a
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -21,6 +22,8 @@ from xlingmed.types import declare_parse_methods
 # empty match); ``source_loglikelihood`` the option the model's log-likelihoods ranked first (nothing to read).
 declare_parse_methods({"source_filter": "read", "source_unread": "unread", "source_loglikelihood": "read"})
 UNREAD_ANSWERS = frozenset({"", "[invalid]", "none", "null"})
+MAX_SCORE = 1e9  # a per-sample metric (accuracy, F1, BLEU…) is far smaller; 1e308 would make every mean infinite
+MAX_REPLY_CHARS = 1_000_000  # one reply; the longest reasoning traces are a few hundred thousand characters
 
 
 @dataclass
@@ -133,9 +136,10 @@ def model_name(raw: str, prefix: str) -> tuple[str, str | None]:
 
 
 def check_answers(answers: Sequence[ImportedAnswer], source: str) -> None:
-    """Every (item, language) once per task.
+    """Every (item, language) once per task; every score finite; every reply under ``MAX_REPLY_CHARS``.
 
     Raises:
+        DataError: a non-finite or huge score, or an oversized reply (the record named).
         ConfigError: nothing was imported, or an item appears twice in a language (the pairing field is not an
             id: ``--pair-by`` names another).
     """
@@ -143,6 +147,11 @@ def check_answers(answers: Sequence[ImportedAnswer], source: str) -> None:
         raise ConfigError(f"{source}: no scored samples found")
     seen: dict[tuple[str, str, str], str] = {}
     for a in answers:
+        if a.correct is not None and not (math.isfinite(a.correct) and abs(a.correct) <= MAX_SCORE):
+            raise DataError(f"{a.where}: per-sample score {a.correct!r} is not a finite score (|score| ≤ "
+                            f"{MAX_SCORE:g}); its mean would be meaningless")  # fmt: skip
+        if a.reply is not None and len(a.reply) > MAX_REPLY_CHARS:
+            raise DataError(f"{a.where}: a reply of {len(a.reply):,} characters (the cap is {MAX_REPLY_CHARS:,})")
         key = (a.task, a.item_id, a.lang)  # two tasks may share ids: they are kept apart (run_folder._apart)
         if key in seen:
             raise ConfigError(

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from xlingmed.benchmarks.xlinghealth import sha256_file
+from xlingmed.caps import check_input_file
 from xlingmed.errors import ConfigError, DataError
 from xlingmed.importers.base import (
     UNREAD_ANSWERS,
@@ -44,6 +45,8 @@ def _files(paths: Sequence[Path]) -> list[Path]:
         found += sorted(p for p in path.rglob("*") if p.suffix in (".eval", ".json")) if path.is_dir() else [path]
     if not found:
         raise ConfigError(f"{', '.join(map(str, paths))}: no inspect_ai logs (.eval or .json)")
+    for path in found:
+        check_input_file(path)  # a plain file, its zip members' expanded sizes under the cap (caps.py)
     return found
 
 

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from xlingmed.benchmarks.xlinghealth import sha256_file
+from xlingmed.caps import check_input_file
 from xlingmed.errors import ConfigError, DataError
 from xlingmed.importers.base import (
     UNREAD_ANSWERS,
@@ -49,6 +50,7 @@ def _rows(path: Path) -> list[dict[str, Any]]:
     import pyarrow as pa
     import pyarrow.parquet as pq
 
+    check_input_file(path)  # a plain file, rows and uncompressed bytes under their caps (caps.py)
     try:
         table = pq.read_table(path)
     except (pa.ArrowInvalid, OSError) as exc:

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from xlingmed.benchmarks.xlinghealth import sha256_file
+from xlingmed.caps import capped_lines, check_input_file, regular_file
 from xlingmed.errors import ConfigError, DataError
 from xlingmed.importers.base import (
     UNREAD_ANSWERS,
@@ -44,6 +45,8 @@ def _files(paths: Sequence[Path]) -> tuple[list[Path], list[Path]]:
             raise DataError("no such file or folder", file=str(path))
         samples += [p for p in found if _SAMPLES.match(p.name)]
         results += [p for p in found if _RESULTS.match(p.name) or _is_results(p)]
+    for path in results:
+        check_input_file(path)  # a plain file under the size cap (caps.py); samples are read line by line
     if not samples:
         raise ConfigError(
             f"{', '.join(map(str, paths))}: no lm-evaluation-harness samples files (samples_<task>_<date>.jsonl, "
@@ -55,7 +58,9 @@ def _files(paths: Sequence[Path]) -> tuple[list[Path], list[Path]]:
 def _is_results(path: Path) -> bool:
     """A results file renamed by its user (``gsm8k-phi-3-mini_<date>.json``): a ``.json`` beside the samples whose
     object has lm-eval's ``results`` and ``configs`` (read only where the name says nothing)."""
-    if path.suffix != ".json" or _RESULTS.match(path.name) or path.stat().st_size > 50_000_000:
+    if path.suffix != ".json" or _RESULTS.match(path.name) or not regular_file(path):
+        return False  # a FIFO named like a log would block the read
+    if path.stat().st_size > 50_000_000:
         return False
     try:
         found = json.loads(path.read_text(encoding="utf-8"))
@@ -65,17 +70,16 @@ def _is_results(path: Path) -> bool:
 
 
 def _lines(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
-    with path.open(encoding="utf-8") as fh:
-        for n, line in enumerate(fh, start=1):
-            if not line.strip():
-                continue
-            try:
-                record = json.loads(line)
-            except json.JSONDecodeError:
-                raise DataError("not a JSON record (a truncated or damaged file?)", file=f"{path}:{n}") from None
-            if not isinstance(record, dict):
-                raise DataError("not a JSON object", file=f"{path}:{n}")
-            yield n, record
+    for n, line in capped_lines(path):  # a plain file, lines under the cap, UTF-8 (caps.py)
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except (ValueError, RecursionError):
+            raise DataError("not a JSON record (a truncated or damaged file?)", file=f"{path}:{n}") from None
+        if not isinstance(record, dict):
+            raise DataError("not a JSON object", file=f"{path}:{n}")
+        yield n, record
 
 
 def _prompt(arguments: Any) -> str | None:

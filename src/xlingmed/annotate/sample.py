@@ -266,6 +266,27 @@ def load_judge_set(path: Path) -> AnnotationSet:
     return aset
 
 
+def _check_set_files(path: Path, settings: Any, annotators: Any, items: Any) -> None:
+    """The shapes the app relies on, checked once where the files are read (a set may come from someone else: a
+    token that is no string made every page of ``annotate serve`` answer 500).
+
+    Raises:
+        DataError: the file and what is wrong in it.
+    """
+    if not isinstance(settings, dict):
+        raise DataError("set.json must hold an object", file=str(path / "set.json"))
+    labels = settings.get("labels", [])
+    if not isinstance(labels, list) or not all(isinstance(x, str) for x in labels):
+        raise DataError("labels must be a list of texts", file=str(path / "set.json"))
+    if not isinstance(annotators, dict) or not all(isinstance(k, str) and isinstance(v, str) and v
+                                                   for k, v in annotators.items()):  # fmt: skip
+        raise DataError("annotators.json must map each annotator's name to a token (texts)",
+                        file=str(path / "annotators.json"))  # fmt: skip
+    for n, item in enumerate(items, start=1):
+        if not isinstance(item, dict):
+            raise DataError(f"line {n} is not a JSON object", file=str(path / "items.jsonl"))
+
+
 def load_annotation_set(path: Path) -> AnnotationSet:
     """Read an annotation set folder.
 
@@ -281,8 +302,9 @@ def load_annotation_set(path: Path) -> AnnotationSet:
         annotators = json.loads((path / "annotators.json").read_text(encoding="utf-8"))
         # split on "\n" only: str.splitlines() also splits on U+2028, U+2029 and U+0085, which JSON keeps raw
         items = [json.loads(line) for line in (path / "items.jsonl").read_text(encoding="utf-8").split("\n") if line]
-    except (OSError, json.JSONDecodeError) as exc:
-        raise DataError(f"not an annotation set ({exc})", file=str(path)) from None
+    except (OSError, ValueError, RecursionError) as exc:  # JSONDecodeError and UnicodeDecodeError are ValueErrors
+        raise DataError(f"not an annotation set ({str(exc)[:160]})", file=str(path)) from None
+    _check_set_files(path, settings, annotators, items)
     aset = AnnotationSet(path, settings, items, annotators)
     if aset.kind not in KINDS:
         raise DataError(f"unknown set kind {aset.kind!r}; known: {', '.join(KINDS)}", file=str(path / "set.json"))

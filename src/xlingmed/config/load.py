@@ -51,6 +51,10 @@ def make_config(
     data = apply_preset(data)  # a preset fills only what the file and the flags left unset
     try:
         return RunConfig(**data)
+    except (TypeError, AttributeError, KeyError, RecursionError, OverflowError) as exc:
+        # a validator met a value of a type no option takes (a list for languages, a mapping key that is no text)
+        where = f"config file {source}: " if source else ""
+        raise ConfigError(f"{where}a field of the wrong type ({type(exc).__name__}: {str(exc)[:160]})") from None
     except ValidationError as exc:
         problems = "; ".join(
             f"{'.'.join(str(p) for p in err['loc']) or 'config'}: {err['msg']}" for err in exc.errors()

@@ -100,3 +100,26 @@ def test_a_samples_file_that_is_not_utf8_is_one_error_line(run_dir: Path, tmp_pa
         fh.write(b"\xff\xfe{}\n")
     res = _cli(tmp_path, "export", "inspect", str(theirs), "--out", str(tmp_path / "out"))
     assert res.returncode == 2 and "UTF-8" in res.stdout + res.stderr
+
+
+def test_a_report_that_fails_half_way_leaves_the_earlier_report_whole(
+    run_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 60: the report is built beside its folder and renamed into place; a failure after some files were
+    written (here: injected while the page is rendered) leaves the earlier report as it was, and nothing partial."""
+    import xlingmed.report as report
+
+    copy = tmp_path / "run"
+    subprocess.run(["cp", "-r", str(run_dir), str(copy)], check=True)
+    index = report.build_report([copy], n_resamples=50)
+    before = {p.relative_to(index.parent): p.read_bytes() for p in index.parent.rglob("*") if p.is_file()}
+
+    def fail(html: str) -> str:
+        raise RuntimeError("injected fault while the page is rendered")
+
+    monkeypatch.setattr(report, "with_script_hashes", fail)
+    with pytest.raises(RuntimeError, match="injected"):
+        report.build_report([copy], n_resamples=50)
+    after = {p.relative_to(index.parent): p.read_bytes() for p in index.parent.rglob("*") if p.is_file()}
+    assert after == before
+    assert not [p for p in copy.iterdir() if p.name.startswith(".report.")]  # no partial folder left behind

@@ -10,6 +10,7 @@ several runs, files of run k are prefixed ``runk_`` and the page starts with the
 from __future__ import annotations
 
 import base64
+import contextlib
 import json
 import sys
 import types
@@ -26,7 +27,7 @@ from xlingmed.analysis.overview import by_language
 from xlingmed.analysis.run import analyse_run, read_scores
 from xlingmed.analysis.verdicts import MIN_JUDGE_KAPPA
 from xlingmed.errors import ConfigError
-from xlingmed.filemodes import follow_private
+from xlingmed.filemodes import follow_private, is_owner_only
 from xlingmed.report import compare, explorer, run_figures, sections
 from xlingmed.report.compare import model_names
 from xlingmed.report.load import RunData, load_run
@@ -122,115 +123,127 @@ def build_report(
 
         encoder = SentenceSimilarity(answer_encoder)
     runs = [load_run(Path(p)) for p in run_dirs]
-    out = Path(out_dir) if out_dir is not None else runs[0].path / "report"
-    follow_private([r.path for r in runs], out)  # a report of a --private run, wherever it goes, is private
-    views = []
-    verdict_rows: dict[str, list[dict[str, Any]]] = {}
-    for k, run in enumerate(runs, start=1):
-        prefix = f"run{k}_" if len(runs) > 1 else ""
-        # a set with different questions per language gets unpaired statistics only (summary: dataset.parallel)
-        parallel = bool(run.summary.get("dataset", {}).get("parallel", True))
-        tables = analyse_run(run.path, run.languages, tasks=tasks, n_resamples=n_resamples, seed=seed,
-                             parallel=parallel)  # fmt: skip
-        for name, rows in tables.items():
-            output.write_csv(child(out / "stats", f"{prefix}{name}.csv"), rows)
-        figs, figure_sections = run_figures.figures_of(run, tables)
-        for name, png in figs.items():
-            output.write_atomic(child(out / "figures", f"{prefix}{name}.png"), png)
-        scores = read_scores(run.path, tasks)
-        settings: dict[str, Any] = dict(
-            alpha=alpha, equivalence=equivalence, judges=judges, min_judge_kappa=min_judge_kappa,
-            n_resamples=n_resamples, seed=seed, parallel=parallel, humans=humans,
-        )  # fmt: skip
-        verdict = verdicts.section(scores, run.summary, run.languages, deltas, **settings)
-        if verdict["corrected"]:  # each judged outcome three ways: judge only, human only, corrected
-            output.write_csv(out / "stats" / f"{prefix}judge_corrected.csv", verdict["corrected"])
-        notes = verdict_notes_of(run.summary)  # e.g. a refusal or harm gap belongs in the verdict a reader sees
-        verdict["footnotes"] = [*notes, *verdict["footnotes"]]
-        output.write_csv(out / "stats" / f"{prefix}verdicts.csv", verdict["raw"])
-        by_people = verdicts.human_translated(scores)
-        verdict["human"] = None
-        if by_people is not None:  # the set mixes human and machine translations: the verdicts on both
-            langs = [lg for lg in run.languages if lg in set(by_people["lang"])]
-            verdict["human"] = verdicts.section(by_people, run.summary, langs, deltas, **settings)
-            output.write_csv(out / "stats" / f"{prefix}verdicts_human_translated.csv", verdict["human"]["raw"])
-        effects = language_effects(scores, run.languages, tasks=tasks)
-        output.write_csv(out / "stats" / f"{prefix}language_effects.csv", effects)
-        # agreement compares the readings of the same question: a set without shared questions has none
-        agreement_rows = answer_agreement(scores, run.languages, tasks=tasks) if parallel else []
-        output.write_csv(out / "stats" / f"{prefix}crosslingual_agreement.csv", agreement_rows)
-        if verdict["corrected"]:  # the three intervals of each judged outcome, drawn
-            drawn = figures.three_ways(verdict["corrected"], verdicts.CORRECTED_TITLE)
-            output.write_atomic(out / "figures" / f"{prefix}judge_corrected.png", drawn)
-            figure_sections.append(FigureSection(verdicts.CORRECTED_TITLE, [Figure(
-                "judge_corrected", drawn, "each judged outcome's gap three ways: judge only, human only, corrected"
-            )], verdicts.CORRECTED_NOTE))  # fmt: skip
-        view = _view(run, tables, figs, figure_sections)
-        view["stat_tables"][:0] = [
-            sections.table(AGREEMENT_TITLE, agreement_rows, AGREEMENT_NOTE),
-            sections.table(EFFECTS_TITLE, effects, EFFECTS_NOTE),
-        ]
-        if verdict["corrected"]:
-            corrected_table = verdicts.three_ways(verdict["corrected"])
-            view["stat_tables"].insert(0, sections.table(verdicts.CORRECTED_TITLE, corrected_table,
-                                                         verdicts.CORRECTED_NOTE))  # fmt: skip
-        if encoder is not None:
-            similar = answer_similarity(sections.reply_texts(run), run.languages, encoder)
-            output.write_csv(out / "stats" / f"{prefix}crosslingual_similarity.csv", similar)
-            view["stat_tables"].insert(1, sections.table(SIMILARITY_TITLE, similar, SIMILARITY_NOTE))
-        views.append({**view, "verdict": verdict})
-        verdict_rows[model_names(runs)[k - 1]] = verdict["raw"]
-    models = compare.section(runs, _languages(runs), n_resamples=n_resamples, seed=seed)
-    if models is not None:
-        for name, rows in models["tables"].items():
-            output.write_csv(out / "stats" / f"models_{name}.csv", rows)
-        models["figure"] = None
-        forest_rows = compare.forest_rows(verdict_rows)
-        if models["refused"] is None and not forest_rows.empty:
-            png = figures.forest(forest_rows, "Each model's difference to English (one-sided bounds)", MODELS_XLABEL)
-            output.write_atomic(out / "figures" / "models_forest.png", png)
-            models["figure"] = base64.b64encode(png).decode("ascii")
-        models["shown"] = {
-            name: sections.table(title, models["tables"].get(name, []))
-            for name, title in (
-                ("pairs", "Model against model, per language (paired by item; Holm across pairs and languages)"),
-                ("ranking", "Ranking per language (bootstrap intervals of the value and of the rank; 1 = best)"),
-                ("effects", "Model × language effects (GEE clustered by item; first model and English = baseline)"),
-            )
-        }
-    agreement = sections.agreement(annotations)
-    if agreement is not None:
-        output.write_csv(out / "stats" / "judge_human_agreement.csv", agreement["raw"])
-    env = jinja2.Environment(
-        loader=jinja2.PackageLoader("xlingmed.report", "templates"), autoescape=True, undefined=jinja2.StrictUndefined
-    )
-    headline = sections.headline(runs)
-    if headline is not None and headline.get("rows"):  # a pipeline reads the paper's numbers, with their inputs
-        output.write_csv(out / "stats" / "paper_headline.csv", headline["rows"])
-    html = env.get_template("report.html.j2").render(
-        title=", ".join(r.label for r in runs),
-        runs=views,
-        comparison=sections.comparison(runs),
-        models=models,
-        explorer=explorer.section(runs, model_names(runs)),
-        headline=headline,
-        agreement=agreement["table"] if agreement is not None else None,
-        built=datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
-        version=_version(),
-        n_resamples=n_resamples,
-        seed=seed,
-    )
-    html = with_script_hashes(html)
-    # the verdicts in plain text, one paragraph per run: what a reviewer reads first (and the CLI prints)
-    paragraphs = []
-    for v in views:
-        paragraphs.append("\n".join([v["verdict"]["paragraph"], *v["verdict"]["footnotes"]]))
-        if v["verdict"]["human"] is not None:
-            paragraphs.append("Human-translated items only: " + v["verdict"]["human"]["paragraph"])
-    output.write_atomic(out / "verdict.txt", "\n\n".join(paragraphs) + "\n")
-    index = out / "index.html"
-    output.write_atomic(index, html)
-    return index
+    target = Path(out_dir) if out_dir is not None else runs[0].path / "report"
+    with contextlib.ExitStack() as stack:
+        if _replaceable(target):  # built beside it and renamed into place: a crash leaves the old report whole
+            private = any(is_owner_only(r.path) for r in runs)
+            out = stack.enter_context(output.staged_dir(target, private=private))
+        else:  # a folder holding other files: written into, file by file (each file whole)
+            out = target
+            follow_private([r.path for r in runs], out)  # a report of a --private run, wherever it goes, is private
+        views = []
+        verdict_rows: dict[str, list[dict[str, Any]]] = {}
+        for k, run in enumerate(runs, start=1):
+            prefix = f"run{k}_" if len(runs) > 1 else ""
+            # a set with different questions per language gets unpaired statistics only (summary: dataset.parallel)
+            parallel = bool(run.summary.get("dataset", {}).get("parallel", True))
+            tables = analyse_run(run.path, run.languages, tasks=tasks, n_resamples=n_resamples, seed=seed,
+                                 parallel=parallel)  # fmt: skip
+            for name, rows in tables.items():
+                output.write_csv(child(out / "stats", f"{prefix}{name}.csv"), rows)
+            figs, figure_sections = run_figures.figures_of(run, tables)
+            for name, png in figs.items():
+                output.write_atomic(child(out / "figures", f"{prefix}{name}.png"), png)
+            scores = read_scores(run.path, tasks)
+            settings: dict[str, Any] = dict(
+                alpha=alpha, equivalence=equivalence, judges=judges, min_judge_kappa=min_judge_kappa,
+                n_resamples=n_resamples, seed=seed, parallel=parallel, humans=humans,
+            )  # fmt: skip
+            verdict = verdicts.section(scores, run.summary, run.languages, deltas, **settings)
+            if verdict["corrected"]:  # each judged outcome three ways: judge only, human only, corrected
+                output.write_csv(out / "stats" / f"{prefix}judge_corrected.csv", verdict["corrected"])
+            notes = verdict_notes_of(run.summary)  # e.g. a refusal or harm gap belongs in the verdict a reader sees
+            verdict["footnotes"] = [*notes, *verdict["footnotes"]]
+            output.write_csv(out / "stats" / f"{prefix}verdicts.csv", verdict["raw"])
+            by_people = verdicts.human_translated(scores)
+            verdict["human"] = None
+            if by_people is not None:  # the set mixes human and machine translations: the verdicts on both
+                langs = [lg for lg in run.languages if lg in set(by_people["lang"])]
+                verdict["human"] = verdicts.section(by_people, run.summary, langs, deltas, **settings)
+                output.write_csv(out / "stats" / f"{prefix}verdicts_human_translated.csv", verdict["human"]["raw"])
+            effects = language_effects(scores, run.languages, tasks=tasks)
+            output.write_csv(out / "stats" / f"{prefix}language_effects.csv", effects)
+            # agreement compares the readings of the same question: a set without shared questions has none
+            agreement_rows = answer_agreement(scores, run.languages, tasks=tasks) if parallel else []
+            output.write_csv(out / "stats" / f"{prefix}crosslingual_agreement.csv", agreement_rows)
+            if verdict["corrected"]:  # the three intervals of each judged outcome, drawn
+                drawn = figures.three_ways(verdict["corrected"], verdicts.CORRECTED_TITLE)
+                output.write_atomic(out / "figures" / f"{prefix}judge_corrected.png", drawn)
+                figure_sections.append(FigureSection(verdicts.CORRECTED_TITLE, [Figure(
+                    "judge_corrected", drawn, "each judged outcome's gap three ways: judge only, human only, corrected"
+                )], verdicts.CORRECTED_NOTE))  # fmt: skip
+            view = _view(run, tables, figs, figure_sections)
+            view["stat_tables"][:0] = [
+                sections.table(AGREEMENT_TITLE, agreement_rows, AGREEMENT_NOTE),
+                sections.table(EFFECTS_TITLE, effects, EFFECTS_NOTE),
+            ]
+            if verdict["corrected"]:
+                corrected_table = verdicts.three_ways(verdict["corrected"])
+                view["stat_tables"].insert(0, sections.table(verdicts.CORRECTED_TITLE, corrected_table,
+                                                             verdicts.CORRECTED_NOTE))  # fmt: skip
+            if encoder is not None:
+                similar = answer_similarity(sections.reply_texts(run), run.languages, encoder)
+                output.write_csv(out / "stats" / f"{prefix}crosslingual_similarity.csv", similar)
+                view["stat_tables"].insert(1, sections.table(SIMILARITY_TITLE, similar, SIMILARITY_NOTE))
+            views.append({**view, "verdict": verdict})
+            verdict_rows[model_names(runs)[k - 1]] = verdict["raw"]
+        models = compare.section(runs, _languages(runs), n_resamples=n_resamples, seed=seed)
+        if models is not None:
+            for name, rows in models["tables"].items():
+                output.write_csv(out / "stats" / f"models_{name}.csv", rows)
+            models["figure"] = None
+            forest_rows = compare.forest_rows(verdict_rows)
+            if models["refused"] is None and not forest_rows.empty:
+                png = figures.forest(forest_rows, "Each model's difference to English (one-sided bounds)",
+                                     MODELS_XLABEL)
+                output.write_atomic(out / "figures" / "models_forest.png", png)
+                models["figure"] = base64.b64encode(png).decode("ascii")
+            models["shown"] = {
+                name: sections.table(title, models["tables"].get(name, []))
+                for name, title in (
+                    ("pairs", "Model against model, per language (paired by item; Holm across pairs and languages)"),
+                    ("ranking", "Ranking per language (bootstrap intervals of the value and of the rank; 1 = best)"),
+                    ("effects", "Model × language effects (GEE clustered by item; first model and English = baseline)"),
+                )
+            }
+        agreement = sections.agreement(annotations)
+        if agreement is not None:
+            output.write_csv(out / "stats" / "judge_human_agreement.csv", agreement["raw"])
+        env = jinja2.Environment(
+            loader=jinja2.PackageLoader("xlingmed.report", "templates"), autoescape=True,
+            undefined=jinja2.StrictUndefined,
+        )
+        headline = sections.headline(runs)
+        if headline is not None and headline.get("rows"):  # a pipeline reads the paper's numbers, with their inputs
+            output.write_csv(out / "stats" / "paper_headline.csv", headline["rows"])
+        html = env.get_template("report.html.j2").render(
+            title=", ".join(r.label for r in runs),
+            runs=views,
+            comparison=sections.comparison(runs),
+            models=models,
+            explorer=explorer.section(runs, model_names(runs)),
+            headline=headline,
+            agreement=agreement["table"] if agreement is not None else None,
+            built=datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
+            version=_version(),
+            n_resamples=n_resamples,
+            seed=seed,
+        )
+        html = with_script_hashes(html)
+        # the verdicts in plain text, one paragraph per run: what a reviewer reads first (and the CLI prints)
+        paragraphs = []
+        for v in views:
+            paragraphs.append("\n".join([v["verdict"]["paragraph"], *v["verdict"]["footnotes"]]))
+            if v["verdict"]["human"] is not None:
+                paragraphs.append("Human-translated items only: " + v["verdict"]["human"]["paragraph"])
+        output.write_atomic(out / "verdict.txt", "\n\n".join(paragraphs) + "\n")
+        output.write_atomic(out / "index.html", html)
+    return target / "index.html"
+
+
+def _replaceable(folder: Path) -> bool:
+    """``folder`` is absent, empty or an earlier report: a new report may replace it whole."""
+    return not folder.exists() or (folder / "index.html").is_file() or (folder.is_dir() and not any(folder.iterdir()))
 
 
 SCRIPT_HASHES = "'script-hashes'"  # the template's placeholder in its Content-Security-Policy

@@ -16,6 +16,13 @@ EXIT_ENVIRONMENT = 5
 EXIT_INTERRUPTED = 130
 
 
+# what a malformed file from others makes Python's own parsers raise where no reader check named it: deep nesting,
+# a 5,000-digit number, bytes that are not UTF-8, a list where a mapping stands, "²" where a number stands. A reader
+# of files from others turns these into one ``DataError`` naming the file (issue 60).
+MALFORMED = (ValueError, TypeError, KeyError, IndexError, AttributeError, RecursionError, OverflowError,
+             UnicodeDecodeError)  # fmt: skip
+
+
 class XlingmedError(Exception):
     """Base class of every error that is the user's input, not a bug."""
 

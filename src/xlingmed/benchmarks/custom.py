@@ -29,7 +29,7 @@ from xlingmed.benchmarks.rows import FIELDS as FIELDS
 from xlingmed.benchmarks.rows import resolve_columns as resolve_columns
 from xlingmed.benchmarks.tables import read_table
 from xlingmed.benchmarks.xlinghealth import sha256_file
-from xlingmed.errors import ConfigError, DataError, DataNotFoundError
+from xlingmed.errors import MALFORMED, ConfigError, DataError, DataNotFoundError
 from xlingmed.types import Item
 
 KINDS = ("mcq", "qa")
@@ -89,18 +89,12 @@ def load_items(
     """
     kind, path = split_name(name)
     df = read_table(path)
-    return items_from_frame(
-        df,
-        name=name,
-        kind=kind,
-        path=path,
-        sha256=sha256_file(path),
-        languages=languages,
-        columns=columns,
-        answer_format=answer_format,
-        limit=limit,
-        seed=seed,
-    )
+    try:
+        return items_from_frame(df, name=name, kind=kind, path=path, sha256=sha256_file(path), languages=languages,
+                                columns=columns, answer_format=answer_format, limit=limit, seed=seed)  # fmt: skip
+    except MALFORMED as exc:  # a cell no row check foresaw: one line naming the file (issue 60)
+        what = f"{type(exc).__name__}: {str(exc)[:160]}"
+        raise DataError(f"a cell that cannot be read ({what})", file=str(path)) from None
 
 
 def default_languages(name: str) -> tuple[str, ...]:

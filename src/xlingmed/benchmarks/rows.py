@@ -129,8 +129,11 @@ def _gold(answer: Any, choices: Sequence[Choice], fmt: str) -> str | None:
     labels = [c.label for c in choices]
     if fmt in ("index0", "index1"):
         try:
-            k = int(float(text)) - (1 if fmt == "index1" else 0)
-        except ValueError:
+            number = float(text)
+            if not number.is_integer():
+                return None  # "1.5", "inf", "nan": no option's index
+            k = int(number) - (1 if fmt == "index1" else 0)
+        except (ValueError, OverflowError):
             return None
         return labels[k] if 0 <= k < len(labels) else None
     if fmt in ("auto", "letter") and "," in text:  # several right options ("A,C"): the set, as join_labels writes it

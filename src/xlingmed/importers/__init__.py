@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from xlingmed.errors import DataError
+from xlingmed.errors import MALFORMED, DataError
 from xlingmed.importers.base import ImportedAnswer, ImportedLog
 from xlingmed.registry import Registry, module_name
 
@@ -44,8 +44,3 @@ def read_logs(fmt: str, paths: Sequence[Path], **options: Any) -> ImportedLog:
         raise DataError(f"{fmt} log {named}: not readable ({type(exc).__name__}: {str(exc)[:160]})") from None
     return log
 
-
-# what a malformed file makes Python's own parsers raise: deep nesting, a 5,000-digit number, bytes that are not
-# UTF-8, a list where a mapping stands, "²" where a number stands
-MALFORMED = (ValueError, TypeError, KeyError, IndexError, AttributeError, RecursionError, OverflowError,
-             UnicodeDecodeError)  # fmt: skip

@@ -56,11 +56,20 @@ def loads_yaml(text: str, what: str, *, max_nodes: int = MAX_YAML_NODES) -> Any:
         _count(node, max_nodes, what)
         return loader.construct_document(node)
     except yaml.YAMLError as exc:
-        raise ConfigError(f"{what}: {exc}") from None
+        raise ConfigError(f"{what}: {_one_line(exc)}") from None
     except RecursionError:
         raise ConfigError(f"{what}: nested too deeply") from None
     finally:
         loader.dispose()
+
+
+def _one_line(exc: yaml.YAMLError) -> str:
+    """PyYAML's error (several lines, with a caret under the text) as one line: what, and where."""
+    problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+    mark = getattr(exc, "problem_mark", None)
+    where = f" (line {mark.line + 1}, column {mark.column + 1})" if mark is not None else ""
+    context = getattr(exc, "context", None)
+    return f"{context + ': ' if context else ''}{problem}{where}"
 
 
 def _count(root: yaml.Node, cap: int, what: str) -> None:

@@ -11,6 +11,7 @@ from pathlib import Path
 import yaml
 
 from xlingmed.errors import ConfigError
+from xlingmed.safe_yaml import load_yaml
 
 
 def load_prompts(override: str | Path | None = None) -> dict[str, dict[str, str]]:
@@ -23,10 +24,7 @@ def load_prompts(override: str | Path | None = None) -> dict[str, dict[str, str]
     if override is None:
         return {k: dict(v) for k, v in base.items()}
     path = Path(override)
-    try:
-        extra = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-    except (OSError, yaml.YAMLError) as exc:
-        raise ConfigError(f"--prompts {path}: {exc}") from None
+    extra = load_yaml(path, f"--prompts {path}") or {}  # capped, one-line errors (safe_yaml.py)
     if not isinstance(extra, dict):
         raise ConfigError(f"--prompts {path}: expected a mapping such as translate: {{system: …, user: …}}")
     out = {k: dict(v) for k, v in base.items()}

@@ -14,12 +14,11 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from xlingmed.errors import ConfigError
 from xlingmed.languages import get_language, normalise_label, option_labels
 from xlingmed.languages.base import CIRCLED
 from xlingmed.parsing.syllable_labels import scheme_of
+from xlingmed.safe_yaml import loads_yaml
 from xlingmed.types import Item
 
 EXTRAS = {"medarabiq": ("hub",)}  # further files whose templates a family's runs may name
@@ -43,10 +42,7 @@ FIELDS = frozenset(
 
 
 def _read(text: str, where: str) -> dict[str, dict[str, str]]:
-    try:
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        raise ConfigError(f"prompt templates {where}: {exc}") from None
+    data = loads_yaml(text, f"prompt templates {where}")  # capped, one-line errors (safe_yaml.py)
     if data is None:
         return {}
     if not isinstance(data, dict) or not all(isinstance(v, dict) for v in data.values()):
@@ -69,7 +65,7 @@ def load_templates(family: str, override: str | Path | None = None) -> dict[str,
     path = Path(override)
     try:
         text = path.read_text(encoding="utf-8")
-    except OSError as exc:
+    except (OSError, UnicodeDecodeError) as exc:
         raise ConfigError(f"prompt templates {path}: {exc}") from None
     merged = {name: dict(fields) for name, fields in base.items()}
     for name, fields in _read(text, str(path)).items():

@@ -8,6 +8,7 @@ returns, the estimate is replaced by the tokens the server reports (``usage``).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -55,8 +56,8 @@ def parse_prices(specs: Mapping[str, object] | list[str] | None) -> dict[str, Pr
             raise ConfigError(
                 f"prices: {model}: expected two numbers IN,OUT (USD per 1M prompt, completion tokens), got {value!r}"
             ) from None
-        if pin < 0 or pout < 0 or "/" not in model:
-            raise ConfigError(f"prices: {model}={value!r}: need provider/model and non-negative prices")
+        if not (0 <= pin < math.inf and 0 <= pout < math.inf) or "/" not in model:  # NaN fails both: no bypass
+            raise ConfigError(f"prices: {model}={value!r}: need provider/model and two finite, non-negative prices")
         out[model] = Price(pin, pout)
     return out
 

@@ -59,6 +59,8 @@ def loads_yaml(text: str, what: str, *, max_nodes: int = MAX_YAML_NODES) -> Any:
         raise ConfigError(f"{what}: {_one_line(exc)}") from None
     except RecursionError:
         raise ConfigError(f"{what}: nested too deeply") from None
+    except (ValueError, OverflowError) as exc:  # a 5,000-digit number, a date that is none
+        raise ConfigError(f"{what}: a value that cannot be read ({str(exc)[:120]})") from None
     finally:
         loader.dispose()
 

@@ -83,7 +83,7 @@ def agreement_table(annotation_set: AnnotationSet, answers: Sequence[Answer]) ->
     items = {it["id"]: it for it in annotation_set.items}
     by_item: dict[str, dict[str, str]] = defaultdict(dict)
     for ans in answers:
-        if ans.item in items and ans.annotator in annotation_set.annotators:
+        if ans.item in items and ans.annotator in annotation_set.annotators and ans.label in annotation_set.labels:
             by_item[ans.item][ans.annotator] = ans.label
     langs = list(dict.fromkeys(it["lang"] for it in annotation_set.items))
     rows = []

@@ -282,9 +282,30 @@ def _check_set_files(path: Path, settings: Any, annotators: Any, items: Any) -> 
                                                    for k, v in annotators.items()):  # fmt: skip
         raise DataError("annotators.json must map each annotator's name to a token (texts)",
                         file=str(path / "annotators.json"))  # fmt: skip
+    tokens = list(annotators.values())
+    if len(set(tokens)) != len(tokens):
+        raise DataError("two annotators share one token (each opens the other's answers)",
+                        file=str(path / "annotators.json"))  # fmt: skip
+    names = settings.get("label_names", {})
+    if not isinstance(names, dict) or not all(isinstance(v, str) for v in names.values()):
+        raise DataError("label_names must map each label to its name (texts)", file=str(path / "set.json"))
+    kind = settings.get("kind", "judge")
+    needed = ("id", "lang", "label") if kind == "judge" else ("id", "lang", "source_lang", "field")
+    seen: set[str] = set()
     for n, item in enumerate(items, start=1):
+        where = str(path / "items.jsonl")
         if not isinstance(item, dict):
-            raise DataError(f"line {n} is not a JSON object", file=str(path / "items.jsonl"))
+            raise DataError(f"line {n} is not a JSON object", file=where)
+        missing = [k for k in needed if not isinstance(item.get(k), str)]
+        if missing:
+            raise DataError(f"line {n}: {', '.join(missing)} must be text (a {kind} set's item)", file=where)
+        if item["id"] in seen:
+            raise DataError(f"line {n}: item {item['id']!r} appears twice", file=where)
+        seen.add(item["id"])
+        if kind == "judge" and item["label"] not in labels:
+            raise DataError(f"line {n}: the judge's label {item['label']!r} is not one of the set's labels", file=where)
+    if kind == "judge" and items and not labels:
+        raise DataError("a judge check needs its labels", file=str(path / "set.json"))
 
 
 def load_annotation_set(path: Path) -> AnnotationSet:

@@ -17,6 +17,7 @@ Errors name the file, the row (1-based data row + 1, as a spreadsheet shows it) 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -89,12 +90,40 @@ def load_items(
     """
     kind, path = split_name(name)
     df = read_table(path)
+    _no_lone_surrogates(df, path)
     try:
         return items_from_frame(df, name=name, kind=kind, path=path, sha256=sha256_file(path), languages=languages,
                                 columns=columns, answer_format=answer_format, limit=limit, seed=seed)  # fmt: skip
     except MALFORMED as exc:  # a cell no row check foresaw: one line naming the file (issue 60)
         what = f"{type(exc).__name__}: {str(exc)[:160]}"
         raise DataError(f"a cell that cannot be read ({what})", file=str(path)) from None
+
+
+def _no_lone_surrogates(df: Any, path: Path) -> None:
+    """A JSON file may escape half a character ("\\ud800"): no text can hold it (it cannot be sent, hashed or
+    stored as UTF-8).
+
+    Raises:
+        DataError: the first such cell (row and column named).
+    """
+    for column in df.columns:
+        for k, value in enumerate(df[column].tolist()):
+            if _has_surrogate(value):
+                raise DataError("half a character (a lone UTF-16 surrogate escape): not text", file=str(path),
+                                row=k + 2, column=str(column))  # fmt: skip
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _has_surrogate(value: Any) -> bool:
+    if isinstance(value, str):
+        return _SURROGATE.search(value) is not None
+    if isinstance(value, list | tuple):
+        return any(_has_surrogate(v) for v in value)
+    if isinstance(value, dict):
+        return any(_has_surrogate(k) or _has_surrogate(v) for k, v in value.items())
+    return False
 
 
 def default_languages(name: str) -> tuple[str, ...]:

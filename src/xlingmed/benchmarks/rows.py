@@ -79,7 +79,7 @@ def resolve_columns(df: pd.DataFrame, kind: str, mapping: dict[str, str], path: 
     return out
 
 
-def _option_columns(df: pd.DataFrame) -> list[tuple[str, str]]:
+def _option_columns(df: pd.DataFrame, path: Path) -> list[tuple[str, str]]:
     """(label, column) for one column per option: ``A``… or ``option_a``… / ``opa``…, contiguous from A."""
     out = []
     for k, label in enumerate(CANONICAL_LETTERS, 1):
@@ -90,6 +90,9 @@ def _option_columns(df: pd.DataFrame) -> list[tuple[str, str]]:
                 break
         else:
             break
+    if len(out) == len(CANONICAL_LETTERS) and any(c in df.columns for c in ("K", "k", "option_k", "optionK", "opk")):
+        raise DataError(f"more than {len(CANONICAL_LETTERS)} option columns (A–J are read; K… would be dropped)",
+                        file=str(path))
     return out
 
 
@@ -201,7 +204,7 @@ def items_from_frame(
     if answer_format not in ANSWER_FORMATS:
         raise ConfigError(f"unknown answer format {answer_format!r}; known: {', '.join(ANSWER_FORMATS)}")
     cols = resolve_columns(df, kind, dict(columns or {}), path)
-    option_cols = _option_columns(df) if kind == "mcq" and cols["options"] is None else []
+    option_cols = _option_columns(df, path) if kind == "mcq" and cols["options"] is None else []
     default_lang = languages[0]
     rows: list[tuple[str, str, Mapping[str, Any], int]] = []
     seen: set[tuple[str, str]] = set()
@@ -310,6 +313,10 @@ def _mcq_item(
     meta: dict[str, Any],
 ) -> Item:
     if cols["options"]:
+        raw = _choices(rec[cols["options"]])
+        if isinstance(raw, list | dict) and len(raw) > len(CANONICAL_LETTERS):
+            raise DataError(f"{len(raw)} options; at most {len(CANONICAL_LETTERS)} (A–J) are read", file=str(path),
+                            row=row, column=cols["options"])  # fmt: skip
         choices = _parse_optionscell_value(rec[cols["options"]])
         if not choices:
             raise DataError(

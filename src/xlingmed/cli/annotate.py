@@ -145,14 +145,14 @@ def annotate_export(
 
     try:
         aset = load_annotation_set(annotation_set)
-    except XlingmedError as exc:
+        if aset.kind == "translation":
+            _export_translations(aset)
+            return
+        answers = AnswerStore.read_all(aset.path / "answers.sqlite")
+        rows = agreement_table(aset, answers)
+    except XlingmedError as exc:  # a set or its database from someone else, malformed: one line, exit 2
         fail(exc)
         return
-    if aset.kind == "translation":
-        _export_translations(aset)
-        return
-    answers = AnswerStore.read_all(aset.path / "answers.sqlite")
-    rows = agreement_table(aset, answers)
     output.write_csv(aset.path / "agreement.csv", rows)
     output.write_csv(
         aset.path / "answers.csv",

@@ -48,6 +48,7 @@ def make_config(
         if key in ("task_args", "model_args", "benchmark_args") and isinstance(data.get(key), dict):
             value = {**data[key], **value}  # flags add to (and override) the file's options
         data[key] = value
+    _check_backend_options(data.get("model_args"), source)
     data = apply_preset(data)  # a preset fills only what the file and the flags left unset
     try:
         return RunConfig(**data)
@@ -61,3 +62,17 @@ def make_config(
         )
         where = f"config file {source}: " if source else ""
         raise ConfigError(f"{where}{problems}") from None
+
+
+def _check_backend_options(args: Any, source: str | Path | None) -> None:
+    """``model_args`` are a backend's own options, each a single value (``-M key=value``).
+
+    Raises:
+        ConfigError: a value that is a list or a mapping (the key named).
+    """
+    if not isinstance(args, dict):
+        return  # the model's own validation names a model_args that is no mapping
+    for key, value in args.items():
+        if not isinstance(key, str) or not (value is None or isinstance(value, str | int | float | bool)):
+            where = f"config file {source}: " if source else ""
+            raise ConfigError(f"{where}model_args.{key}: a backend option takes one value, not {type(value).__name__}")

@@ -84,11 +84,13 @@ def parse_shard_field(v: Any) -> str | None:
 
 
 def parse_price_list(v: Any) -> Any:
-    """``["MODEL=IN,OUT", …]`` (``--price``, repeatable) → ``{model: (in, out)}``; a mapping stays as given."""
-    if isinstance(v, list | tuple):
+    """``["MODEL=IN,OUT", …]`` (``--price``, repeatable) or ``{model: [in, out]}`` (YAML) → ``{model: (in, out)}``,
+    each price finite and non-negative (a NaN price would switch ``--max-cost`` off)."""
+    if isinstance(v, list | tuple | dict):
         from xlingmed.budget import parse_prices
 
-        return {m: (p.prompt, p.completion) for m, p in parse_prices([str(x) for x in v]).items()}
+        specs = v if isinstance(v, dict) else [str(x) for x in v]
+        return {m: (p.prompt, p.completion) for m, p in parse_prices(specs).items()}
     return v
 
 

@@ -55,10 +55,14 @@ def read_shard(path: Path) -> ShardRun:
     try:
         manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
         summary = json.loads(summary_path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise ConfigError(f"{manifest_path}: unreadable ({exc})") from None
+    except (OSError, ValueError, RecursionError) as exc:
+        raise ConfigError(f"{manifest_path}: unreadable ({str(exc)[:160]})") from None
+    if not isinstance(manifest, dict) or not isinstance(summary, dict):
+        raise ConfigError(f"{path}: manifest.json and summary.json must each hold a JSON object")
     config = manifest.get("config") or {}
-    if not config.get("shard"):
+    if not isinstance(config, dict):
+        raise ConfigError(f"{manifest_path}: its config must be a JSON object")
+    if not isinstance(config.get("shard"), str) or not config.get("shard"):
         raise ConfigError(f"{path}: not a shard (its run had no --shard i/N); merge takes the shards of one run")
     if not (path / SHARD_COMPLETIONS).is_file():
         raise ConfigError(f"{path}: {SHARD_COMPLETIONS}, the shard's completions, is missing (re-run the shard)")

@@ -19,7 +19,7 @@ from xlingmed.engine.executors import CacheOnly, RayOptions, split_executor_args
 from xlingmed.engine.memory import give_back_freed_memory
 from xlingmed.engine.preflight import check_environment
 from xlingmed.engine.settings import RunSettings, run_settings
-from xlingmed.errors import ConfigError
+from xlingmed.errors import ConfigError, DataError
 from xlingmed.models.base import ModelAPI, ModelOptions, get_model
 from xlingmed.store import default_cache_path
 from xlingmed.tasks import Task, get_task
@@ -113,6 +113,8 @@ def make_plan(config: RunConfig) -> Plan:
         **config.benchmark_options(),
     )
     give_back_freed_memory()  # the file's parse buffers, gone now (engine/memory.py)
+    if not items:  # a run that would produce nothing never exits 0 (a header-only file, no row in these languages)
+        raise DataError(f"{config.benchmark}: no items in the languages {', '.join(config.languages)}; nothing to run")
     if config.shard is not None:  # before perturbation: a question's bias variants stay in its shard
         from xlingmed.engine.shard import parse_shard, select_shard
 

@@ -11,6 +11,7 @@ module with ``read``).
 from __future__ import annotations
 
 import importlib
+import math
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -42,5 +43,17 @@ def read_logs(fmt: str, paths: Sequence[Path], **options: Any) -> ImportedLog:
     except MALFORMED as exc:  # a log from someone else, malformed in a way no reader check named: one line, exit 2
         named = ", ".join(str(p) for p in paths[:3]) + (" …" if len(paths) > 3 else "")
         raise DataError(f"{fmt} log {named}: not readable ({type(exc).__name__}: {str(exc)[:160]})") from None
+    temperature = log.settings.get("temperature")
+    if temperature is not None and not _a_temperature(temperature):
+        raise DataError(f"{fmt} log {paths[0] if paths else ''}: the temperature it logged, {temperature!r}, is no "
+                        "sampling temperature (a finite number from 0 to 100)")  # fmt: skip
     return log
+
+
+def _a_temperature(value: Any) -> bool:
+    try:
+        number = float(value)
+    except (TypeError, ValueError, OverflowError):
+        return False
+    return math.isfinite(number) and 0 <= number <= 100
 

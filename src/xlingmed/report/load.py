@@ -51,8 +51,11 @@ def load_run(path: Path) -> RunData:
             continue
         try:
             data[name] = json.loads(file.read_text(encoding="utf-8"))
-        except (OSError, json.JSONDecodeError) as exc:
-            raise DataError(f"cannot read: {exc}", file=str(file)) from None
+        except (OSError, ValueError, RecursionError) as exc:  # JSON, UTF-8, a 5,000-digit number, deep nesting
+            raise DataError(f"cannot read: {str(exc)[:160]}", file=str(file)) from None
+        if not isinstance(data[name], dict):
+            raise DataError("must hold a JSON object", file=str(file))
+    _check_summary(data["summary"], path / "summary.json")
     run = RunData(path=path, summary=data["summary"], manifest=data["manifest"])
     from xlingmed.tasks.registry import task_specs
 
@@ -61,9 +64,30 @@ def load_run(path: Path) -> RunData:
         if file.is_file():
             try:
                 run.tables[name] = read_csv(file)
-            except (OSError, pd.errors.ParserError) as exc:
-                raise DataError(f"cannot read: {exc}", file=str(file)) from None
+            except (OSError, pd.errors.ParserError, ValueError) as exc:
+                raise DataError(f"cannot read: {str(exc)[:160]}", file=str(file)) from None
     return run
+
+
+def _check_summary(summary: dict[str, Any], file: Path) -> None:
+    """The shapes the report relies on (a run folder may come from someone else).
+
+    Raises:
+        DataError: ``languages`` not a list of language codes, ``tasks`` not a mapping of mappings, ``model`` not
+            text.
+    """
+    languages = summary.get("languages", [])
+    if not isinstance(languages, list) or not all(isinstance(x, str) for x in languages):
+        raise DataError("languages must be a list of language codes", file=str(file))
+    tasks = summary.get("tasks", {})
+    if not isinstance(tasks, dict) or not all(isinstance(k, str) and isinstance(v, dict) for k, v in tasks.items()):
+        raise DataError("tasks must map each task's name to its block", file=str(file))
+    for name, block in tasks.items():
+        per_language = block.get("languages", {})
+        if not isinstance(per_language, dict) or not all(isinstance(v, dict) for v in per_language.values()):
+            raise DataError(f"tasks.{name}.languages must map each language to its block", file=str(file))
+    if not isinstance(summary.get("model", ""), str):
+        raise DataError("model must be text", file=str(file))
 
 
 def first_prompts(run: RunData) -> dict[tuple[str, str, str], str]:
@@ -76,11 +100,11 @@ def first_prompts(run: RunData) -> dict[tuple[str, str, str], str]:
         for line in fh:
             try:
                 r = json.loads(line)
-            except json.JSONDecodeError:
+                key = (str(r.get("task")), str(r.get("item_id")), str(r.get("lang")))
+                if key in out or not r.get("prompt"):
+                    continue
+                users = [m["content"] for m in r["prompt"] if m.get("role") == "user"]
+                out[key] = str(users[-1] if users else r["prompt"][-1].get("content", ""))
+            except (ValueError, RecursionError, AttributeError, TypeError, KeyError, IndexError):
                 continue  # a damaged line shows as a missing prompt, not a broken page
-            key = (str(r.get("task")), str(r.get("item_id")), str(r.get("lang")))
-            if key in out or not r.get("prompt"):
-                continue
-            users = [m["content"] for m in r["prompt"] if m.get("role") == "user"]
-            out[key] = users[-1] if users else r["prompt"][-1].get("content", "")
     return out

@@ -75,7 +75,7 @@ def run_page(name: str, work: Path, env: dict[str, str]) -> list[str]:
             assert needs in MARKERS, f"{name}: unknown marker needs: {needs}"
             continue
         done = subprocess.run(["bash", "-euo", "pipefail", "-c", code], cwd=work, env=env, capture_output=True,
-                              text=True, timeout=600)  # fmt: skip
+                              text=True, timeout=240)  # fmt: skip
         assert done.returncode == 0, f"{name}: block exited {done.returncode}\n{code}\n{done.stdout}\n{done.stderr}"
         outputs.append(done.stdout + done.stderr)
     return outputs

@@ -54,7 +54,7 @@ CASES = [
      "B", "conclusion"),
     ("es", ES_STEM, ES_OPTIONS, "2",
      DISCUSS_ES + "\nPor lo tanto, la opción más probable es:\n\n2. **Iniciar anticoagulación con heparina**", "B",
-     "option_content"),
+     "answer_line"),  # the option set apart under the colon line, its text copied short (issue 59, round 8)
     ("es", ES_NOT, ES_NOT_OPTIONS, "4",
      "La respuesta es la 4: el ejercicio regular no es un factor de riesgo, sino protector.", "D", "phrase"),
     ("es", ES_STEM, ES_OPTIONS, "2", "No estoy seguro; quizá la 1, o la 3.", None, "invalid"),

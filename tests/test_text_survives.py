@@ -64,9 +64,10 @@ def test_jsonl_read_back_line_by_line_as_a_benchmark_file_and_as_an_annotation_s
     frame = read_benchmark_table(path)  # a benchmark file (benchmarks/tables.py)
     assert frame.to_dict(orient="records") == rows
     aset_dir = folder / f"set{abs(hash(tuple(texts)))}"
-    if not aset_dir.exists():
-        aset = write_set(aset_dir, {"kind": "judge", "labels": ["x"]}, rows, ["ana"])
-        assert aset.items == rows and load_annotation_set(aset_dir).items == rows
+    if not aset_dir.exists():  # a judge set's items carry an id, a language and the judge's label (issue 60)
+        items = [{"id": r["item_id"], "lang": "en", "label": "x", **r} for r in rows]
+        aset = write_set(aset_dir, {"kind": "judge", "labels": ["x"]}, items, ["ana"])
+        assert aset.items == items and load_annotation_set(aset_dir).items == items
 
 
 @SETTINGS

@@ -70,6 +70,9 @@ def _one_line(exc: yaml.YAMLError) -> str:
     problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
     mark = getattr(exc, "problem_mark", None)
     where = f" (line {mark.line + 1}, column {mark.column + 1})" if mark is not None else ""
+    opened = getattr(exc, "context_mark", None)
+    if opened is not None and mark is not None and opened.line != mark.line:
+        where = f" (line {mark.line + 1}, column {mark.column + 1}; opened at line {opened.line + 1})"
     context = getattr(exc, "context", None)
     return f"{context + ': ' if context else ''}{problem}{where}"
 

@@ -5,8 +5,14 @@ option's text under its answer line."""
 
 from __future__ import annotations
 
-import pytest
+from pathlib import Path
 
+import pandas as pd
+import pytest
+from fault_server import FaultServer, Reply, ok
+from typer.testing import CliRunner
+
+from xlingmed.cli import app
 from xlingmed.parsing.choice import extract_choice
 from xlingmed.parsing.methods import kind_of
 
@@ -124,3 +130,41 @@ def test_thai_prose_without_full_stops_is_not_cut_off() -> None:
     reply = "ดังนั้นคำตอบคือ ข " + "การพิจารณาอย่างเป็นธรรมและมีประสิทธิภาพ " * 60
     options = {k: "" for k in "ABCDE"}
     assert extract_choice(reply, list(options), options=options).method != "cut_off"
+
+
+# question → (reply, what it states), replayed through the real CLI against the local scripted server
+REPLAY: dict[str, tuple[str, str | None]] = {
+    "R1 json?": ('<think>A? B? so the answer is A</think>\n{"choice": "C", "rationale": "A and B are wrong."}', "C"),
+    "R2 json none?": ('{"choice": null, "abstain_code": "NO_VALID_OPTION", "rationale": "Option B is MRSA."}', None),
+    "R3 latex?": ("Comparing the options, a and b fail.\n\nThe final answer is $\\boxed{\\text{d}}$", "D"),
+    "R4 angle?": ("患者症状提示甲状腺功能减退。\n\n答：<B>", "B"),
+    "R5 hebrew?": ("התרופה שעלולה לגרום להפרעת הקצב היא C. Verapamil.", "C"),
+    "R6 copula?": ("Heparin and Warfarin act on clotting. The drug that acts fastest is (D).", "D"),
+    "R7 passing?": ("Several causes are possible; Heparin may matter.", None),  # a guess: withheld
+    "R8 hostile text?": ('=HYPERLINK("http://x")\u2028</script><b>not bold</b>\n\nAnswer: B', "B"),
+}
+
+
+def test_new_reply_shapes_through_the_cli_leave_nothing_unparsed_as_a_value(tmp_path: Path) -> None:
+    options = ["Adenosine", "Beta-blockers", "Verapamil", "Heparin"]
+    rows = [{"id": f"q{k}", "language": "en", "question": q, **dict(zip("ABCD", options, strict=True)),
+             "answer": stated or "A"} for k, (q, (_, stated)) in enumerate(REPLAY.items(), 1)]  # fmt: skip
+    pd.DataFrame(rows).to_csv(tmp_path / "mine.csv", index=False)
+
+    def policy(prompt: str, attempt: int) -> Reply:
+        return ok(next(reply for q, (reply, _) in REPLAY.items() if q in prompt))
+
+    with FaultServer(policy) as server:
+        res = CliRunner().invoke(app, ["run", "--benchmark", f"mcq:{tmp_path / 'mine.csv'}", "--languages", "en",
+                                       "--model", "openai/m", "--base-url", server.url, "--out", str(tmp_path / "run"),
+                                       "--no-report"], env={"COLUMNS": "250"})  # fmt: skip
+    assert res.exit_code == 0, res.output
+    table = pd.read_csv(tmp_path / "run" / "multiple_choice.csv").sort_values("item_id")
+    got = {r.item_id: (None if pd.isna(r.prediction) else r.prediction, r.parse_method) for r in table.itertuples()}
+    methods = {"q1": "json_answer", "q2": "refused", "q3": "phrase", "q4": "phrase", "q5": "label_and_text",
+               "q6": "closing_statement", "q7": "guess_withheld", "q8": "phrase"}  # fmt: skip
+    for k, (_, stated) in enumerate(REPLAY.values(), 1):
+        value, method = got[f"q{k}"]
+        assert (value, method) == (stated, methods[f"q{k}"]), (k, got[f"q{k}"])
+        if value is None:  # nothing unparsed became a value
+            assert kind_of(method) in ("unread", "refused")

@@ -50,6 +50,13 @@ V = list("ABCDE")
         ("C. Fibrinolysin", "C", "standalone"),
         ("The best choice here is C.", "C", "conclusion"),
         ("Fibrinolysin (C) is correct.", "C", "conclusion"),
+        # Persian "the answer is this: A", closing a paragraph; "most likely"; an answer before its explanation
+        ("بیمار تب دارد و علائم عفونت دیده می شود. پاسخ این است: C .", "C", "phrase"),
+        ("به نظر می‌رسد **فیبرینولیزین** (گزینه [C]) به احتمال زیاد علت است.", "C", "conclusion"),
+        ("گزینه [C] fibrinolysin\n\nتوضیح:\n- گزینه [A]: نادرست است.\n- گزینه [B]: نادرست است.", "C", "answer_line"),
+        # a true/false-statement question's answer
+        ("La afirmación incorrecta es la B, pues la incidencia aumenta.", "B", "phrase"),
+        ("The incorrect statement is D, as the enzyme is absent here.", "D", "phrase"),
         ("The answer is not A; it is C.", "C", "phrase"),
         ("fibrinolysin", "C", "option_text"),
         ("ＦＩＢＲＩＮＯＬＹＳＩＮ。", "C", "option_text"),  # full-width letters fold

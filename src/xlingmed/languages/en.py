@@ -20,6 +20,9 @@ LANGUAGE = Language(
         "i would select", "i would go with", "i'd go with", "i'd choose", "i choose", "i select", "my choice is",
         "best answer:", "correct choice:", "correct letter:", "the correct letter is", "final choice:",
         "answer choice:", "selected option:", "selected answer:",
+        # a true/false-statement question's answer ("the incorrect statement is 2")
+        "the correct statement is", "the incorrect statement is", "the false statement is", "the true statement is",
+        "the incorrect option is", "the incorrect answer is",
     ),
     option_words=("option", "choice", "letter", "answer", "alternative", "number"),
     counting_words=("number", "answer"),

@@ -14,6 +14,9 @@ LANGUAGE = Language(
         "la bonne réponse est", "la réponse correcte est", "la réponse est", "bonne réponse :", "bonne réponse:",
         "réponse :", "la bonne réponse serait", "je choisirais", "ma réponse est", "réponse finale :",
         "réponse finale:", "réponse:", "la réponse correcte:", "la bonne option est",
+        # a true/false-statement question's answer ("the incorrect statement is 2")
+        "l'affirmation correcte est", "l'affirmation incorrecte est", "la proposition exacte est",
+        "la proposition inexacte est", "la proposition correcte est",
     ),
     option_words=("choix", "lettre", "réponse", "option", "proposition"),
     counting_words=("réponse",),

@@ -14,6 +14,8 @@ LANGUAGE = Language(
         "la risposta corretta è", "la risposta giusta è", "la risposta è", "risposta corretta:",
         "la mia risposta è", "risposta:", "risposta finale:", "l'opzione corretta è", "la scelta corretta è",
         "l'alternativa corretta è",
+        # a true/false-statement question's answer ("the incorrect statement is 2")
+        "l'affermazione corretta è", "l'affermazione errata è", "l'affermazione falsa è", "l'affermazione vera è",
     ),
     option_words=("opzione", "lettera", "scelta", "alternativa", "risposta"),
     counting_words=("risposta",),

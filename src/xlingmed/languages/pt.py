@@ -16,6 +16,9 @@ LANGUAGE = Language(
         "a opção mais adequada é", "eu escolheria", "minha resposta é", "resposta final:",
         "a resposta final é", "resposta:", "a resposta é", "alternativa correta:", "gabarito:",
         "a alternativa certa é", "a resposta certa é",
+        # a true/false-statement question's answer ("the incorrect statement is 2")
+        "a afirmação correta é", "a afirmação incorreta é", "a afirmativa correta é", "a afirmativa incorreta é",
+        "a alternativa incorreta é", "a opção incorreta é",
     ),
     option_words=("opção", "opcao", "alternativa", "letra", "resposta"),
     counting_words=("resposta",),

@@ -17,9 +17,10 @@ LANGUAGE = Language(
         "la respuesta final es", "la alternativa correcta:", "las opciones correctas son",
         "las respuestas correctas son",
         # a true/false-statement question's answer ("the incorrect statement is 2")
-        "la afirmación correcta es", "la afirmación incorrecta es", "la afirmación falsa es", "la afirmación verdadera es",
-        "el enunciado correcto es", "el enunciado incorrecto es", "la opción más correcta es", "la respuesta más correcta es",
-        "la opción incorrecta es", "la respuesta incorrecta es",
+        "la afirmación correcta es", "la afirmación incorrecta es", "la afirmación falsa es",
+        "la afirmación verdadera es", "el enunciado correcto es", "el enunciado incorrecto es",
+        "la opción más correcta es", "la respuesta más correcta es", "la opción incorrecta es",
+        "la respuesta incorrecta es",
     ),
     option_words=("opción", "opcion", "alternativa", "letra", "inciso", "respuesta", "número", "numero"),
     counting_words=("número", "numero", "respuesta"),

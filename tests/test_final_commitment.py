@@ -194,6 +194,10 @@ def test_a_reply_that_runs_on_into_a_question_of_its_own_is_read_up_to_it() -> N
     # an echoed few-shot example's answer is not the reply's
     echo = "Answer with the letter. Example:\nAnswer: B\n\nQuestion: Which drug lowers fever?\nAnswer: C"
     assert own_turn(echo) == echo
+    # a reasoning model quotes the prompt's question (introduced by a colon, or cut short) and goes on to its answer
+    quoting = ("The answer is (A).\n\nWait, no. The example's question is here:\n\nQuestion: ... How many stones?\n"
+               "Answer: Let's think step by step. ... the answer is (F).\n\nSo, following it, the answer is (F).")
+    assert own_turn(quoting) == quoting and extract_choice(quoting, list("ABCDEF")).value == "F"
 
 
 def test_a_reply_cut_inside_its_closing_json_block_had_concluded() -> None:

@@ -61,9 +61,19 @@ def _cut_run_on(text: str) -> str:
     for a in answer.finditer(text):  # the first answer line not under an example, then the first question after it
         if example.search(text, max(0, a.start() - 80), a.start()):
             continue
-        q = question.search(text, a.end())
-        return text[: q.start()] if q else text
+        for q in question.finditer(text, a.end()):
+            if not _quoted(text, q.start()):
+                return text[: q.start()]
+        return text
     return text
+
+
+def _quoted(text: str, at: int) -> bool:
+    """The question line at ``at`` is one the reply quotes, not one it made up: the line before it introduces it
+    ("The user's last question is here:") or it is cut short ("Question: ... How many stones…")."""
+    before = text[:at].rstrip()
+    line = text[at : text.find("\n", at) if "\n" in text[at:] else len(text)]
+    return before.endswith((":", "：")) or "..." in line or "…" in line
 
 
 def own_turn(text: str) -> str | None:

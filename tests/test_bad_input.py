@@ -20,13 +20,14 @@ QA_HEADER = "id,lang,question,reference\n"
 QA_ROWS = "q1,en,What is aspirin?,A pain reliever.\nq2,en,What is insulin?,A hormone.\nq3,en,What is a fever?,Heat.\n"
 
 
-def _csv(text: str | bytes, name: str = "items.csv") -> Callable[[Path], list[str]]:
-    """A qa:FILE benchmark from this CSV content."""
+def _csv(text: str | bytes, name: str = "items.csv", *, strict: bool = False) -> Callable[[Path], list[str]]:
+    """A qa:FILE benchmark from this CSV content (``strict``: ``--strict-data``, an odd row stops the run)."""
 
     def make(tmp: Path) -> list[str]:
         path = tmp / name
         path.write_bytes(text if isinstance(text, bytes) else text.encode("utf-8"))
-        return ["--benchmark", f"qa:{path}", "--languages", "en", "--tasks", "verifiability"]
+        strict_args = ["--strict-data"] if strict else []
+        return ["--benchmark", f"qa:{path}", "--languages", "en", "--tasks", "verifiability", *strict_args]
 
     return make
 
@@ -109,7 +110,7 @@ CASES: dict[str, tuple[Callable[[Path], list[str]], list[str]]] = {
         ["items.csv", "no column 'stem' (mapped to question)"],
     ),
     "csv whitespace cell": (
-        _csv(QA_HEADER + "q1,en,What is aspirin?,A pain reliever.\nq2,en,   ,A hormone.\n"),
+        _csv(QA_HEADER + "q1,en,What is aspirin?,A pain reliever.\nq2,en,   ,A hormone.\n", strict=True),
         ["items.csv", "row 3", "column 'question'", "empty question"],
     ),
     "csv empty reference": (

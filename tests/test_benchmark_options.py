@@ -24,13 +24,14 @@ def test_each_benchmark_takes_its_own_options_and_refuses_others(data_dir: Path)
     with pytest.raises(ConfigError, match=r"xlinghealth/liveqa\): subset: Extra inputs are not permitted; its "
                                           r"options: include_defective"):  # fmt: skip
         make_config(benchmark="xlinghealth/liveqa", benchmark_args={"subset": "lite"})
-    with pytest.raises(ConfigError, match="its options: subset, provenance, hf_split, medical"):
+    with pytest.raises(ConfigError, match="its options: subset, provenance, hf_split, strict_data, medical"):
         make_config(benchmark="global-mmlu/medical", subset=None, include_defective=True)
     hub = make_config(benchmark="global-mmlu/medical", benchmark_args={"provenance": "human", "subset": "lite"})
     assert hub.benchmark_options() == {"subset": "lite", "provenance": ("human",), "hf_split": None,
-                                       "medical": "reference"}  # fmt: skip
+                                       "strict_data": False, "medical": "reference"}  # fmt: skip
     table = make_config(benchmark="mcq:x.csv", benchmark_args={"columns": "question=stem,answer=gold"})
-    assert table.benchmark_options() == {"columns": {"question": "stem", "answer": "gold"}, "answer_format": "auto"}
+    assert table.benchmark_options() == {"columns": {"question": "stem", "answer": "gold"}, "answer_format": "auto",
+                                         "strict_data": False}  # fmt: skip
     with pytest.raises(ConfigError, match="answer_format: Input should be 'auto'"):
         make_config(benchmark="mcq:x.csv", benchmark_args={"answer_format": "roman"})
 
@@ -46,9 +47,9 @@ def test_b_flag_and_yaml_reach_the_loader(tmp_path: Path) -> None:
         # Lite's three medical questions in English (its fourth row is not medical)
         assert re.search(r"multiple_choice answer\s*│\s*en\s*│\s*0\s*│\s*3\s*│", res.output), res.output
     res = CliRunner().invoke(app, [*flag, "-B", "columns=question=stem"], env={"COLUMNS": "250"})
-    assert res.exit_code == 2 and "its options: subset, provenance, hf_split, medical" in res.output
+    assert res.exit_code == 2 and "its options: subset, provenance, hf_split, strict_data, medical" in res.output
     from xlingmed.engine.settings import resolved_protocol
 
     cfg = make_config(benchmark="global-mmlu/medical", data_dir=root, benchmark_args={"subset": "lite"})
     assert resolved_protocol(cfg)["benchmark_options"] == {"subset": "lite", "provenance": (), "hf_split": None,
-                                                           "medical": "reference"}  # fmt: skip
+                                                           "strict_data": False, "medical": "reference"}  # fmt: skip

@@ -85,7 +85,11 @@ def test_custom_loader_errors_name_file_row_and_column(tmp_path: Path) -> None:
     df.loc[2, "answer"] = "Z"
     df.to_csv(path, index=False)
     with pytest.raises(DataError, match=r"row 4, column 'answer': answer 'Z' is not one of the options"):
-        custom.load_items(f"mcq:{path}", ("en",))
+        custom.load_items(f"mcq:{path}", ("en",), strict=True)
+    # without --strict-data the odd row is skipped, counted by reason and named (issue 61)
+    items, prov = custom.load_items(f"mcq:{path}", ("en",))
+    assert len(items) == len(QUESTIONS) - 1 and prov["skipped"] == {"en": {"answer_not_an_option": 1}}
+    assert (prov["skipped_rows"][0]["row"], prov["skipped_rows"][0]["column"]) == (4, "answer")
     df.loc[2, "answer"] = "C"
     df.loc[3, "id"] = "q0"
     df.to_csv(path, index=False)

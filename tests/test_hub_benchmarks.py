@@ -196,7 +196,8 @@ def test_afrimed_qa_split_column_multi_answers_and_the_gate(tmp_path: Path, monk
     assert several.gold_label == "C"  # "option3,option1": scored against the first listed, as the reference does
     assert prov["skipped"] == {} and prov["reference_rules"] == {"en": {"multi_answer_scored_by_first_listed": 1}}
     na = next(it for it in items if it.item_id == "en-" + "a" * 64)
-    assert [c.text for c in na.choices] == ["Insulin", "N/A", "Glucagon"] and na.gold_label == "C"  # N/A kept
+    # an "N/A" slot is never shown to the model (issue 61); the others keep their published labels
+    assert [(c.label, c.text) for c in na.choices] == [("A", "Insulin"), ("C", "Glucagon")] and na.gold_label == "C"
     saq, _ = load_benchmark("afrimed-qa/saq", root, ["en"])
     assert len(saq) == 1 and saq[0].reference.startswith("Bed nets") and saq[0].question == "How is malaria prevented?"
     train, _ = load_benchmark("afrimed-qa", root, ["en"], hf_split="train", selection="split")
@@ -255,7 +256,7 @@ def test_every_hub_set_declares_what_the_table_shows() -> None:
     assert set(names) <= set(rows)
     assert "yes (sample_id)" in rows["global-mmlu/medical"] and "CC BY-NC 4.0" in rows["mmedbench"]
     assert rows["afrimed-qa"].split("│")[7].strip() == "yes"  # gated
-    assert rows["mmlu-prox/health"].split("│")[5].strip() == "subset,provenance,hf_split"  # its -B options
+    assert rows["mmlu-prox/health"].split("│")[5].strip().startswith("subset,provenance,hf_split")  # its -B options
 
 
 MC_RUNS = [

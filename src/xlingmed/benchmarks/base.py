@@ -81,6 +81,8 @@ class Benchmark:
             language consistency counts the paper's four languages (``-T language_set``).
         licence: the data's licence, as its publisher states it.
         description: one line for ``xlingmed list``.
+        verified: the real published files its loader was run on (source, revision, items per language);
+            empty: unverified, its layout taken from the dataset card (``benchmarks.verified``, issue 61).
     """
 
     Options: ClassVar[type[BenchmarkOptions]] = BenchmarkOptions
@@ -95,6 +97,7 @@ class Benchmark:
     perturbed: str = ""
     licence: str = ""
     description: str = ""
+    verified: str = ""
 
     @property
     def default_languages(self) -> tuple[str, ...]:

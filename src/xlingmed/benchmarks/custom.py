@@ -69,6 +69,7 @@ def load_items(
     answer_format: str = "auto",
     limit: int | None = None,
     seed: int = 0,
+    strict: bool = False,
 ) -> tuple[list[Item], dict[str, Any]]:
     """Load ``mcq:FILE`` or ``qa:FILE`` as Items.
 
@@ -93,7 +94,8 @@ def load_items(
     _no_lone_surrogates(df, path)
     try:
         return items_from_frame(df, name=name, kind=kind, path=path, sha256=sha256_file(path), languages=languages,
-                                columns=columns, answer_format=answer_format, limit=limit, seed=seed)  # fmt: skip
+                                columns=columns, answer_format=answer_format, limit=limit, seed=seed,
+                                strict=strict)  # fmt: skip
     except MALFORMED as exc:  # a cell no row check foresaw: one line naming the file (issue 60)
         what = f"{type(exc).__name__}: {str(exc)[:160]}"
         raise DataError(f"a cell that cannot be read ({what})", file=str(path)) from None
@@ -158,6 +160,7 @@ class FileBenchmark(Benchmark):
             answer_format=str(request.options.get("answer_format", "auto")),
             limit=request.limit,
             seed=request.seed,
+            strict=bool(request.options.get("strict_data")),
         )
 
 

@@ -87,6 +87,7 @@ class HFBenchmark(Benchmark):
             answer_format=str(opts.get("answer_format", "auto")),
             limit=request.limit,
             seed=request.seed,
+            strict=bool(opts.get("strict_data")),
         )
         provenance.update({"dataset": self.dataset, "source": str(source), "split": split, "configs": configs})
         return items, provenance
@@ -151,7 +152,8 @@ def load_frame(source: str | Path, config: str | None, split: str, name: str, **
     except FileNotFoundError as exc:
         raise DataNotFoundError(f"{where}: {exc}") from None
     except ValueError as exc:  # unknown split or config: the message lists the available ones
-        raise ConfigError(f"{where}: {exc}") from None
+        hint = " (choose one with -B hf_split=NAME)" if "split" in str(exc).lower() else ""
+        raise ConfigError(f"{where}: {exc}{hint}") from None
     except Exception as exc:  # gated, network, malformed files: one line, never a traceback
         hint = " (a gated dataset: accept its terms and set HF_TOKEN)" if "gated" in str(exc).lower() else ""
         raise DataError(f"{where}: {type(exc).__name__}: {str(exc)[:300]}{hint}") from None

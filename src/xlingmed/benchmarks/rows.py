@@ -14,23 +14,24 @@ from typing import Any, Literal
 import pandas as pd
 from pydantic import Field, field_validator
 
+from xlingmed.benchmarks.answer_keys import answer_key, is_placeholder, option_columns
 from xlingmed.benchmarks.base import BenchmarkOptions
+from xlingmed.benchmarks.odd_rows import RowSkipped, SkipLog
 from xlingmed.errors import ConfigError, DataError
 from xlingmed.languages import CANONICAL_LETTERS, get_language, normalise_label
-from xlingmed.parsing.options import clean_mc_text, parse_options
-from xlingmed.parsing.several import join_labels
+from xlingmed.parsing.options import parse_options
 from xlingmed.types import Choice, Item
 
 FIELDS = ("item_id", "lang", "question", "options", "answer", "reference", "negatives", "category")
 FIELD_DEFAULTS: dict[str, tuple[str, ...]] = {
-    "item_id": ("item_id", "id", "qid", "question_id"),
+    "item_id": ("item_id", "id", "qid", "question_id", "question_number"),
     "lang": ("lang", "language", "language_code"),
     "question": ("question", "prompt", "stem", "query"),
     "options": ("options", "choices"),
-    "answer": ("answer", "gold", "label", "answer_idx", "correct_answer", "target"),
+    "answer": ("answer", "gold", "label", "answer_idx", "correct_answer", "target", "answer_key"),
     "reference": ("reference", "answer", "gold_answer", "expert_answer", "response"),
     "negatives": ("negatives", "negative_answers"),
-    "category": ("category", "subject", "specialty", "topic"),
+    "category": ("category", "subject", "specialty", "topic", "medical_specialty"),
 }
 ANSWER_FORMATS = ("auto", "letter", "index0", "index1", "text")
 N_NEGATIVES = 4  # XLingHealth LiveQA/MedicationQA: 1 positive + 4 negatives per question
@@ -47,6 +48,10 @@ def cell_value(value: Any) -> Any:
     if value is None or (isinstance(value, float) and pd.isna(value)):
         return ""
     return value
+
+
+def _column_key(name: Any) -> str:
+    return "".join(ch for ch in str(name).casefold() if ch.isalnum())
 
 
 def resolve_columns(df: pd.DataFrame, kind: str, mapping: dict[str, str], path: Path) -> dict[str, str | None]:
@@ -68,7 +73,10 @@ def resolve_columns(df: pd.DataFrame, kind: str, mapping: dict[str, str], path: 
             names = ()
         if kind == "qa" and field == "answer":
             names = ()
-        out[field] = next((c for c in names if c in df.columns and c not in out.values()), None)
+        # as published: any case, space or "_" ("Question", "Correct Answer", "Question Number")
+        by_key = {_column_key(c): str(c) for c in reversed(list(df.columns))}
+        found = (by_key.get(_column_key(n)) for n in names)
+        out[field] = next((c for c in found if c is not None and c not in out.values()), None)
     required = ("question", "answer") if kind == "mcq" else ("question", "reference")
     for field in required:
         if out[field] is None:
@@ -76,23 +84,6 @@ def resolve_columns(df: pd.DataFrame, kind: str, mapping: dict[str, str], path: 
                 f"no {field} column (tried {', '.join(FIELD_DEFAULTS[field])}); map one with --columns {field}=NAME",
                 file=str(path),
             )
-    return out
-
-
-def _option_columns(df: pd.DataFrame, path: Path) -> list[tuple[str, str]]:
-    """(label, column) for one column per option: ``A``… or ``option_a``… / ``opa``…, contiguous from A."""
-    out = []
-    for k, label in enumerate(CANONICAL_LETTERS, 1):
-        names = (label, label.lower(), f"option_{label.lower()}", f"option{label}", f"op{label.lower()}", str(k))
-        for name in names:
-            if name in df.columns:
-                out.append((label, name))
-                break
-        else:
-            break
-    if len(out) == len(CANONICAL_LETTERS) and any(c in df.columns for c in ("K", "k", "option_k", "optionK", "opk")):
-        raise DataError(f"more than {len(CANONICAL_LETTERS)} option columns (A–J are read; K… would be dropped)",
-                        file=str(path))
     return out
 
 
@@ -127,37 +118,6 @@ def _parse_optionscell_value(raw: Any) -> tuple[Choice, ...] | None:
     return choices or None
 
 
-def _gold(answer: Any, choices: Sequence[Choice], fmt: str) -> str | None:
-    text = str(answer).strip()
-    labels = [c.label for c in choices]
-    if fmt in ("index0", "index1"):
-        try:
-            number = float(text)
-            if not number.is_integer():
-                return None  # "1.5", "inf", "nan": no option's index
-            k = int(number) - (1 if fmt == "index1" else 0)
-        except (ValueError, OverflowError):
-            return None
-        return labels[k] if 0 <= k < len(labels) else None
-    if fmt in ("auto", "letter") and "," in text:  # several right options ("A,C"): the set, as join_labels writes it
-        several = [normalise_label(x.strip()) for x in text.split(",") if x.strip()]
-        if len(set(several)) > 1 and all(x in labels for x in several):
-            return join_labels([x for x in several if x is not None])
-    if fmt in ("auto", "letter"):
-        m = clean_mc_text(text)
-        head = m.split(".")[0].split(")")[0].split(":")[0].strip()
-        numbered = [c.label for c in choices if not c.raw_label.isalpha() and c.raw_label.strip() == head]
-        if numbered:  # the options were printed with numbers ("1. …", "① …"): "3" is the third, as printed
-            return numbered[0]
-        label = normalise_label(head) if not head.isdigit() else None
-        if label in labels:
-            return label
-        if fmt == "letter":
-            return None
-    matches = [c.label for c in choices if " ".join(c.text.split()).casefold() == " ".join(text.split()).casefold()]
-    return matches[0] if len(matches) == 1 else None
-
-
 class _Row(Mapping[str, Any]):
     """Row ``k`` of a table held as ``{column: values}``, read as a mapping (no dict built per row)."""
 
@@ -188,6 +148,7 @@ def items_from_frame(
     answer_format: str = "auto",
     limit: int | None = None,
     seed: int = 0,
+    strict: bool = False,
 ) -> tuple[list[Item], dict[str, Any]]:
     """The rows of a table (a user's file, a Hugging Face split) as Items; see ``load_items`` for the fields.
 
@@ -203,8 +164,12 @@ def items_from_frame(
     """
     if answer_format not in ANSWER_FORMATS:
         raise ConfigError(f"unknown answer format {answer_format!r}; known: {', '.join(ANSWER_FORMATS)}")
-    cols = resolve_columns(df, kind, dict(columns or {}), path)
-    option_cols = _option_columns(df, path) if kind == "mcq" and cols["options"] is None else []
+    mapping = dict(columns or {})
+    # "options=Option A|Option B|…": one column per option, named as published
+    named = [c.strip() for c in mapping.pop("options").split("|")] if "|" in mapping.get("options", "") else []
+    cols = resolve_columns(df, kind, mapping, path)
+    option_cols = option_columns(df, path, named) if kind == "mcq" and cols["options"] is None else []
+    skips = SkipLog(strict=strict)
     default_lang = languages[0]
     rows: list[tuple[str, str, Mapping[str, Any], int]] = []
     seen: set[tuple[str, str]] = set()
@@ -245,46 +210,19 @@ def items_from_frame(
         ids = ids[:limit]
     items: list[Item] = []
     position = {i: n for n, i in enumerate(ids)}
-    source_file = path.name  # one string shared by every item's meta
     for item_id, lang, rec, row in sorted(rows, key=lambda r: (position[r[0]], languages.index(r[1]))):
-        question = str(cell_value(rec[cols["question"] or ""]))
-        if not question.strip():
-            raise DataError("empty question", file=str(path), row=row, column=cols["question"])
-        meta: dict[str, Any] = {"source_file": source_file, "row": row, "flags": []}
-        if cols["category"]:
-            meta["category"] = str(cell_value(rec[cols["category"]])).strip() or None
-        if kind == "mcq":
-            items.append(
-                _mcq_item(name, item_id, lang, question, rec, cols, option_cols, answer_format, path, row, meta)
-            )
+        try:
+            item = _item(name, item_id, lang, rec, row, kind, cols, option_cols, answer_format, path, references,
+                         all_ids, seed)  # fmt: skip
+        except RowSkipped as exc:  # one odd row never stops a set: counted by reason (issue 61)
+            skips.add(lang, exc, file=str(path), row=row)
             continue
-        reference = references[(item_id, lang)]
-        if not reference:
-            raise DataError("empty reference answer", file=str(path), row=row, column=cols["reference"])
-        negatives: list[str]
-        if cols["negatives"] and str(cell_value(rec[cols["negatives"]])).strip():
-            parsed = _choices(rec[cols["negatives"]])
-            if not isinstance(parsed, list):
-                raise DataError(
-                    "negatives must be a JSON list of answers", file=str(path), row=row, column=cols["negatives"]
-                )
-            negatives = [n for n in parsed if n.strip()]
-        else:  # other questions' answers in the same language; the same ids in every language (paired)
-            pool = [i for i in all_ids if i != item_id and references.get((i, lang))]
-            picked = random.Random(f"{seed}:{item_id}").sample(pool, min(N_NEGATIVES, len(pool)))
-            negatives = [references[(i, lang)] for i in picked]
-            meta["negatives_from"] = picked
-        items.append(
-            Item(
-                item_id=item_id,
-                benchmark=name,
-                lang=lang,
-                question=question,
-                reference=reference,
-                negatives=tuple(negatives),
-                meta=meta,
-            )
-        )
+        items.append(item)
+    if not items and skips.examples:  # every row odd: name the first, as --strict-data would
+        first = skips.examples[0]
+        raise DataError(f"no row can be an item: {sum(sum(c.values()) for c in skips.counts.values())} skipped, the "
+                        f"first: {first['message']} ({first['reason']})", file=str(path), row=first["row"],
+                        column=first["column"])  # fmt: skip
     provenance = {
         "file": str(path),
         "sha256": sha256,
@@ -295,8 +233,61 @@ def items_from_frame(
         "rows_skipped_other_language": skipped_lang,
         "questions_used": len(ids),
         "flagged_items": {f"{it.item_id}/{it.lang}": it.meta["flags"] for it in items if it.meta["flags"]},
+        "skipped": skips.by_language(),
+        "skipped_rows": skips.examples,
     }
     return items, provenance
+
+
+def _item(
+    name: str,
+    item_id: str,
+    lang: str,
+    rec: Mapping[str, Any],
+    row: int,
+    kind: str,
+    cols: dict[str, str | None],
+    option_cols: list[tuple[str, str]],
+    answer_format: str,
+    path: Path,
+    references: dict[tuple[str, str], str],
+    all_ids: list[str],
+    seed: int,
+) -> Item:
+    """Row ``row`` as an Item. Raises ``RowSkipped`` where it cannot be one, ``DataError`` on a malformed cell."""
+    question = str(cell_value(rec[cols["question"] or ""]))
+    if not question.strip():
+        raise RowSkipped("empty_question", "empty question", column=cols["question"])
+    meta: dict[str, Any] = {"source_file": path.name, "row": row, "flags": []}
+    if cols["category"]:
+        meta["category"] = str(cell_value(rec[cols["category"]])).strip() or None
+    if kind == "mcq":
+        return _mcq_item(name, item_id, lang, question, rec, cols, option_cols, answer_format, path, row, meta)
+    reference = references[(item_id, lang)]
+    if not reference:
+        raise RowSkipped("empty_reference", "empty reference answer", column=cols["reference"])
+    negatives: list[str]
+    if cols["negatives"] and str(cell_value(rec[cols["negatives"]])).strip():
+        parsed = _choices(rec[cols["negatives"]])
+        if not isinstance(parsed, list):
+            raise DataError(
+                "negatives must be a JSON list of answers", file=str(path), row=row, column=cols["negatives"]
+            )
+        negatives = [n for n in parsed if n.strip()]
+    else:  # other questions' answers in the same language; the same ids in every language (paired)
+        pool = [i for i in all_ids if i != item_id and references.get((i, lang))]
+        picked = random.Random(f"{seed}:{item_id}").sample(pool, min(N_NEGATIVES, len(pool)))
+        negatives = [references[(i, lang)] for i in picked]
+        meta["negatives_from"] = picked
+    return Item(
+        item_id=item_id,
+        benchmark=name,
+        lang=lang,
+        question=question,
+        reference=reference,
+        negatives=tuple(negatives),
+        meta=meta,
+    )
 
 
 def _mcq_item(
@@ -312,45 +303,42 @@ def _mcq_item(
     row: int,
     meta: dict[str, Any],
 ) -> Item:
+    unused: list[str] = []  # labels whose slot is empty or a placeholder ("N/A", "-"): never shown to the model
     if cols["options"]:
         raw = _choices(rec[cols["options"]])
         if isinstance(raw, list | dict) and len(raw) > len(CANONICAL_LETTERS):
-            raise DataError(f"{len(raw)} options; at most {len(CANONICAL_LETTERS)} (A–J) are read", file=str(path),
-                            row=row, column=cols["options"])  # fmt: skip
-        choices = _parse_optionscell_value(rec[cols["options"]])
-        if not choices:
-            raise DataError(
-                "options are not a list, a mapping or 'A. …' lines", file=str(path), row=row, column=cols["options"]
-            )
+            raise RowSkipped("too_many_options", f"{len(raw)} options; at most {len(CANONICAL_LETTERS)} (A–J) are read",
+                             column=cols["options"])  # fmt: skip
+        parsed_cell = _parse_optionscell_value(rec[cols["options"]])
+        if not parsed_cell:
+            raise RowSkipped("options_unreadable", "options are not a list, a mapping or 'A. …' lines",
+                             column=cols["options"])  # fmt: skip
+        unused = [c.label for c in parsed_cell if is_placeholder(c.text)]
+        choices = tuple(c for c in parsed_cell if c.label not in unused)
         stem = question.strip()
     elif option_cols:
-        texts = [(label, c, str(cell_value(rec[c])).strip()) for label, c in option_cols]
+        texts = [(label, c, rec[c]) for label, c in option_cols]
+        unused = [label for label, _, t in texts if is_placeholder(t)]
         # columns named 1, 2, 3… are options printed with those numbers (the prompt shows them so)
-        choices = tuple(Choice(label, c if c.isdigit() else label, t) for label, c, t in texts if t)
+        choices = tuple(Choice(label, c if c.isdigit() else label, str(t).strip()) for label, c, t in texts
+                        if label not in unused)  # fmt: skip
         stem = question.strip()
     else:  # embedded in the question, MedArabiQ style
         parsed = parse_options(question)
         if not parsed.choices:
-            raise DataError(
-                "no options: no options column, no A/B/… columns, none in the question text",
-                file=str(path),
-                row=row,
-                column=cols["question"],
-            )
+            raise RowSkipped("no_options", "no options: no options column, no A/B/… columns, none in the question text",
+                             column=cols["question"])  # fmt: skip
         choices, stem = parsed.choices, parsed.stem
         meta["flags"] += list(parsed.flags)
     # options from their own column(s) are not in the question text: the prompt lays them out (``structured``)
     meta["options_embedded"] = not (cols["options"] or option_cols)
     if len(choices) < 2:
-        raise DataError("fewer than two options", file=str(path), row=row)
-    gold = _gold(cell_value(rec[cols["answer"] or ""]), choices, answer_format)
-    if gold is None:
-        raise DataError(
-            f"answer {str(cell_value(rec[cols['answer'] or '']))[:40]!r} is not one of the options ({answer_format})",
-            file=str(path),
-            row=row,
-            column=cols["answer"],
-        )
+        raise RowSkipped("no_options" if not choices else "one_option", f"{len(choices)} option(s)")
+    try:
+        gold = answer_key(cell_value(rec[cols["answer"] or ""]), choices, answer_format, unused)
+    except RowSkipped as exc:
+        exc.column = exc.column or cols["answer"]
+        raise
     meta["stem"] = stem
     return Item(
         item_id=item_id,
@@ -380,10 +368,12 @@ def parse_columns(v: Any) -> dict[str, str]:
 
 class TableOptions(BenchmarkOptions):
     """``-B`` options of a table of rows (a user's file, ``hf:``): ``columns`` (field → column name, or
-    ``field=column,…``) and ``answer_format`` of the gold answers."""
+    ``field=column,…``; ``options=Option A|Option B|…`` names one column per option), ``answer_format`` of the
+    gold answers, and ``strict_data`` (a row that cannot be an item is an error, not skipped: ``odd_rows``)."""
 
     columns: dict[str, str] = Field(default_factory=dict)
     answer_format: Literal["auto", "letter", "index0", "index1", "text"] = "auto"
+    strict_data: bool = False
 
     @field_validator("columns", mode="before")
     @classmethod

@@ -2,7 +2,7 @@
 
 # isort: off
 # the order of these imports is the order of the commands in --help
-from xlingmed.cli import run, merge, porting, info, cache, construct, annotate  # noqa: F401  (each registers its commands on app)
+from xlingmed.cli import run, merge, porting, info, data, cache, construct, annotate  # noqa: F401  (each registers its commands on app)
 
 # isort: on
 from xlingmed.cli.app import app

@@ -53,6 +53,11 @@ def run(
     include_defective: Annotated[
         bool | None, typer.Option("--include-defective/--exclude-defective", help="Keep questions with empty cells.")
     ] = None,
+    strict_data: Annotated[
+        bool | None,
+        typer.Option("--strict-data", help="A row that cannot be an item stops the run (file, row, column named); "
+                     "by default it is skipped and counted by reason."),
+    ] = None,
     seed: Annotated[int | None, typer.Option(help="Seed sent with every request.")] = None,
     temperatures: Annotated[
         str | None,
@@ -236,6 +241,7 @@ def run(
             api_key_env=api_key_env,
             limit=limit,
             include_defective=include_defective,
+            strict_data=strict_data,
             seed=seed,
             temperatures=temperatures,
             max_tokens=max_tokens,

@@ -45,7 +45,7 @@ def tasks_for(benchmark: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
 
 # RunConfig fields of 0.1 that are one benchmark's option (-B key=value now); read for one release.
 LEGACY_BENCHMARK_FIELDS = ("include_defective", "paper_compat", "columns", "answer_format", "hf_config", "hf_split",
-                           "subset", "provenance")  # fmt: skip
+                           "subset", "provenance", "strict_data")  # fmt: skip
 
 
 class RunConfig(BaseModel):
@@ -75,6 +75,8 @@ class RunConfig(BaseModel):
         api_key_env: environment variable that holds the API key [--api-key-env]
         limit: first N questions (same ones in every language) [--limit]
         include_defective: keep questions with empty cells (LiveQA 58, 67; MedicationQA 212) [--include-defective]
+        strict_data: a row that cannot be an item (no options, an answer key naming no option) is an error naming
+            file, row and column, not skipped and counted (``benchmarks.odd_rows``) [--strict-data]
         seed: sent with every request (the paper set none) [--seed]
         temperatures: temperatures swept by verifiability and consistency; default the paper's 0, 0.25, 0.5, 0.75,
             1 for consistency and for verifiability on XLingHealth (0 for a user's qa:FILE) [--temperatures]
@@ -158,6 +160,7 @@ class RunConfig(BaseModel):
     api_key_env: str = "OPENAI_API_KEY"
     limit: int | None = Field(default=None, ge=1)
     include_defective: bool = False
+    strict_data: bool = False
     seed: int | None = 42
     temperatures: tuple[float, ...] | None = None
     max_tokens: int | None = Field(default=None, ge=1)

@@ -25,21 +25,24 @@ import pandas as pd
 
 from xlingmed.benchmarks.base import BenchmarkOptions, LoadRequest, register_benchmark
 from xlingmed.benchmarks.hub.base import HubBenchmark, HubOptions, load_frame, missing_option
-from xlingmed.errors import DataError
 from xlingmed.languages import CANONICAL_LETTERS
 
 
-def _options(raw: str, row: int) -> dict[str, str]:
-    """The options up to the last used one; an ``N/A`` among them keeps its place and text."""
+def _options(raw: Any) -> list[str] | str:
+    """The options in their slots' order, an unused slot as "N/A" (the table reader leaves it out: issue 61); the
+    cell as it is where it is no ``{"option1": …}`` object (the older release's "A. …" lines are read by the table
+    reader; anything else is skipped there as unreadable)."""
     try:
         parsed = json.loads(raw)
-    except (TypeError, json.JSONDecodeError):
-        raise DataError("answer_options is not a JSON object", row=row, column="answer_options") from None
-    keys = sorted(parsed, key=lambda k: int(str(k).removeprefix("option")) if str(k).removeprefix("option").isdigit()
-                  else 10**6)  # fmt: skip
-    while keys and missing_option(parsed[keys[-1]]):
-        keys.pop()
-    return {k: str(parsed[k]).strip() if not missing_option(parsed[k]) else "N/A" for k in keys}
+    except (TypeError, ValueError):
+        return str(raw)
+    if not isinstance(parsed, dict) or not parsed:
+        return str(raw)
+    numbers = [str(k).removeprefix("option") for k in parsed]
+    if not all(n.isdigit() for n in numbers) or sorted(map(int, numbers)) != list(range(1, len(numbers) + 1)):
+        return str(raw)
+    return [("N/A" if missing_option(parsed[f"option{i}"]) else str(parsed[f"option{i}"]).strip())
+            for i in range(1, len(numbers) + 1)]  # fmt: skip
 
 
 class AfriMedOptions(HubOptions):
@@ -66,23 +69,17 @@ class AfriMedQA(HubBenchmark):
         base = {"item_id": df["sample_id"].astype(str), "question": df["question"], "category": df["specialty"]}
         if self.kind != "mcq":
             return pd.DataFrame({**base, "reference": df["answer_rationale"]})
-        options: list[list[str]] = []
+        options: list[list[str] | str] = []
         answers: list[str] = []
         several = 0
-        for row, raw, correct in zip(df["row"], df["answer_options"], df["correct_answer"], strict=True):
-            opts = _options(raw, row)
-            keys = [f"option{i}" for i in range(1, len(opts) + 1)]
-            if list(opts) != keys:
-                raise DataError(
-                    f"answer_options keys {list(opts)} are not option1…", row=row, column="answer_options"
-                )
+        for raw, correct in zip(df["answer_options"], df["correct_answer"], strict=True):
+            options.append(_options(raw))
             listed = [g.strip() for g in str(correct).split(",") if g.strip()]
             several += len(listed) > 1
             gold = listed[0] if listed else ""  # several right answers: the first listed, as the reference scores
-            if gold not in keys:
-                raise DataError(f"correct_answer {gold!r} is not one of {keys}", row=row, column="correct_answer")
-            options.append([opts[k] for k in keys])
-            answers.append(CANONICAL_LETTERS[keys.index(gold)])
+            number = gold.removeprefix("option")
+            # "option3" → C; a key naming no slot stays as written: the table reader skips it by reason
+            answers.append(CANONICAL_LETTERS[int(number) - 1] if number.isdigit() and 0 < int(number) <= 10 else gold)
         out = pd.DataFrame({**base, "options": options, "answer": answers})
         out.attrs["skipped"] = {}
         out.attrs["quirks"] = {"multi_answer_scored_by_first_listed": several}
@@ -103,15 +100,28 @@ _COMMON: dict[str, Any] = {
         "without its system prompt"
     ),
 }
+# what the loader was run on (issue 61; ``benchmarks.verified``)
+VERIFIED_AFRIMED_QA = (
+    "intron-innovation/AfriMed-QA @9bb0ffc03ef4, the reference code's 3,910 expert MCQ rows rebuilt into "
+    'the hub layout: en 3,907 items; 3 skipped (2 answer_empty_option, 1 no_options)'
+)
+
 MCQ = register_benchmark(
     AfriMedQA(
         "afrimed-qa", ("en",), ("choices",), default_tasks=("multiple_choice",),
         description="AfriMed-QA v2: African clinicians' expert multiple choice (gated)", kind="mcq", **_COMMON,
+        verified=VERIFIED_AFRIMED_QA,
     )
 )  # fmt: skip
+# what the loader was run on (issue 61; ``benchmarks.verified``)
+VERIFIED_AFRIMED_QA_SAQ = (
+    'intron-innovation/AfriMed-QA @9bb0ffc03ef4, 912 SAQ rows in the hub layout: en 912 items'
+)
+
 SAQ = register_benchmark(
     AfriMedQA(
         "afrimed-qa/saq", ("en",), ("question", "reference", "negatives"), default_tasks=("open_qa",),
         description="AfriMed-QA v2: short-answer questions with the expert's answer (gated)", kind="qa", **_COMMON,
+        verified=VERIFIED_AFRIMED_QA_SAQ,
     )
 )  # fmt: skip

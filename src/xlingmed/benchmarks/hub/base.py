@@ -46,6 +46,7 @@ class HubOptions(BenchmarkOptions):
     subset: str | None = None
     provenance: tuple[str, ...] = ()
     hf_split: str | None = None
+    strict_data: bool = False  # a row that cannot be an item stops the load (``benchmarks.odd_rows``)
 
     @field_validator("provenance", mode="before")
     @classmethod
@@ -189,6 +190,7 @@ class HubBenchmark(Benchmark):
         return dataset
 
     def load(self, request: LoadRequest) -> tuple[list[Item], dict[str, Any]]:
+        from xlingmed.benchmarks.odd_rows import merge_skipped
         from xlingmed.benchmarks.rows import frame_fingerprint, items_from_frame
 
         unknown = [lang for lang in request.languages if lang not in self.languages]
@@ -243,6 +245,7 @@ class HubBenchmark(Benchmark):
             answer_format=self.answer_format_of(request),
             limit=request.limit if self.shared_id else None,
             seed=request.seed,
+            strict=bool(request.options.get("strict_data")),
         )
         for item in items:
             item.meta["translation"] = translation[(item.item_id, item.lang)]
@@ -259,7 +262,7 @@ class HubBenchmark(Benchmark):
                 "provenance_filter": list(keep) if keep is not None else None,
                 "dropped_by_provenance": dropped,
                 "reference_rules": quirks,
-                "skipped": skipped,
+                "skipped": merge_skipped(skipped, provenance.get("skipped", {})),
                 "paired_items": _paired(items, request.languages) if self.shared_id else None,
             }
         )

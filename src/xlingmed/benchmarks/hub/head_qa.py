@@ -87,6 +87,12 @@ _COMMON: dict[str, Any] = {
     ),
     "shared_id": "name + qid",
 }
+# what the loader was run on (issue 61; ``benchmarks.verified``)
+VERIFIED_HEAD_QA = (
+    "the original release's exam JSON (es, en) rebuilt into <lang>/<split>.parquet: 6,765 items each, all "
+    'paired; raulista1997/benchmarkdata @52ba5528fd1f HEAD_EN.json: en 6,765'
+)
+
 V1 = register_benchmark(
     HeadQA(
         "head-qa", ("es", "en"), ("choices",), default_tasks=("multiple_choice",),
@@ -94,6 +100,7 @@ V1 = register_benchmark(
         description="HEAD-QA v1: Spanish healthcare exams (MIR, EIR, FIR…), es source, en machine translated",
         dataset="EleutherAI/headqa", translation=(("es", "original"), ("en", "machine")),
         run_languages=("es", "en"), home="https://huggingface.co/datasets/EleutherAI/headqa", **_COMMON,
+        verified=VERIFIED_HEAD_QA,
     )
 )  # fmt: skip
 V2 = register_benchmark(

@@ -43,6 +43,13 @@ class MedAraBench(HubBenchmark):
         return df.assign(item_id=ids)
 
 
+# what the loader was run on (issue 61; ``benchmarks.verified``)
+VERIFIED_MEDARABENCH = (
+    "nyuad-cai/MedAraBench @be4d68064bc9 medarabench-test_split.csv (the authors' test split, -B "
+    'hf_split=test; columns as published): ar 4,928 of 4,959 rows; 31 skipped (18 answer_not_an_option, '
+    '10 answer_empty_option, 1 alternative_answers, 1 empty_question, 1 one_option)'
+)
+
 SPEC = register_benchmark(
     MedAraBench(
         "medarabench",
@@ -59,5 +66,6 @@ SPEC = register_benchmark(
         split="train",
         translation=(("ar", "original"),),
         home="https://huggingface.co/datasets/IFM/MedAraBench_verified",
+        verified=VERIFIED_MEDARABENCH,
     )
 )

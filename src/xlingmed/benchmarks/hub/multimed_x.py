@@ -99,6 +99,12 @@ class MultiMedX(HubBenchmark):
         return out
 
 
+# what the loader was run on (issue 61; ``benchmarks.verified``)
+VERIFIED_MULTIMED_X = (
+    'astridesa/Med-CoReasoner @324dd0d99724 sample files (ja, with their en column) reshaped to the hub '
+    'layout: ja 200, en 200, paired; other languages unverified'
+)
+
 SPEC = register_benchmark(
     MultiMedX(
         "multimed-x", LANGUAGES, ("question", "reference", "negatives"), default_tasks=("correctness",),
@@ -107,5 +113,6 @@ SPEC = register_benchmark(
         kind="qa", dataset="li-lab/MultiMed-X", split="train", shared_id="the number of qa-<lang>-NNN",
         translation=(("en", "original"), *((lg, "post-edited") for lg in LANGUAGES[1:])),
         home="https://huggingface.co/datasets/li-lab/MultiMed-X",
+        verified=VERIFIED_MULTIMED_X,
     )
 )  # fmt: skip

@@ -83,6 +83,11 @@ class MultiMedXNLI(HubBenchmark):
                        "licence": self.licence, "skipped": skipped, "labels": counts, "translation": made}  # fmt: skip
 
 
+# what the loader was run on (issue 61; ``benchmarks.verified``)
+VERIFIED_MULTIMED_X_NLI = (
+    'astridesa/Med-CoReasoner @324dd0d99724 BioNLI sample (ja) reshaped: ja 148 of 150; en unverified'
+)
+
 SPEC = register_benchmark(
     MultiMedXNLI(
         "multimed-x/nli", ("en", "zh", "ja", "ko", "sw", "th", "yo", "zu"), ("reference", "negatives"),
@@ -92,5 +97,6 @@ SPEC = register_benchmark(
         shared_id="the number of bionli-<lang>-NNN",
         translation=(("en", "original"), *((lg, "post-edited") for lg in ("zh", "ja", "ko", "sw", "th", "yo", "zu"))),
         home="https://huggingface.co/datasets/li-lab/MultiMed-X",
+        verified=VERIFIED_MULTIMED_X_NLI,
     )
 )  # fmt: skip

@@ -1,0 +1,86 @@
+"""Issue 61: tables in the layouts and with the quirks of real published sets (MedAraBench's authors' CSV, the
+AfriMed-QA expert set), with invented text: one odd row never stops a set, each is counted by reason, and
+``--strict-data`` / ``xlingmed data check`` say which row and column."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from xlingmed.benchmarks import custom
+from xlingmed.errors import DataError
+
+# MedAraBench's published columns (nyuad-cai/MedAraBench, medarabench-test_split.csv), its answer-key forms
+ROWS = [
+    # (question, options A–F, key)
+    ("Which nerve supplies the deltoid?", ["axillary", "radial", "ulnar", "median", "", ""], "A"),
+    ("Which vessel is end-arterial?", ["renal artery", "aorta", "iliac", "femoral", "", ""], "a"),  # lower case
+    ("Which cell makes insulin?", ["alpha", "beta", "delta", "PP", "", ""], "beta"),  # the option's text
+    ("Which are muscles of mastication?", ["masseter", "temporalis", "buccinator", "orbicularis", "", ""], "A+B"),
+    ("Which is a carpal bone?", ["scaphoid", "talus", "navicular", "cuboid", "", ""], "AorB"),  # either: skipped
+    ("Which hormone is from the pineal gland?", ["melatonin", "renin", "TSH", "GH", "", ""], "E"),  # empty slot
+    ("Which vitamin is fat-soluble?", ["C", "B1", "K", "B12", "-", ""], "C"),  # "-" placeholder: not shown
+    ("Which lobe holds Broca's area?", ["frontal", "parietal", "occipital", "temporal", "", ""], "None of these"),
+]
+
+
+@pytest.fixture
+def medarabench_csv(tmp_path: Path) -> Path:
+    frame = pd.DataFrame(
+        [
+            {"Question Number": k + 1, "Question": q, **{f"Option {x}": t for x, t in zip("ABCDEF", opts, strict=True)},
+             "Correct Answer": key, "Level": "Y2", "Medical Specialty": "Anatomy"}
+            for k, (q, opts, key) in enumerate(ROWS)
+        ]
+    )  # fmt: skip
+    path = tmp_path / "medarabench-test_split.csv"
+    frame.to_csv(path, index=False)
+    return path
+
+
+def test_a_published_layout_loads_its_rows_and_counts_the_odd_ones(medarabench_csv: Path) -> None:
+    items, prov = custom.load_items(f"mcq:{medarabench_csv}", ("ar",))
+    assert prov["columns"] == {"item_id": "Question Number", "question": "Question", "answer": "Correct Answer",
+                               "category": "Medical Specialty"}  # fmt: skip
+    assert prov["option_columns"] == [f"Option {x}" for x in "ABCDEF"]
+    gold = {it.item_id: it.gold_label for it in items}
+    assert gold == {"1": "A", "2": "A", "3": "B", "4": "A,B", "7": "C"}
+    assert prov["skipped"] == {"ar": {"alternative_answers": 1, "answer_empty_option": 1, "answer_not_an_option": 1}}
+    assert [(r["row"], r["column"], r["reason"]) for r in prov["skipped_rows"]] == [
+        (6, "Correct Answer", "alternative_answers"), (7, "Correct Answer", "answer_empty_option"),
+        (9, "Correct Answer", "answer_not_an_option")]  # fmt: skip
+    vitamin = next(it for it in items if it.item_id == "7")
+    assert [c.text for c in vitamin.choices] == ["C", "B1", "K", "B12"]  # the "-" slot is never shown
+
+
+def test_strict_data_stops_at_the_first_odd_row(medarabench_csv: Path) -> None:
+    with pytest.raises(DataError, match=r"row 6, column 'Correct Answer'.*alternative_answers"):
+        custom.load_items(f"mcq:{medarabench_csv}", ("ar",), strict=True)
+
+
+def test_option_columns_can_be_named_as_published(tmp_path: Path) -> None:
+    path = tmp_path / "set.csv"
+    pd.DataFrame([{"stem": "Which?", "first": "x", "second": "y", "third": "z", "key": "B"}]).to_csv(path, index=False)
+    items, prov = custom.load_items(f"mcq:{path}", ("en",),
+                                    columns={"question": "stem", "answer": "key", "options": "first|second|third"})
+    assert [(c.label, c.text) for c in items[0].choices] == [("A", "x"), ("B", "y"), ("C", "z")]
+    assert items[0].gold_label == "B" and prov["option_columns"] == ["first", "second", "third"]
+
+
+def test_data_check_prints_counts_skips_and_the_verification_record(medarabench_csv: Path) -> None:
+    res = subprocess.run([sys.executable, "-m", "xlingmed.cli", "data", "check", f"mcq:{medarabench_csv}",
+                          "--languages", "ar"], capture_output=True, text=True, timeout=120,
+                         env={**os.environ, "COLUMNS": "250"})  # fmt: skip
+    assert res.returncode == 0, res.stderr
+    text = " ".join(res.stdout.split())
+    assert "5 items" in text and "answer_empty_option 1" in text and "A,B:1" in text
+    assert "skipped: row 6, column 'Correct Answer' (ar): alternative_answers" in text and "verified on:" in text
+    bad = subprocess.run([sys.executable, "-m", "xlingmed.cli", "data", "check", f"mcq:{medarabench_csv}",
+                          "--languages", "ar", "--strict-data"], capture_output=True, text=True,
+                         timeout=120)  # fmt: skip
+    assert bad.returncode == 2 and "row 6" in bad.stderr + bad.stdout

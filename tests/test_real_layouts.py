@@ -84,3 +84,44 @@ def test_data_check_prints_counts_skips_and_the_verification_record(medarabench_
                           "--languages", "ar", "--strict-data"], capture_output=True, text=True,
                          timeout=120)  # fmt: skip
     assert bad.returncode == 2 and "row 6" in bad.stderr + bad.stdout
+
+
+def test_dry_run_says_what_the_data_lost_before_any_request(medarabench_csv: Path, tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from xlingmed.cli import app
+
+    result = CliRunner().invoke(app, ["run", "--benchmark", f"mcq:{medarabench_csv}", "--languages", "ar",
+                                      "--dry-run", "--out", str(tmp_path / "run")], env={"COLUMNS": "400"})  # fmt: skip
+    text = " ".join(result.output.split())
+    assert result.exit_code == 0, result.output
+    assert ("3 row(s) of the data could not be items and were skipped (ar: alternative_answers 1, "
+            "answer_empty_option 1, answer_not_an_option 1)") in text  # fmt: skip
+    assert not (tmp_path / "run").exists()
+
+
+def test_multimed_x_nli_as_the_authors_sample_files_hold_it(tmp_path: Path) -> None:
+    """Only Japanese rows, English in an ``EN`` column beside each, one hypothesis marker mid-line (the authors'
+    BioNLI sample, astridesa/Med-CoReasoner, with invented text)."""
+    import json
+
+    from xlingmed.benchmarks import load_benchmark
+
+    folder = tmp_path / "li-lab" / "MultiMed-X"
+    folder.mkdir(parents=True)
+    rows = [
+        {"id": "bionli-jp-001", "lang": "jp", "task": "nli", "label": "entailment",
+         "text": "\n前提:\n薬は血圧を下げた。\n\n仮説:\n薬は血圧を下げる",
+         "EN": "Premise: it lowered.\nHypothesis: it lowers"},
+        {"id": "bionli-jp-002", "lang": "jp", "task": "nli", "label": "contradiction",
+         "text": "前提: 薬は血圧を下げた。仮説: 薬は血圧を上げる", "EN": "Premise: it lowered.\nHypothesis: it raises"},
+        {"id": "bionli-jp-003", "lang": "jp", "task": "nli", "label": "entailment",
+         "text": "前提: 薬は血圧を下げた。", "EN": "Premise: it lowered.\nHypothesis: it lowers"},
+    ]  # fmt: skip
+    (folder / "multimed_x.jsonl").write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), "utf-8")
+    items, prov = load_benchmark("multimed-x/nli", tmp_path, ["en", "ja"])
+    by = {(it.lang, it.item_id): it for it in items}
+    assert sorted(by) == [("en", f"bionli-00{k}") for k in (1, 2, 3)] + [("ja", "bionli-001"), ("ja", "bionli-002")]
+    assert by[("ja", "bionli-002")].negatives == ("薬は血圧を上げる",)  # its hypothesis marker mid-line
+    assert by[("en", "bionli-002")].negatives == ("it raises",)
+    assert prov["skipped"] == {"ja": {"no_hypothesis_marker": 1}}

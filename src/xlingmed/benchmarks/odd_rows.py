@@ -74,3 +74,16 @@ def merge_skipped(*parts: dict[str, dict[str, int]]) -> dict[str, dict[str, int]
         for lang, reasons in (part or {}).items():
             out.setdefault(lang, Counter()).update(reasons)
     return {lang: dict(c) for lang, c in out.items() if c}
+
+
+def skipped_sentence(dataset: dict[str, Any]) -> str | None:
+    """One sentence on the rows a load left out (``summary.json`` → ``dataset.skipped``), for the console, the
+    report and ``--dry-run``; ``None`` where none was."""
+    skipped = dataset.get("skipped") or {}
+    if not skipped:
+        return None
+    parts = [f"{lang}: " + ", ".join(f"{reason} {n}" for reason, n in sorted(reasons.items()))
+             for lang, reasons in skipped.items()]  # fmt: skip
+    total = sum(n for reasons in skipped.values() for n in reasons.values())
+    return (f"{total} row(s) of the data could not be items and were skipped ({'; '.join(parts)}); "
+            "dataset.skipped_rows names the first, --strict-data stops at them")  # fmt: skip

@@ -15,6 +15,7 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 
+from xlingmed.benchmarks.odd_rows import skipped_sentence
 from xlingmed.cli.app import app
 from xlingmed.cli.common import RichProgress, console, fail, set_format, write_report
 from xlingmed.cli.tables import FormatOption
@@ -291,7 +292,7 @@ def run(
         if notice:  # a non-commercial or research-only licence, a gate: said before anything runs
             console.print(f"[bold yellow]note:[/] {notice}", highlight=False)
         if dry_run:
-            print_plan(plan_only(cfg))
+            print_plan(plan_only(cfg, on_plan=lambda p: _say_skipped(p.provenance)))
             return
         with Progress(
             TextColumn("{task.description}"),
@@ -319,6 +320,9 @@ def run(
                       "written; run the same command to resume", highlight=False)  # fmt: skip
         raise typer.Exit(code=EXIT_INTERRUPTED) from None
     print_summary(result.summary)
+    skipped = skipped_sentence(result.summary.get("dataset", {}))
+    if skipped:
+        console.print(f"[bold yellow]note:[/] {skipped}", highlight=False)
     print_parsing(result.summary)
     print_not_available(result.summary)
     print_failures(result.summary)
@@ -388,3 +392,9 @@ def _legacy_task_flags(args: list[str]) -> dict[str, Any]:
         else:
             raise ConfigError(f"no such option: {name} (task options: -T key=value; see `xlingmed list`)")
     return out
+
+
+def _say_skipped(dataset: dict[str, Any]) -> None:
+    skipped = skipped_sentence(dataset)
+    if skipped:
+        console.print(f"[bold yellow]note:[/] {skipped}", highlight=False)

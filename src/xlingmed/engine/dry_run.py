@@ -3,18 +3,19 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from typing import Any
 
 from xlingmed.budget import request_tokens
 from xlingmed.config import RunConfig
-from xlingmed.engine.plan import make_plan
+from xlingmed.engine.plan import Plan, make_plan
 from xlingmed.engine.walk import StageBatch, walk
 from xlingmed.models.base import is_free
 from xlingmed.store import CompletionCache, default_cache_path
 from xlingmed.types import Completion
 
 
-def dry_run(config: RunConfig) -> list[dict[str, Any]]:
+def dry_run(config: RunConfig, on_plan: Callable[[Plan], None] | None = None) -> list[dict[str, Any]]:
     """What ``evaluate(config)`` would send, without calling any model or writing anything.
 
     One row per task × stage × model × language × temperature: ``requests`` (distinct), ``cached`` (answered
@@ -27,6 +28,8 @@ def dry_run(config: RunConfig) -> list[dict[str, Any]]:
         ConfigError, DataError, DataNotFoundError, ModelError: as ``evaluate``.
     """
     plan = make_plan(config)
+    if on_plan is not None:  # the command line says what the data lost before the table (issue 61)
+        on_plan(plan)
     asyncio.run(plan.aclose())
     cache = CompletionCache.open_readonly(config.cache or default_cache_path())
     rows: dict[tuple[str, str, str, str, float], dict[str, Any]] = {}

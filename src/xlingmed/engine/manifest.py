@@ -56,7 +56,7 @@ def build_summary(
                 *("file", "sha256", "version", "rows_used", "quirks", "flagged_items", "perturbation"),
                 # the hub sets: what a reader needs beside every number (is the set parallel, whose translation)
                 *("dataset", "split", "subset", "parallel", "licence", "translation", "provenance_filter"),
-                *("dropped_by_provenance", "skipped", "reference_rules", "paired_items"),
+                *("dropped_by_provenance", "skipped", "skipped_rows", "reference_rules", "paired_items"),
                 *("join", "chinese_from"),  # a run over joined sets: how the join held (multimed-x/liveqa)
             )
             if k in provenance

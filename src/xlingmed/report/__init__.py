@@ -26,6 +26,7 @@ from xlingmed.analysis.effects import language_effects
 from xlingmed.analysis.overview import by_language
 from xlingmed.analysis.run import analyse_run, read_scores
 from xlingmed.analysis.verdicts import MIN_JUDGE_KAPPA
+from xlingmed.benchmarks.odd_rows import skipped_sentence
 from xlingmed.errors import ConfigError
 from xlingmed.filemodes import follow_private, is_owner_only
 from xlingmed.report import compare, explorer, run_figures, sections
@@ -326,6 +327,7 @@ def _view(
         },
         "languages": run.languages,
         "toy": run.summary.get("model") in TOY_MODELS,
+        "skipped": skipped_sentence(run.summary.get("dataset") or {}),
         "uneven": [
             f"{task}: {', '.join(f'{lang} {n}' for lang, n in b['fewer'].items())} scored items, against {b['most']}"
             for task, b in run.summary.get("uneven_losses", {}).items()

@@ -17,6 +17,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+import pandas as pd
+
 from xlingmed.benchmarks.base import LoadRequest, register_benchmark
 from xlingmed.benchmarks.hub.base import HubBenchmark, load_frame, translation_counts
 from xlingmed.benchmarks.hub.multimed_x import ALIASES, number_of
@@ -28,7 +30,8 @@ LABELS = {"entailment": 1, "contradiction": 0}
 
 
 def _marker(word: str) -> re.Pattern[str]:
-    return re.compile(rf"(?m)^\s*{re.escape(word)}\s*[:：]\s*")
+    # anywhere but inside a word: the authors' Japanese sample has "…。仮説: …" on the premise's line
+    return re.compile(rf"(?<![A-Za-z]){re.escape(word)}\s*[:：]\s*")
 
 
 def split_nli(text: str, lang: str) -> tuple[str, str] | None:
@@ -43,6 +46,17 @@ def split_nli(text: str, lang: str) -> tuple[str, str] | None:
     return None
 
 
+def _with_english(nli: pd.DataFrame) -> pd.DataFrame:
+    """``nli`` with English rows made from an ``en``/``EN`` column beside the text where a copy has no ``lang ==
+    "en"`` rows (the authors' sample files; as ``multimed-x`` reads its QA half): the first of each pair."""
+    column = next((c for c in ("en", "EN") if c in nli.columns), None)
+    if (nli["lang"] == "en").any() or column is None:
+        return nli
+    english = nli[nli[column].notna()].assign(text=lambda d: d[column], lang="en")
+    number = english["id"].astype(str).str.rsplit("-", n=1).str[-1]
+    return pd.concat([nli, english[~number.duplicated()]], ignore_index=True)
+
+
 @dataclass(frozen=True)
 class MultiMedXNLI(HubBenchmark):
     def load(self, request: LoadRequest) -> tuple[list[Item], dict[str, Any]]:
@@ -51,7 +65,7 @@ class MultiMedXNLI(HubBenchmark):
             raise ConfigError(f"{self.name} has no language(s) {unknown}; its languages: {', '.join(self.languages)}")
         df = load_frame(self.source(request), None, self.split_of(request), self.name)
         df = df.assign(row=range(2, len(df) + 2), lang=df["lang"].astype(str).str.lower().replace(ALIASES))
-        nli = df[df["task"].astype(str).str.lower() == "nli"]
+        nli = _with_english(df[df["task"].astype(str).str.lower() == "nli"])
         items: list[Item] = []
         skipped: dict[str, dict[str, int]] = {}
         for lang in request.languages:
@@ -85,7 +99,8 @@ class MultiMedXNLI(HubBenchmark):
 
 # what the loader was run on (issue 61; ``benchmarks.verified``)
 VERIFIED_MULTIMED_X_NLI = (
-    'astridesa/Med-CoReasoner @324dd0d99724 BioNLI sample (ja) reshaped: ja 148 of 150; en unverified'
+    "astridesa/Med-CoReasoner @324dd0d99724 BioNLI sample (ja, its EN column) in the hub layout: ja 149 of 150 "
+    "(1 without a hypothesis), en 150; other languages unverified"
 )
 
 SPEC = register_benchmark(

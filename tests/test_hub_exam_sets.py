@@ -185,7 +185,7 @@ def test_multimed_x_joined_to_liveqa_compares_ten_languages_paired(tmp_path: Pat
 
     summary = json.loads((tmp_path / "run" / "summary.json").read_text(encoding="utf-8"))
     assert summary["dataset"]["join"] == {"multimed_x_questions": 5, "liveqa_questions": 244, "exact": 2, "near": 1,
-                                          "duplicates": 1, "unmatched": 1, "coverage": 0.6}  # fmt: skip
+                                          "edited": 0, "duplicates": 1, "unmatched": 1, "coverage": 0.6}  # fmt: skip
     gaps = pd.read_csv(tmp_path / "run" / "report" / "stats" / "gaps.csv")
     contradictory = gaps[(gaps["criterion"] == "correctness") & (gaps["metric"] == "contradictory")]
     assert sorted(contradictory["lang"]) == sorted(langs.split(",")[1:])

@@ -125,3 +125,42 @@ def test_multimed_x_nli_as_the_authors_sample_files_hold_it(tmp_path: Path) -> N
     assert by[("ja", "bionli-002")].negatives == ("薬は血圧を上げる",)  # its hypothesis marker mid-line
     assert by[("en", "bionli-002")].negatives == ("it raises",)
     assert prov["skipped"] == {"ja": {"no_hypothesis_marker": 1}}
+
+
+def test_the_liveqa_join_finds_copies_the_authors_edited() -> None:
+    """MultiMed-X's English copies of LiveQA questions as its files hold them (invented text): HTML entities
+    decoded, a subject line put first, names and places masked; a short question is never a long one's match."""
+    from xlingmed.benchmarks.hub.multimed_x_liveqa import join_by_text
+
+    liveqa = {
+        "l1": "I was a drinker for years &amp; have trouble walking &amp; take thiamin. What else can I take?",
+        "l2": "Can sepsis be prevented. Can someone get this from a hospital?",
+        "l3": "Hello, my name is Ana Lopez and I study at Grant High School in Fresno. I write a report on SIDS and "
+              "would like to know whether parents should worry about crib death and where to read more about it.",
+        "l4": "Is aspirin safe?",
+    }  # fmt: skip
+    multimed = {
+        "001": "I was a drinker for years & have trouble walking & take thiamin. What else can I take?",
+        "002": "Sepsis. Can sepsis be prevented. Can someone get this from a hospital?",
+        "003": "Hello, my name is [NAME] and I study at [LOCATION] in [LOCATION]. I write a report on SIDS and "
+               "would like to know whether parents should worry about crib death and where to read more about it.",
+        "004": "Is aspirin safe for a child of four with a fever of 39 degrees and a rash on both arms?",
+    }  # fmt: skip
+    joined, counts = join_by_text(multimed, liveqa)
+    assert joined == {"001": ("l1", "exact"), "002": ("l2", "edited"), "003": ("l3", "edited")}
+    assert (counts["exact"], counts["near"], counts["edited"], counts["unmatched"]) == (1, 0, 2, 1)
+
+
+def test_a_word_that_is_an_answer_is_never_a_placeholder(tmp_path: Path) -> None:
+    """HEAD-QA's chemistry: "Na" (sodium) is an option and the answer; CareQA: two options alike are flagged."""
+    path = tmp_path / "set.csv"
+    pd.DataFrame([
+        {"id": "q1", "question": "Which ion is mostly outside cells?", "A": "Na", "B": "Mg.", "C": "Cl-.", "D": "Zn.",
+         "answer": "A"},
+        {"id": "q2", "question": "Which is a viral rash?", "A": "Measles.", "B": "Measles.", "C": "Acne.", "D": "N/A",
+         "answer": "A"},
+    ]).to_csv(path, index=False)  # fmt: skip
+    items, prov = custom.load_items(f"mcq:{path}", ("en",))
+    assert [c.text for c in items[0].choices] == ["Na", "Mg.", "Cl-.", "Zn."] and items[0].gold_label == "A"
+    assert [c.text for c in items[1].choices] == ["Measles.", "Measles.", "Acne."]
+    assert prov["flagged_items"] == {"q2/en": ["duplicate_option_text"]} and prov["skipped"] == {}

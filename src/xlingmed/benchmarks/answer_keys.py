@@ -23,8 +23,9 @@ from xlingmed.parsing.options import clean_mc_text
 from xlingmed.parsing.several import join_labels
 from xlingmed.types import Choice
 
-# what sets write in an option slot they do not use (AfriMed-QA "N/A"/"n/a", MedAraBench "-", "np")
-PLACEHOLDERS = frozenset({"n/a", "n.a.", "n:a", "na", "-", "--", "—", "np", "nan", "null"})
+# what sets write in an option slot they do not use (AfriMed-QA "N/A"/"n/a"/"N:A", MedAraBench "-"); never a
+# word that is also an answer: "Na" is sodium (HEAD-QA's chemistry), "NP" a nurse practitioner
+PLACEHOLDERS = frozenset({"n/a", "n.a.", "n:a", "-", "--", "—", "nan", "null"})
 _PREFIXES = ("", "option", "op", "opt", "choice", "answer", "alternative")
 _KEY_SPLIT = regex.compile(r"\s*(?:[,+&;]|\band\b|\by\b|\bet\b|\bund\b|و)\s*", regex.I)
 _ALTERNATIVES = regex.compile(r"^\s*([A-Ja-j])\s*(?:or|/|\||o|ou|oder|أو)\s*([A-Ja-j])\s*$", regex.I)

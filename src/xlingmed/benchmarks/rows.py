@@ -334,6 +334,9 @@ def _mcq_item(
     meta["options_embedded"] = not (cols["options"] or option_cols)
     if len(choices) < 2:
         raise RowSkipped("no_options" if not choices else "one_option", f"{len(choices)} option(s)")
+    alike = [" ".join(c.text.split()).casefold() for c in choices]
+    if len(set(alike)) < len(alike):  # two options alike (CareQA "Measles." twice): kept, flagged, never merged
+        meta["flags"].append("duplicate_option_text")
     try:
         gold = answer_key(cell_value(rec[cols["answer"] or ""]), choices, answer_format, unused)
     except RowSkipped as exc:

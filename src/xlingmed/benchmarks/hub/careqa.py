@@ -56,6 +56,12 @@ _COMMON: dict[str, Any] = {
     "dataset": "HPAI-BSC/CareQA",
     "home": "https://huggingface.co/datasets/HPAI-BSC/CareQA",
 }
+# what the loader was run on (issue 61; ``benchmarks.verified``)
+VERIFIED_CAREQA = (
+    "HPAI-BSC/prompt_engine @21e68bdd4976 careqa_test.json (the English test set) in the hub layout: en 5,621; "
+    "12 with two options alike (flagged); es unverified (no Spanish file reachable)"
+)
+
 MCQ = register_benchmark(
     CareQA(
         "careqa", ("es", "en"), ("choices",), default_tasks=("multiple_choice",), run_languages=("es", "en"),
@@ -63,7 +69,7 @@ MCQ = register_benchmark(
         shared_id="unique_id", translation=(("es", "original"), ("en", "machine")), prompt="structured",
         prompt_template="careqa",
         prompt_source="lm-evaluation-harness careqa_en/careqa_es (utils.doc_to_text): Question, Choices A–D, Answer:",
-        **_COMMON,
+        verified=VERIFIED_CAREQA, **_COMMON,
     )
 )  # fmt: skip
 OPEN = register_benchmark(

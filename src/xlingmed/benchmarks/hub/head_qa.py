@@ -89,8 +89,9 @@ _COMMON: dict[str, Any] = {
 }
 # what the loader was run on (issue 61; ``benchmarks.verified``)
 VERIFIED_HEAD_QA = (
-    "the original release's exam JSON (es, en) rebuilt into <lang>/<split>.parquet: 6,765 items each, all "
-    'paired; raulista1997/benchmarkdata @52ba5528fd1f HEAD_EN.json: en 6,765'
+    "the original release's exam JSON rebuilt into <lang>/<split>.parquet: raulista1997/benchmarkdata "
+    "@52ba5528fd1f HEAD_EN.json (en 6,765, every split) and vkola-lab/PodGPT @32d6e014c061 HEAD-QA-test.json "
+    "(the Spanish test split): es 2,742, en 2,742, all paired; 67 refer to a figure"
 )
 
 V1 = register_benchmark(

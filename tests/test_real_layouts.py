@@ -164,3 +164,32 @@ def test_a_word_that_is_an_answer_is_never_a_placeholder(tmp_path: Path) -> None
     assert [c.text for c in items[0].choices] == ["Na", "Mg.", "Cl-.", "Zn."] and items[0].gold_label == "A"
     assert [c.text for c in items[1].choices] == ["Measles.", "Measles.", "Acne."]
     assert prov["flagged_items"] == {"q2/en": ["duplicate_option_text"]} and prov["skipped"] == {}
+
+
+def test_head_qa_reads_the_authors_release_json(tmp_path: Path) -> None:
+    """HEAD-QA v1 as aghie/head-qa publishes it (``test_HEAD.json``, ``HEAD_EN.json``; invented text): numbered
+    options, ``ra`` and ``qid`` as strings, a figure's path in ``image``; paired by exam name and qid."""
+    import json
+
+    from xlingmed.benchmarks import load_benchmark
+
+    def release(lang: str, texts: tuple[str, str]) -> dict[str, object]:
+        data = [{"qid": "1", "qtext": texts[0], "ra": "2", "image": "",
+                 "answers": [{"aid": 1, "atext": "Fibronectin."}, {"aid": 2, "atext": "Collagen."},
+                             {"aid": 3, "atext": "Integrins."}, {"aid": 4, "atext": "Na"}]},
+                {"qid": "2", "qtext": texts[1], "ra": "4", "image": "images/fig2.png",
+                 "answers": [{"aid": k, "atext": f"option {k}"} for k in range(1, 5)]}]  # fmt: skip
+        return {"version": "1.0", "language": lang,
+                "exams": {"Cuaderno_2016_1_B": {"name": "Cuaderno_2016_1_B", "category": "biology", "year": "2016",
+                                                "data": data}}}  # fmt: skip
+
+    spanish, english = release("es", ("¿Qué forma fibras?", "Vea la figura.")), release("en", ("What?", "See it."))
+    (tmp_path / "test_HEAD.json").write_text(json.dumps(spanish), "utf-8")
+    (tmp_path / "HEAD_EN.json").write_text(json.dumps(english), "utf-8")
+    items, prov = load_benchmark("head-qa", tmp_path, ["es", "en"], hf_split="test")
+    assert [(it.lang, it.item_id, it.gold_label) for it in items] == [
+        ("es", "Cuaderno_2016_1_B_1", "B"), ("en", "Cuaderno_2016_1_B_1", "B"),
+        ("es", "Cuaderno_2016_1_B_2", "D"), ("en", "Cuaderno_2016_1_B_2", "D")]  # fmt: skip
+    assert [c.raw_label for c in items[0].choices] == ["1", "2", "3", "4"] and items[1].choices[3].text == "Na"
+    assert prov["paired_items"] == 2 and prov["reference_rules"] == {"es": {"figure_not_shown": 1},
+                                                                     "en": {"figure_not_shown": 1}}  # fmt: skip

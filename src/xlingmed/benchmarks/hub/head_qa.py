@@ -16,10 +16,14 @@ Columns (both): ``name`` (the exam, ``Cuaderno_2013_1_B``), ``year``, ``category
 question is ``<name>_<qid>`` in every language (v2's paper: both name it), so the languages are paired. The options
 keep the exam's numbers: the prompt shows "1. …", and a reply naming the number is read as that option; Scores
 keep the canonical letter of its place.
+
+v1 is also read as its authors publish it (aghie/head-qa): ``--data-dir`` holding ``{train,dev,test}_HEAD.json``
+(es) and ``…_HEAD_EN.json`` (en), or ``HEAD.json``/``HEAD_EN.json`` (every exam, read whole whatever the split).
 """
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any, ClassVar, Literal
 
@@ -45,11 +49,52 @@ class HeadQAOptions(HubOptions):
     figures: Literal["keep", "drop"] = "keep"
 
 
+def release_files(folder: Path, lang: str, split: str) -> list[Path]:
+    """The original release's JSON for ``lang`` in ``folder`` (aghie/head-qa: ``{split}_HEAD[_EN].json``, ``dev``
+    for validation, else ``HEAD[_EN].json`` with every exam), as its authors publish it; ``[]`` where none is."""
+    suffix = "_EN" if lang == "en" else ""
+    own = {"validation": "dev"}.get(split, split)
+    for name in (f"{own}_HEAD{suffix}.json", f"HEAD{suffix}.json"):
+        if (folder / name).is_file():
+            return [folder / name]
+    return []
+
+
+def read_release(path: Path) -> pd.DataFrame:
+    """One row per question of a release JSON (``{"exams": {name: {"name", "category", "year", "data": [...]}}}``)
+    in the hub's columns.
+
+    Raises:
+        DataError: a file that is not the release's layout (named, with the exam).
+    """
+    from xlingmed.caps import check_input_file
+
+    check_input_file(path)  # a file from others: a plain file, under the size cap
+    try:
+        exams = json.loads(path.read_text(encoding="utf-8"))["exams"]
+        rows = [{"name": exam.get("name", name), "year": exam.get("year"), "category": exam.get("category"), **q}
+                for name, exam in exams.items() for q in exam["data"]]  # fmt: skip
+    except (ValueError, KeyError, TypeError, AttributeError) as exc:
+        what = f"{type(exc).__name__}: {str(exc)[:80]}"
+        raise DataError(f"not HEAD-QA's release layout ({what})", file=str(path)) from None
+    return pd.DataFrame(rows, columns=["name", "year", "category", "qid", "qtext", "ra", "image", "answers"])
+
+
 class HeadQA(HubBenchmark):
     Options: ClassVar[type[BenchmarkOptions]] = HeadQAOptions
 
+    def source(self, request: LoadRequest) -> str | Path:
+        """The release's own JSON where ``--data-dir`` holds it (v1), else the hub layout (``HubBenchmark``)."""
+        if self.dataset == "EleutherAI/headqa" and request.data_dir is not None:
+            for folder in (Path(request.data_dir), Path(request.data_dir) / self.dataset):
+                if any(release_files(folder, lang, self.split_of(request)) for lang in request.languages):
+                    return folder
+        return super().source(request)
+
     def read(self, source: str | Path, lang: str, request: LoadRequest) -> pd.DataFrame:
         split = self.split_of(request)
+        if isinstance(source, Path) and (found := release_files(source, lang, split)):
+            return read_release(found[0])  # the authors' JSON, as published (issue 61)
         if self.dataset == "EleutherAI/headqa":  # no configs in its card: the files by path
             return load_frame(source, None, split, self.name, data_files={split: f"{lang}/{split}.parquet"})
         return load_frame(source, lang, split, self.name)

@@ -237,7 +237,7 @@ def benchmark_table() -> Table:
 
     table = Table(title="benchmarks (xlingmed run --benchmark NAME)")
     for col in ("benchmark", "languages", "parallel", "tasks", "-B options", "licence", "gated", "translation",
-                "subsets"):
+                "subsets", "real files"):
         table.add_column(col, overflow="fold")
     for name, spec in sorted(benchmarks().items()):
         langs = spec.languages
@@ -254,6 +254,8 @@ def benchmark_table() -> Table:
             spec.licence or "-",
             "yes" if getattr(spec, "gated", False) else "no", translation,
             ",".join(getattr(spec, "subsets", ())) or "-",
+            # issue 61: was the loader ever run on the real published files? (xlingmed data check: which)
+            "verified" if spec.verified else "unverified",
         )  # fmt: skip
     return table
 

@@ -193,3 +193,26 @@ def test_head_qa_reads_the_authors_release_json(tmp_path: Path) -> None:
     assert [c.raw_label for c in items[0].choices] == ["1", "2", "3", "4"] and items[1].choices[3].text == "Na"
     assert prov["paired_items"] == 2 and prov["reference_rules"] == {"es": {"figure_not_shown": 1},
                                                                      "en": {"figure_not_shown": 1}}  # fmt: skip
+
+
+def test_multimed_x_reads_the_authors_sample_spreadsheets(tmp_path: Path) -> None:
+    """``MultiMed-X/liveqa/liveqa_jp_200.xlsx`` (``EN``, ``jp``) and ``bionli/bionli_jp_150.xlsx`` (and
+    ``gold_label``) as astridesa/Med-CoReasoner publishes them (invented text): loaded as they are, paired."""
+    from xlingmed.benchmarks import load_benchmark
+
+    root = tmp_path / "MultiMed-X"
+    (root / "liveqa").mkdir(parents=True)
+    (root / "bionli").mkdir()
+    pd.DataFrame({
+        "EN": ["Question:\nIs aspirin safe?\nAnswer:\nMostly.", "Question:\nWhat is gout?\nAnswer:\nA joint disease."],
+        "jp": ["質問:\nアスピリンは安全ですか？\n回答:\n概ね安全です。", "質問:\n痛風とは？\n回答:\n関節の病気です。"],
+    }).to_excel(root / "liveqa" / "liveqa_jp_2.xlsx", index=False)  # fmt: skip
+    pd.DataFrame({
+        "EN": ["\nPremise:\nIt lowered pressure.\nHypothesis:\nIt lowers pressure."],
+        "jp": ["前提: 血圧を下げた。仮説: 血圧を下げる。"], "gold_label": ["entailment"],
+    }).to_excel(root / "bionli" / "bionli_jp_1.xlsx", index=False)  # fmt: skip
+    qa, prov = load_benchmark("multimed-x", tmp_path, ["en", "ja"])
+    assert sorted((it.lang, it.item_id) for it in qa) == [(lg, f"qa-00{k}") for lg in ("en", "ja") for k in (1, 2)]
+    assert next(it for it in qa if it.lang == "ja" and it.item_id == "qa-002").reference == "関節の病気です。"
+    nli, _ = load_benchmark("multimed-x/nli", tmp_path, ["en", "ja"])
+    assert [(it.lang, it.reference) for it in nli] == [("en", "It lowers pressure."), ("ja", "血圧を下げる。")]

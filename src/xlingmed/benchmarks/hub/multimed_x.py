@@ -27,6 +27,7 @@ import pandas as pd
 
 from xlingmed.benchmarks.base import LoadRequest, register_benchmark
 from xlingmed.benchmarks.hub.base import HubBenchmark, load_frame
+from xlingmed.benchmarks.hub.multimed_x_files import authors_folder, authors_table
 from xlingmed.errors import DataError
 
 LANGUAGES = ("en", "zh", "ja", "ko", "sw", "th", "yo", "zu")
@@ -70,9 +71,21 @@ def number_of(raw_id: str, row: int) -> str:
     return f"{m.group(1)}-{m.group(3)}"
 
 
+def frame(source: str | Path, split: str, name: str) -> pd.DataFrame:
+    """The hub's table from ``source``: the authors' spreadsheets turned into it, or the hub layout's files."""
+    if isinstance(source, Path) and ((source / "liveqa").is_dir() or (source / "bionli").is_dir()):
+        return authors_table(source)
+    return load_frame(source, None, split, name)
+
+
 class MultiMedX(HubBenchmark):
+    def source(self, request: LoadRequest) -> str | Path:
+        """The authors' sample spreadsheets where ``--data-dir`` holds them (``multimed_x_files``), else the hub's
+        table (``HubBenchmark``)."""
+        return authors_folder(request) or super().source(request)
+
     def read(self, source: str | Path, lang: str, request: LoadRequest) -> pd.DataFrame:
-        df = load_frame(source, None, self.split_of(request), self.name)
+        df = frame(source, self.split_of(request), self.name)
         df = df.assign(row=range(2, len(df) + 2), lang=df["lang"].astype(str).str.lower().replace(ALIASES))
         qa = df[df["task"].astype(str).str.lower() == "qa"]
         if lang != "en" or (qa["lang"] == "en").any():
@@ -101,8 +114,8 @@ class MultiMedX(HubBenchmark):
 
 # what the loader was run on (issue 61; ``benchmarks.verified``)
 VERIFIED_MULTIMED_X = (
-    'astridesa/Med-CoReasoner @324dd0d99724 sample files (ja, with their en column) reshaped to the hub '
-    'layout: ja 200, en 200, paired; other languages unverified'
+    "astridesa/Med-CoReasoner @324dd0d99724, the authors' sample spreadsheets read as published "
+    "(MultiMed-X/liveqa/liveqa_jp_200.xlsx): ja 200, en 200 from its EN column, paired; other languages unverified"
 )
 
 SPEC = register_benchmark(

@@ -20,8 +20,9 @@ from typing import Any
 import pandas as pd
 
 from xlingmed.benchmarks.base import LoadRequest, register_benchmark
-from xlingmed.benchmarks.hub.base import HubBenchmark, load_frame, translation_counts
-from xlingmed.benchmarks.hub.multimed_x import ALIASES, number_of
+from xlingmed.benchmarks.hub.base import HubBenchmark, translation_counts
+from xlingmed.benchmarks.hub.multimed_x import ALIASES, frame, number_of
+from xlingmed.benchmarks.hub.multimed_x_files import authors_folder
 from xlingmed.errors import ConfigError
 from xlingmed.types import Item
 
@@ -63,7 +64,7 @@ class MultiMedXNLI(HubBenchmark):
         unknown = [lang for lang in request.languages if lang not in self.languages]
         if unknown:
             raise ConfigError(f"{self.name} has no language(s) {unknown}; its languages: {', '.join(self.languages)}")
-        df = load_frame(self.source(request), None, self.split_of(request), self.name)
+        df = frame(authors_folder(request) or self.source(request), self.split_of(request), self.name)
         df = df.assign(row=range(2, len(df) + 2), lang=df["lang"].astype(str).str.lower().replace(ALIASES))
         nli = _with_english(df[df["task"].astype(str).str.lower() == "nli"])
         items: list[Item] = []
@@ -99,8 +100,8 @@ class MultiMedXNLI(HubBenchmark):
 
 # what the loader was run on (issue 61; ``benchmarks.verified``)
 VERIFIED_MULTIMED_X_NLI = (
-    "astridesa/Med-CoReasoner @324dd0d99724 BioNLI sample (ja, its EN column) in the hub layout: ja 149 of 150 "
-    "(1 without a hypothesis), en 150; other languages unverified"
+    "astridesa/Med-CoReasoner @324dd0d99724 bionli_jp_150.xlsx read as published: ja 149 of 150 (1 without a "
+    "hypothesis), en 150 from its EN column; other languages unverified"
 )
 
 SPEC = register_benchmark(

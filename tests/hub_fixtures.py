@@ -166,9 +166,10 @@ def kormedmcqa(root: Path) -> Path:
 
 
 def afrimed_qa(root: Path) -> Path:
-    """One CSV (the hub's ``train`` split) with the ``split`` and ``tier`` columns, ``answer_options`` a JSON string
-    with ``N/A`` slots (one between used options), ``correct_answer`` ``optionK`` (one row listing two right answers),
-    one crowd-tier row, short-answer and consumer rows."""
+    """One CSV (the hub's ``train`` split) with the ``split``, ``tier`` and ``requires_african_expertise`` columns,
+    ``answer_options`` a JSON string with ``N/A`` slots (one between used options; ``n/a`` in another row, whose key
+    names one), ``correct_answer`` ``optionK`` (one row listing two right answers), one crowd-tier row, one row
+    outside the reference's population, short-answer and consumer rows."""
     folder = root / "intronhealth" / "afrimedqa_v2"
     folder.mkdir(parents=True)
     rows = []
@@ -177,8 +178,12 @@ def afrimed_qa(root: Path) -> Path:
         rows.append({"sample_id": f"{i:064x}", "split": "test", "question_type": "mcq", "prompt": "", "question": stem,
                      "answer_options": json.dumps(opts), "correct_answer": f"option{GOLD[i] + 1}",
                      "answer_rationale": "Because.", "specialty": "Endocrinology", "country": "NG",
-                     "tier": "expert"})  # fmt: skip
+                     "tier": "expert", "requires_african_expertise": 1})  # fmt: skip
     rows.append({**rows[0], "sample_id": "f" * 64, "correct_answer": "option3,option1"})  # several right
+    rows.append({**rows[0], "sample_id": "9" * 64, "requires_african_expertise": 0})  # not the reference's population
+    slot = {"option1": "Insulin", "option2": "Glucagon", "option3": "Heparin", "option4": "n/a", "option5": "n/a"}
+    rows.append({**rows[0], "sample_id": "8" * 64, "answer_options": json.dumps(slot),
+                 "correct_answer": "option5"})  # the key names an unused slot: skipped, counted (issue 61)
     rows.append({**rows[1], "sample_id": "e" * 64, "split": "train"})  # expert, in the train split
     rows.append({**rows[2], "sample_id": "b" * 64, "tier": "crowd"})  # not in the expert set
     na = {"option1": "Insulin", "option2": "N/A", "option3": "Glucagon", "option4": "N/A", "option5": "N/A"}

@@ -194,7 +194,8 @@ def test_afrimed_qa_split_column_multi_answers_and_the_gate(tmp_path: Path, monk
     assert [c.text for c in items[0].choices] == ["Pancreas", "Liver", "Kidney", "Spleen"]
     several = next(it for it in items if it.item_id == "en-" + "f" * 64)
     assert several.gold_label == "C"  # "option3,option1": scored against the first listed, as the reference does
-    assert prov["skipped"] == {} and prov["reference_rules"] == {"en": {"multi_answer_scored_by_first_listed": 1}}
+    assert prov["skipped"] == {"en": {"answer_empty_option": 1}}  # the key naming an "n/a" slot (issue 61)
+    assert prov["reference_rules"] == {"en": {"multi_answer_scored_by_first_listed": 1}}
     na = next(it for it in items if it.item_id == "en-" + "a" * 64)
     # an "N/A" slot is never shown to the model (issue 61); the others keep their published labels
     assert [(c.label, c.text) for c in na.choices] == [("A", "Insulin"), ("C", "Glucagon")] and na.gold_label == "C"

@@ -216,3 +216,17 @@ def test_multimed_x_reads_the_authors_sample_spreadsheets(tmp_path: Path) -> Non
     assert next(it for it in qa if it.lang == "ja" and it.item_id == "qa-002").reference == "関節の病気です。"
     nli, _ = load_benchmark("multimed-x/nli", tmp_path, ["en", "ja"])
     assert [(it.lang, it.reference) for it in nli] == [("en", "It lowers pressure."), ("ja", "血圧を下げる。")]
+
+
+def test_data_check_on_a_hub_fixture_with_broken_rows(tmp_path: Path) -> None:
+    """AfriMed-QA's hub layout with a key naming an "n/a" slot, a row outside the reference's population and a
+    crowd row: the expert set, the skipped row by reason, the verification record."""
+    from hub_fixtures import afrimed_qa
+
+    root = afrimed_qa(tmp_path / "data")
+    res = subprocess.run([sys.executable, "-m", "xlingmed.cli", "data", "check", "afrimed-qa", "--data-dir", str(root)],
+                         capture_output=True, text=True, timeout=120, env={**os.environ, "COLUMNS": "250"})  # fmt: skip
+    assert res.returncode == 0, res.stderr
+    text = " ".join(res.stdout.split())
+    assert "afrimed-qa: 6 items" in text and "answer_empty_option 1" in text
+    assert "verified on: intron-innovation/AfriMed-QA @9bb0ffc03ef4" in text

@@ -264,7 +264,7 @@ def _item(
     if kind == "mcq":
         return _mcq_item(name, item_id, lang, question, rec, cols, option_cols, answer_format, path, row, meta)
     reference = references[(item_id, lang)]
-    if not reference:
+    if not reference or is_placeholder(reference):  # "N:A" (AfriMed-QA's stray rationale) is no reference
         raise RowSkipped("empty_reference", "empty reference answer", column=cols["reference"])
     negatives: list[str]
     if cols["negatives"] and str(cell_value(rec[cols["negatives"]])).strip():

@@ -8,11 +8,14 @@ CSV; the hub's only split is ``train``. Columns used: ``sample_id``, ``question_
 "option5": …}``, ``N/A`` where unused), ``correct_answer`` (``option3``; ``option1,option3`` where several are
 right), ``answer_rationale`` (the expert's answer of a short-answer question), ``specialty``, ``country``.
 
-As the reference code builds its expert multiple-choice set (intron-innovation/AfriMed-QA): every ``tier ==
-"expert"`` question, whatever its ``split`` (``-B selection=split`` keeps the ``split`` column's ``--hf-split``,
-default ``test``, instead: the adapter's rule before 0.2); an item with several right answers is scored against the
-first listed, as the reference does (counted in the provenance); an ``N/A`` option between others keeps its place
-and its label, only the trailing unused slots are dropped. Short answers are read by ``split``.
+As the reference code builds its expert multiple-choice set (intron-innovation/AfriMed-QA,
+``src/utils/prepare_data.py``): the questions flagged ``requires_african_expertise == 1`` (where the column is)
+and of ``tier == "expert"``, whatever their ``split`` (``-B selection=split`` keeps the ``split`` column's
+``--hf-split``, default ``test``, instead: the adapter's rule before 0.2); an item with several right answers is
+scored against the first listed, as the reference does (counted in the provenance). An unused slot ("N/A", any
+case) is never shown, the other options keep their labels; a key naming such a slot, or an item without options, is
+skipped and counted (issue 61). Short answers are read by ``split``; a placeholder rationale ("N:A") is no
+reference (skipped, counted).
 """
 
 from __future__ import annotations
@@ -60,6 +63,9 @@ class AfriMedQA(HubBenchmark):
         df = df.assign(row=range(2, len(df) + 2))  # the CSV's own row, for errors
         kind = "mcq" if self.kind == "mcq" else "saq"
         rows = df[df["question_type"].str.lower() == kind]
+        if "requires_african_expertise" in rows.columns:  # the reference code's population (prepare_data.py)
+            flag = pd.to_numeric(rows["requires_african_expertise"], errors="coerce")
+            rows = rows[flag == 1]
         selection = request.options.get("selection") or ("expert" if kind == "mcq" else "split")
         if selection == "expert":
             return rows[rows["tier"].astype(str).str.lower() == "expert"]

@@ -211,7 +211,7 @@ def test_multimed_x_reads_the_authors_sample_spreadsheets(tmp_path: Path) -> Non
         "EN": ["\nPremise:\nIt lowered pressure.\nHypothesis:\nIt lowers pressure."],
         "jp": ["前提: 血圧を下げた。仮説: 血圧を下げる。"], "gold_label": ["entailment"],
     }).to_excel(root / "bionli" / "bionli_jp_1.xlsx", index=False)  # fmt: skip
-    qa, prov = load_benchmark("multimed-x", tmp_path, ["en", "ja"])
+    qa, _ = load_benchmark("multimed-x", tmp_path, ["en", "ja"])
     assert sorted((it.lang, it.item_id) for it in qa) == [(lg, f"qa-00{k}") for lg in ("en", "ja") for k in (1, 2)]
     assert next(it for it in qa if it.lang == "ja" and it.item_id == "qa-002").reference == "関節の病気です。"
     nli, _ = load_benchmark("multimed-x/nli", tmp_path, ["en", "ja"])

@@ -210,3 +210,11 @@ def test_several_right_options_are_read_as_the_set_the_reply_names(reply: str, v
 
     parsed = extract_choices(reply, list("ABCDE"))
     assert (parsed.value, parsed.method) == (value, method)
+
+
+def test_a_persian_option_copied_in_arabic_letters_is_the_same_option() -> None:
+    # the set spells the option with Arabic yeh (ي), the reply with Persian yeh (ی), or the other way round
+    options = {"A": "لوله رحم", "B": "واژن", "C": "پيشابراه آلتی", "D": "اپيدیدیم"}
+    reply = "کدامیک از موارد زیر مشتق می‌شوند:\n\n[C] پیشابراه آلتی\n\nپیشابراه آلتی از این مجاری مشتق می‌شود."
+    parsed = extract_choice(reply, list("ABCD"), options=options)
+    assert (parsed.value, parsed.method) == ("C", "answer_line")

@@ -121,7 +121,8 @@ def _fold_char(c: str) -> str:
     return "".join(out)
 
 
-_ALEF = str.maketrans("أإآٱىة", "اااايه")
+# Persian yeh, keheh and heh-with-yeh as their Arabic forms: a Persian option may be copied in either spelling
+_ALEF = str.maketrans("أإآٱىةیکۀ", "اااايهيكه")
 
 
 class _FoldTable(dict[int, str]):

@@ -244,3 +244,25 @@ def test_for_verdict_plans_with_the_reports_margins_and_refuses_what_it_ignores(
         planning(run, [answered], task="rubric")
     out = cli.invoke(app, [*base, "--report", str(tmp_path / "report")])
     assert "planned at contradictory δ = 0.02, α = 0.1 (the report" in out.output.replace("\n", " "), out.output
+
+
+def test_parts_of_an_item_are_named_by_their_unit_and_ids_match_in_any_unicode_form(tmp_path: Path) -> None:
+    """A set that checks parts of an item (HealthBench's criteria at a temperature: ``q1:hi:0.5:2``) takes a label
+    by item, language and unit; an id written decomposed (a spreadsheet's NFD) is the set's NFC one."""
+    from xlingmed.annotate.sample import write_set
+
+    items = [{"id": f"café:hi:0.5:{k}", "item_id": "café", "lang": "hi", "question": "q", "reference": "r",
+              "answer": "a", "judge_reasoning": "j", "label": "met", "weight": 0.5} for k in (1, 2)]  # fmt: skip
+    settings = {"task": "healthbench", "labels": ["met", "not_met"], "label_names": {}, "paired": True}
+    target = tmp_path / "set"
+    write_set(target, settings, items, ["ana"])
+    decomposed = "cafe\u0301"
+    rows = [{"item_id": decomposed, "lang": "hi", "unit": "0.5:2", "annotator": "ana", "label": "not_met"}]
+    done = import_labels(target, _write_csv(tmp_path / "parts.csv", rows))
+    assert done.stored == 1 and _answers(target) == [("ana", "café:hi:0.5:2", "disagree", "not_met", "")]
+    no_unit = _write_csv(tmp_path / "no_unit.csv", [{k: v for k, v in rows[0].items() if k != "unit"}])
+    with pytest.raises(LabelFileError, match=r"column 'unit': no unit: the set holds several parts of item"):
+        import_labels(target, no_unit)
+    wrong = _write_csv(tmp_path / "wrong.csv", [{**rows[0], "unit": "0.7:1"}])
+    with pytest.raises(LabelFileError, match=r"unit '0.7:1' is not one of item 'café' in hi \(0.5:1, 0.5:2\)"):
+        import_labels(target, wrong)

@@ -26,7 +26,6 @@ labels compared after Unicode NFC normalisation, and values echoed in messages a
 from __future__ import annotations
 
 import csv
-import io
 import json
 import secrets
 import unicodedata
@@ -142,9 +141,9 @@ def _rows(path: Path) -> Iterator[Row]:
         return
     if suffix not in (".csv", ".tsv", ".txt"):
         raise DataError("a label file is .csv (or .tsv) or .jsonl", file=str(path))
-    text = "".join(line for _, line in capped_lines(path))  # every line under the cap, UTF-8 checked
-    reader = csv.reader(io.StringIO(text.removeprefix("\ufeff"), newline=""),
-                        delimiter="\t" if suffix == ".tsv" else ",")  # fmt: skip
+    # streamed line by line, each under the cap and UTF-8 checked; a quoted cell may span lines
+    lines = (line.removeprefix("\ufeff") if n == 1 else line for n, line in capped_lines(path))
+    reader = csv.reader(lines, delimiter="\t" if suffix == ".tsv" else ",")
     try:
         header = next(reader, None)
         if header is None:
@@ -257,8 +256,8 @@ def _by_item(item_id: str, lang: str, unit: str, columns: Mapping[str, str], ind
     mine = [it for it in found if _Index.unit(it) == unit] if (unit or len(found) > 1) else found
     if len(mine) != 1:
         units = ", ".join(sorted(_Index.unit(it) or "''" for it in found))
-        problems.append((columns.get("unit", "unit"), f"{'no' if not mine else 'which'} unit {_shown(unit)} of "
-                         f"item {_shown(item_id)} in {lang}: the set has {units}"))  # fmt: skip
+        what = f"unit {_shown(unit)} is not one" if unit else "no unit: the set holds several parts"
+        problems.append((columns.get("unit", "unit"), f"{what} of item {_shown(item_id)} in {lang} ({units})"))
         return None
     return mine[0]
 

@@ -90,13 +90,15 @@ def strict(args: argparse.Namespace) -> None:
     print(f"a judge exact in en and zh, too strict in es ({100 * STRICT:.0f} % of fine answers called contradictory); "
           f"{args.items} paired questions; {args.reps} repetitions; 95 % intervals of the gap en − X "
           f"(contradictory, lower is better)")  # fmt: skip
-    print(f"{'labels':>6}  {'lang':<4} {'ppi-python':>10} {'verdict':>8} {'small':>6} {'zero-width':>10} "
+    print("coverage of the true gap by ppi-python's own interval and by the verdict's; the share of draws on the "
+          "small-sample interval; intervals of no width (ppi-python's / the verdict's); the verdict's mean width")
+    print(f"{'labels':>6}  {'lang':<4} {'ppi-python':>10} {'verdict':>8} {'small':>6} {'zero width':>11} "
           f"{'mean width':>10}")  # fmt: skip
     ok = True
     start = time.perf_counter()
     for n in (int(x) for x in args.labels.split(",")):
         rng = np.random.default_rng(args.seed + n)
-        got: dict[str, list[tuple[bool, bool, bool, bool, float]]] = {"es": [], "zh": []}
+        got: dict[str, list[tuple[bool, bool, bool, bool, float, bool]]] = {"es": [], "zh": []}
         for _ in range(args.reps):
             world = strict_world(rng, args.items)
             labelled = rng.choice(args.items, n, replace=False)
@@ -108,13 +110,15 @@ def strict(args: argparse.Namespace) -> None:
                                     -1.0, alpha)  # fmt: skip
                 ppi = est.ppi_lower is not None and est.ppi_lower <= true <= est.ppi_upper  # type: ignore[operator]
                 got[lang].append((bool(ppi), est.lower <= true <= est.upper, est.small_sample,
-                                  est.upper - est.lower <= 0, est.upper - est.lower))  # fmt: skip
+                                  est.upper - est.lower <= 0, est.upper - est.lower,
+                                  est.ppi_lower == est.ppi_upper))  # fmt: skip
         for lang, runs in got.items():
             a = np.array(runs, dtype=float)
             cover = float(a[:, 1].mean())
             ok = ok and cover >= 0.90 and not a[:, 3].any()
+            zero = f"{int(a[:, 5].sum())} / {int(a[:, 3].sum())}"
             print(f"{n:>6}  {lang:<4} {100 * a[:, 0].mean():>9.1f}% {100 * cover:>7.1f}% {100 * a[:, 2].mean():>5.0f}% "
-                  f"{int(a[:, 3].sum()):>10} {a[:, 4].mean():>10.3f}")  # fmt: skip
+                  f"{zero:>11} {a[:, 4].mean():>10.3f}")  # fmt: skip
     print(f"target: the verdict's interval covers the true gap in ≥ 90 % at every n, never of zero width: {ok}  "
           f"({time.perf_counter() - start:.1f} s)")  # fmt: skip
 

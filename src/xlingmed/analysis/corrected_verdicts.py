@@ -244,8 +244,10 @@ def _decide(block: list[dict[str, Any]], alpha: float) -> None:
                       f"small-sample {bounds}")  # fmt: skip
         r["labels_needed"] = None
         r["equivalent"] = bool(r["p_equivalence_holm"] < alpha)
-        if r["margin"] != r["margin"]:
-            r["verdict"], r["reason"] = INCONCLUSIVE, f"no margin; {bounds}"
+        if r["margin"] != r["margin"]:  # a test against no margin tests nothing (as analysis.verdicts says it)
+            r["verdict"], r["reason"], r["equivalent"] = INCONCLUSIVE, f"no margin; {bounds}", None
+            for key in ("p_noninferior", "p_inferior", "p_equivalence"):
+                r[key] = r[f"{key}_holm"] = None
         elif r["p_noninferior_holm"] < alpha:
             r["verdict"], r["reason"] = NONINFERIOR, f"{bounds}: lower > −δ = {-r['margin']:+.4g}"
         elif r["p_inferior_holm"] < alpha:

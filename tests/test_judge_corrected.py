@@ -137,7 +137,13 @@ def test_the_verdict_paragraph_of_four_languages_and_two_outcomes_is_short() -> 
     assert "Chinese: inconclusive on contradictory‡ (about 80 more human labels); inconclusive on accuracy† (60" in text
     assert "Hindi: inferior on contradictory‡, 12.0 percentage points worse; inferior on accuracy" in text
     assert [n[0] for n in notes] == ["*", "†", "‡", "M"]
-    assert "contradictory: Chinese with 60 labels, Hindi with 150 labels (judge alone: non-inferior)." in notes[2]
+    assert ("contradictory: Chinese with 60 labels, Hindi with 150 labels (prediction-powered (PPI++); judge alone: "
+            "non-inferior).") in notes[2]  # fmt: skip
+    # issue 62: every footnote names how its bounds were made, the bootstrap's and the prediction-powered ones
+    assert notes[3].endswith("One-sided 95% bounds: paired bootstrap (items resampled with their pairs); "
+                             "prediction-powered (PPI++) (a normal interval from the judge on every item and human "
+                             "labels on some, ppi-python with PPI++'s λ) for contradictory: Chinese, Hindi; "
+                             "Holm-corrected across languages.")  # fmt: skip
     assert notes[1].endswith("right): accuracy: Chinese 12.0% (inferior / non-inferior).")
     # every language parse-limited on both outcomes: the line names each outcome once, about 40 characters a language
     many = [row(lg, oc, "inconclusive", parse_limited=True, not_read_share=0.125, verdict_unread_wrong=INFERIOR,

@@ -5,8 +5,10 @@ For each judged primary outcome and each language with human labels (and labels 
 judge-only, human-only and corrected estimates of the language and the reference, the gap three ways, and the
 judge's bias (judge − human) per language. The corrected gap is tested against −δ like every verdict
 (``analysis.verdicts``), Holm across the labelled languages of an outcome; an inconclusive one says how many human
-labels per language would decide it. ``apply`` then puts the corrected verdict in the row's ``verdict`` and keeps
-the judge-only one beside it (``judge_only_*``); a language with no labels keeps its row as it was.
+labels per language would decide it. Where few labels tell the judge's error, the interval is the small-sample one
+(``judge_corrected``: never of zero width) and the reason says so. ``apply`` then makes the row wholly the
+corrected one (issue 62): verdict, values per language, difference, bounds, p-values, method and provenance; the
+judge's own are kept beside it as ``judge_only_*`` (``JUDGE_ONLY``); a language with no labels keeps its row.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ import pandas as pd
 
 from xlingmed.analysis import judge_corrected as jc
 from xlingmed.analysis.items import item_table
+from xlingmed.analysis.verdict_record import PPI, PPI_SMALL
 from xlingmed.analysis.verdicts import INCONCLUSIVE, INFERIOR, NONINFERIOR, holm_columns, outcomes
 from xlingmed.outcomes import TaskOutcome, apart
 
@@ -93,7 +96,11 @@ def corrected_rows(
     value and bounds: ``judge_*``, ``human_*``, ``corrected_*`` for the language, the reference and the gap), the
     judge's bias per language (``bias_lang``, ``bias_reference`` with bounds), ``human_labels``
     (``human_labels_reference``), ``design_labels`` (``paired`` / ``independent``), the corrected verdict and its
-    reason, and ``labels_needed`` (per language, inconclusive verdicts; ``None`` where labels cannot decide it)."""
+    reason, ``labels_needed`` (per language, inconclusive verdicts; ``None`` where labels cannot decide it), the
+    p-values (raw and ``_holm``: ``p_noninferior``, ``p_inferior``, ``p_equivalence``), ``method`` (``PPI`` or
+    ``PPI_SMALL``), ``provenance``, ``lam``, ``informative_labels`` and ``ppi_lower``/``ppi_upper``
+    (``ppi-python``'s own bounds of the gap, paired design). In the paired design ``corrected_lang`` and
+    ``corrected_reference`` are taken at the gap's λ, so that their difference is the gap."""
     plain = scores[scores["condition"].isna()] if "condition" in scores else scores
     tasks = apart(tasks, scores["task"]) if "task" in scores else tasks
     rows: list[dict[str, Any]] = []
@@ -123,9 +130,10 @@ def corrected_rows(
             both = (judged[lang].loc[common].to_numpy(), judged[reference].loc[common].to_numpy())
             paired = _paired_gap(judged[lang], judged[reference], found, lang, reference, sign, alpha) if (
                 found.paired and parts is None) else None
+            at_gap: tuple[float, float] | None = None
             if paired is not None:
                 row["design_labels"] = "paired"
-                corrected, human = paired
+                corrected, human, at_gap = paired
             else:  # labels on different items: the rectifiers apart, the judge's term still item by item
                 row["design_labels"] = "independent"
                 corrected = jc.gap_shared_items(mine["corrected"], ref["corrected"], *both, sign, alpha)
@@ -135,10 +143,22 @@ def corrected_rows(
                 row.update({f"{who}_lang": mine[who].value, f"{who}_reference": ref[who].value,
                             f"{who}_difference": g.value, f"{who}_lower": g.lower,
                             f"{who}_upper": g.upper})  # fmt: skip
+            if at_gap is not None:  # the languages' values at the gap's λ: their difference is the gap
+                row["corrected_lang"], row["corrected_reference"] = at_gap
             for who, est in (("lang", mine["bias"]), ("reference", ref["bias"])):
                 row.update({f"bias_{who}": est.value, f"bias_{who}_lower": est.lower, f"bias_{who}_upper": est.upper})
             row["_estimate"] = corrected
-            row["p_noninferior"], row["p_inferior"] = jc.verdict_p(corrected, oc.margin)
+            p_ni, p_inf = jc.verdict_p(corrected, oc.margin)
+            # equivalence (TOST): both one-sided tests, H0: Δ ≤ −δ and H0: Δ ≥ δ
+            row.update(p_noninferior=p_ni, p_inferior=p_inf, p_equivalence=max(p_ni, jc.verdict_p(corrected,
+                                                                                               -oc.margin)[1]))
+            lam = "" if corrected.lam is None else f", λ = {corrected.lam:.3g}"
+            row.update(
+                method=PPI_SMALL if corrected.small_sample else PPI, lam=corrected.lam,
+                informative_labels=corrected.informative, ppi_lower=corrected.ppi_lower, ppi_upper=corrected.ppi_upper,
+                provenance=f"the judge on {len(common)} items, {row['human_labels']} human labels "
+                           f"({row['design_labels']}){lam}",
+            )  # fmt: skip
             block.append(row)
         _decide(block, alpha)
         rows += [{k: v for k, v in r.items() if not k.startswith("_")} for r in block]
@@ -191,9 +211,10 @@ def _one_language(judge: pd.Series, labelled: Labelled, alpha: float) -> dict[st
 
 def _paired_gap(
     mine: pd.Series, ref: pd.Series, found: HumanLabels, lang: str, reference: str, sign: float, alpha: float
-) -> tuple[jc.Estimate, jc.Estimate] | None:
+) -> tuple[jc.Estimate, jc.Estimate, tuple[float, float]] | None:
     """(corrected, human-only) gaps item by item, where the humans labelled the same items in both languages
-    (``mine``, ``ref``: the judge's values per item)."""
+    (``mine``, ``ref``: the judge's values per item), and the corrected values of the language and the reference
+    at the gap's λ (``ppi_mean_pointestimate``; their difference times ``sign`` is the gap)."""
     both = mine.index.intersection(ref.index)
     labelled = [i for i in both if i in found.values.get(lang, {}) and i in found.values.get(reference, {})]
     if len(labelled) < jc.MIN_LABELS:
@@ -201,21 +222,32 @@ def _paired_gap(
     y = (np.array([found.values[lang][i] for i in labelled]), np.array([found.values[reference][i] for i in labelled]))
     yhat = (mine.loc[labelled].to_numpy(), ref.loc[labelled].to_numpy())
     w = np.array([found.weights[lang][i] for i in labelled])
-    corrected = jc.paired_gap(y, yhat, (mine.loc[both].to_numpy(), ref.loc[both].to_numpy()), w, sign, alpha)
-    return corrected, jc.human_only(sign * (y[0] - y[1]), w, alpha)
+    unlabelled = (mine.loc[both].to_numpy(), ref.loc[both].to_numpy())
+    corrected = jc.paired_gap(y, yhat, unlabelled, w, sign, alpha)
+    lam = corrected.lam if corrected.lam is not None else 1.0
+    values = tuple(jc.point_at(y[k], yhat[k], unlabelled[k], w, lam) for k in (0, 1))
+    return corrected, jc.human_only(sign * (y[0] - y[1]), w, alpha), (values[0], values[1])
 
 
 def _decide(block: list[dict[str, Any]], alpha: float) -> None:
     if not block:
         return
-    holm_columns(block, ("p_noninferior", "p_inferior"))
+    holm_columns(block, ("p_noninferior", "p_inferior", "p_equivalence"))
     m = len(block)
     for r in block:
         est: jc.Estimate = r["_estimate"]
         bounds = f"corrected bounds [{est.lower:+.4g}, {est.upper:+.4g}]"
+        if est.small_sample:  # few labels tell the judge's error: the wider interval, and why
+            ppi = f"[{est.ppi_lower:+.4g}, {est.ppi_upper:+.4g}]" if est.ppi_lower is not None else "its interval"
+            empty = " has no width" if est.ppi_lower is not None and est.ppi_lower == est.ppi_upper else ""
+            bounds = (f"only {est.informative} of {est.n_labels} labels tell the judge's error (PPI's {ppi}{empty}); "
+                      f"small-sample {bounds}")  # fmt: skip
         r["labels_needed"] = None
-        if r["margin"] != r["margin"]:
-            r["verdict"], r["reason"] = INCONCLUSIVE, f"no margin; {bounds}"
+        r["equivalent"] = bool(r["p_equivalence_holm"] < alpha)
+        if r["margin"] != r["margin"]:  # a test against no margin tests nothing (as analysis.verdicts says it)
+            r["verdict"], r["reason"], r["equivalent"] = INCONCLUSIVE, f"no margin; {bounds}", None
+            for key in ("p_noninferior", "p_inferior", "p_equivalence"):
+                r[key] = r[f"{key}_holm"] = None
         elif r["p_noninferior_holm"] < alpha:
             r["verdict"], r["reason"] = NONINFERIOR, f"{bounds}: lower > −δ = {-r['margin']:+.4g}"
         elif r["p_inferior_holm"] < alpha:
@@ -225,13 +257,29 @@ def _decide(block: list[dict[str, Any]], alpha: float) -> None:
             r["labels_needed"] = jc.labels_needed(est, r["margin"], alpha / m)
 
 
-JUDGE_ONLY = ("verdict", "reason", "difference", "lower", "upper", "n_items_needed")
+# what a corrected row keeps of the judge's own as judge_only_*: every column whose value the correction changes
+JUDGE_ONLY = (
+    "verdict", "reason", "method", "provenance", "value_reference", "value_lang", "difference", "lower", "upper",
+    "p_noninferior", "p_inferior", "p_noninferior_holm", "p_inferior_holm", "p_equivalence", "p_equivalence_holm",
+    "equivalent", "n_items_needed", "verdict_as_read", "verdict_unread_wrong", "verdict_unread_right",
+    "difference_unread_wrong", "difference_unread_right",
+)  # fmt: skip
+FROM_CORRECTED = {
+    "verdict": "verdict", "method": "method", "provenance": "provenance", "value_reference": "corrected_reference",
+    "value_lang": "corrected_lang", "difference": "corrected_difference", "lower": "corrected_lower",
+    "upper": "corrected_upper", "p_noninferior": "p_noninferior", "p_inferior": "p_inferior",
+    "p_noninferior_holm": "p_noninferior_holm", "p_inferior_holm": "p_inferior_holm",
+    "labels_needed": "labels_needed",
+}  # fmt: skip
 
 
 def apply(rows: Sequence[Mapping[str, Any]], corrected: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
-    """The verdict rows with each corrected verdict in its place: ``verdict``, ``reason``, ``difference``, ``lower``
-    and ``upper`` become the corrected ones, the judge's are kept as ``judge_only_*``, and ``judge_corrected``
-    (True/False), ``human_labels`` and ``labels_needed`` are added (a row with no labels: False, 0, None)."""
+    """The verdict rows (``analysis.verdicts.noninferiority``) with each corrected verdict wholly in its place: every
+    column the correction changes (``FROM_CORRECTED``: verdict, values per language, difference, bounds, p-values
+    raw and Holm, method, provenance; the equivalence test where the row has one) is the corrected one, the judge's
+    are kept as ``judge_only_*`` (``JUDGE_ONLY``: those the row has), and ``judge_corrected`` (True/False),
+    ``human_labels`` and ``labels_needed`` are added (a row with no labels: False, 0, None). A parse-limited row's
+    extremes (``verdict_unread_*``) were the judge's verdict's: they move to ``judge_only_*`` too."""
     by_key = {(c["task"], c["lang"]): c for c in corrected}
     out = []
     for r in rows:
@@ -239,10 +287,15 @@ def apply(rows: Sequence[Mapping[str, Any]], corrected: Sequence[Mapping[str, An
         row = {**r, "judge_corrected": c is not None, "human_labels": 0 if c is None else c["human_labels"],
                "labels_needed": None}  # fmt: skip
         if c is not None:
-            row.update({f"judge_only_{k}": r.get(k) for k in JUDGE_ONLY})
-            why = f"judge-corrected ({c['human_labels']} human labels): {c['reason']}"
-            row.update(verdict=c["verdict"], reason=why,
-                       difference=c["corrected_difference"], lower=c["corrected_lower"], upper=c["corrected_upper"],
-                       labels_needed=c["labels_needed"], n_items_needed=None)  # fmt: skip
+            kept = {f"judge_only_{k}": r[k] for k in JUDGE_ONLY if k in r}
+            for k in ("verdict_as_read", "verdict_unread_wrong", "verdict_unread_right", "difference_unread_wrong",
+                      "difference_unread_right"):  # fmt: skip
+                row.pop(k, None)
+            row.update({k: c.get(source) for k, source in FROM_CORRECTED.items()})
+            row["reason"] = f"judge-corrected ({c['human_labels']} human labels): {c['reason']}"
+            row["n_items_needed"] = None
+            if "p_equivalence" in r:
+                row.update({k: c.get(k) for k in ("p_equivalence", "p_equivalence_holm", "equivalent")})
+            row.update(kept)
         out.append(row)
     return out

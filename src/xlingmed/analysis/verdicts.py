@@ -38,6 +38,7 @@ import pandas as pd
 
 from xlingmed.analysis.items import difference, item_table, resample, statistic_of
 from xlingmed.analysis.paired import holm
+from xlingmed.analysis.verdict_record import PAIRED_BOOTSTRAP, UNPAIRED_BOOTSTRAP
 from xlingmed.errors import ConfigError
 from xlingmed.outcomes import TaskOutcome, apart, group_of
 
@@ -173,7 +174,8 @@ def noninferiority(
         alpha, value_reference, value_lang, difference (Δ, better direction), lower, upper (one-sided (1 − α)
         bounds of Δ), p_noninferior, p_inferior (raw and ``_holm``), verdict, reason,
         n_items_needed (inconclusive only), judge_kappa, judge_items and judge_verified (judged outcomes; else
-        None), with ``equivalence`` p_equivalence(_holm) and equivalent, and with ``parse_limits`` the parse
+        None), method (``paired bootstrap`` / ``unpaired bootstrap``) and provenance (resamples, seed), with
+        ``equivalence`` p_equivalence(_holm) and equivalent, and with ``parse_limits`` the parse
         columns of ``analysis.parse_limits.apply`` (a parse-limited verdict that differs between the extremes is
         inconclusive). Values are in the outcome's units (a proportion for accuracy, not %).
     """
@@ -195,6 +197,8 @@ def noninferiority(
                 "unit": oc.unit, "higher_is_better": higher, "lang": lang, "reference": reference,
                 "design": "paired" if parallel else "unpaired", "n_items": 0, "n_reference": None,
                 "margin": oc.margin, "alpha": alpha, **_judge(oc, lang, judges or {}, min_judge_kappa),
+                "method": PAIRED_BOOTSTRAP if parallel else UNPAIRED_BOOTSTRAP,
+                "provenance": f"{n_resamples} resamples, seed {seed + k}",
             }  # fmt: skip
             if parallel:
                 items = ref_table.index.intersection(lang_table.index)

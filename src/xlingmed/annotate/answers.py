@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import sqlite3
 import time
+from collections.abc import Sequence
 from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
@@ -106,20 +107,21 @@ class AnswerStore(SqliteStore):
             ConfigError: an unknown verdict or label, a disagreement without a label different from the judge's,
                 or a reason longer than ``MAX_REASON_CHARS``.
         """
-        if answer.verdict not in ("agree", "disagree"):
-            raise ConfigError(f"verdict must be agree or disagree, got {answer.verdict!r}")
-        label = judge_label if answer.verdict == "agree" else answer.label
-        if label not in labels:
-            raise ConfigError(f"unknown label {label!r}; labels: {', '.join(labels)}")
-        if answer.verdict == "disagree" and label == judge_label:
-            raise ConfigError("a disagreement needs a label other than the judge's")
-        if len(answer.reason) > MAX_REASON_CHARS:
-            raise ConfigError(f"reason longer than {MAX_REASON_CHARS} characters")
+        self.save_many([(answer, judge_label)], labels=labels)
+
+    def save_many(self, answers: Sequence[tuple[Answer, str]], *, labels: list[str]) -> None:
+        """Store every (answer, the judge's label of its item) as ``save`` stores one, in one transaction: all of
+        them or, where one fails its checks, none (``annotate import``).
+
+        Raises:
+            ConfigError: as ``save``, for the first answer that fails (nothing is stored).
+        """
+        rows = [_checked(answer, labels, judge_label) for answer, judge_label in answers]
         with closing(self._connect()) as db, db:  # committed (and fsynced) when the block ends
-            db.execute(
+            db.executemany(
                 "INSERT OR REPLACE INTO answers (annotator, item, verdict, label, reason, updated) "
                 "VALUES (?,?,?,?,?,?)",
-                (answer.annotator, answer.item, answer.verdict, label, answer.reason.strip(), time.time()),
+                rows,
             )
 
     def of(self, annotator: str) -> dict[str, Answer]:
@@ -149,3 +151,21 @@ class AnswerStore(SqliteStore):
 
 
 _ALL = "SELECT annotator, item, verdict, label, reason FROM answers ORDER BY item"
+
+
+def _checked(answer: Answer, labels: list[str], judge_label: str) -> tuple[str, str, str, str, str, float]:
+    """The row ``AnswerStore.save`` writes for ``answer``: the judge's label where the annotator agrees.
+
+    Raises:
+        ConfigError: an unknown verdict or label, a disagreement with the judge's own label, a long reason.
+    """
+    if answer.verdict not in ("agree", "disagree"):
+        raise ConfigError(f"verdict must be agree or disagree, got {answer.verdict!r}")
+    label = judge_label if answer.verdict == "agree" else answer.label
+    if label not in labels:
+        raise ConfigError(f"unknown label {label!r}; labels: {', '.join(labels)}")
+    if answer.verdict == "disagree" and label == judge_label:
+        raise ConfigError("a disagreement needs a label other than the judge's")
+    if len(answer.reason) > MAX_REASON_CHARS:
+        raise ConfigError(f"reason longer than {MAX_REASON_CHARS} characters")
+    return answer.annotator, answer.item, answer.verdict, label, answer.reason.strip(), time.time()

@@ -5,6 +5,9 @@ The run's Scores and the sets already answered give the judge-corrected verdicts
 each inconclusive one says how many labels per language would decide it at 80 % power if its estimate held
 (``labels_needed``). The new set takes the largest shortfall in questions not labelled yet, drawn at random and
 taken in every language (``paired``), so that the sets together are one simple random sample of the questions.
+
+The plan is made at the margins and level of the report it is for (``planning``): ``--margin``/``--alpha`` where
+given, else the report's own (its ``stats/verdicts.csv`` records each outcome's δ and α), else the defaults.
 """
 
 from __future__ import annotations
@@ -24,7 +27,79 @@ from xlingmed.annotate.sample import (
     unit_key,
     write_set,
 )
-from xlingmed.errors import DataError
+from xlingmed.errors import ConfigError, DataError
+
+
+def planning(
+    run_dir: Path, sets: Sequence[Path], *, task: str | None = None, margin: str | None = None,
+    alpha: float | None = None, report: Path | None = None,
+) -> tuple[dict[str, float], float, str]:  # fmt: skip
+    """(margins δ by outcome name, the one-sided α, where they came from in words) to plan further labels with:
+    ``margin``/``alpha`` where given, else those of the report at ``report`` (default ``RUN/report``, where it
+    exists: its ``stats/verdicts.csv``), else each outcome's default margin and 0.05.
+
+    Raises:
+        ConfigError: ``task`` other than the task the sets check (``--for-verdict`` would ignore it), a margin
+            that names no outcome or is no positive number, α outside (0, 0.5).
+        DataError: ``report`` given without a ``stats/verdicts.csv``, or one that cannot be read.
+    """
+    from xlingmed.analysis.verdicts import parse_margins
+    from xlingmed.tasks.registry import task_outcomes
+
+    tasks = task_outcomes()
+    checked = str(load_judge_set(Path(sets[0])).settings.get("task"))
+    if task is not None and task != checked:
+        raise ConfigError(f"--task {task}: --for-verdict draws for the task its sets check ({checked}); drop --task")
+    csv = Path(report if report is not None else Path(run_dir) / "report") / "stats" / "verdicts.csv"
+    if report is not None and not csv.is_file():
+        raise DataError("no stats/verdicts.csv here: not a report folder (xlingmed report)", file=str(report))
+    found: dict[str, float] = {}
+    level: float | None = None
+    if csv.is_file():
+        found, level = _report_plan(csv, tasks)
+    margins = {**found, **parse_margins(margin, tasks)}
+    said = [name for name, value in (("--margin", margin), ("--alpha", alpha)) if value]
+    source = ", ".join(said + ([f"the report {csv}"] if found or level is not None else [])) or "the defaults"
+    level = alpha if alpha is not None else (level if level is not None else 0.05)
+    if not 0 < level < 0.5:
+        raise ConfigError(f"--alpha {level}: the one-sided level must be between 0 and 0.5")
+    return margins, level, source
+
+
+def _report_plan(csv: Path, tasks: Mapping[str, Any]) -> tuple[dict[str, float], float | None]:
+    """(δ by outcome, α) that a report's ``verdicts.csv`` records.
+
+    Raises:
+        DataError: a file that cannot be read, or without the columns outcome, margin and alpha.
+    """
+    import math
+
+    import pandas as pd
+
+    from xlingmed.analysis.verdicts import parse_margins
+    from xlingmed.caps import check_input_file
+    from xlingmed.cells import read_csv
+
+    check_input_file(csv)
+    try:
+        table = read_csv(csv, ("outcome",))
+    except (OSError, ValueError, pd.errors.ParserError) as exc:
+        raise DataError(f"cannot read it ({str(exc)[:120]})", file=str(csv)) from None
+    if table.empty:
+        return {}, None
+    missing = [c for c in ("outcome", "margin", "alpha") if c not in table]
+    if missing:
+        raise DataError(f"no column {', '.join(missing)}: not a report's verdicts.csv", file=str(csv))
+    margins: dict[str, float] = {}
+    for name, value in zip(table["outcome"], table["margin"], strict=True):
+        if isinstance(value, (int, float)) and math.isfinite(float(value)) and float(value) > 0:
+            margins[str(name).split(" (")[0]] = float(value)
+    alphas = {float(a) for a in table["alpha"] if isinstance(a, (int, float)) and math.isfinite(float(a))}
+    level = alphas.pop() if len(alphas) == 1 else None
+    try:
+        return parse_margins(margins, tasks), level
+    except ConfigError as exc:
+        raise DataError(str(exc), file=str(csv)) from None
 
 
 def shortfall(run_dir: Path, sets: Sequence[Path], margins: Mapping[str, float] | None = None,

@@ -1,5 +1,5 @@
-"""``xlingmed annotate sample | translations | export | serve``: human evaluation of the judge (XLingEval App. C,
-Table A7) and of machine translations (App. A, Table A2)."""
+"""``xlingmed annotate sample | import | translations | export | serve``: human evaluation of the judge (XLingEval
+App. C, Table A7) and of machine translations (App. A, Table A2)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from rich.table import Table
 
 from xlingmed.cli.app import app
 from xlingmed.cli.common import console, fail, fmt, stdout
-from xlingmed.errors import XlingmedError
+from xlingmed.errors import ConfigError, XlingmedError
 
 if TYPE_CHECKING:
     from xlingmed.annotate import AnnotationSet
@@ -28,9 +28,12 @@ app.add_typer(annotate_app, name="annotate")
 def annotate_sample(
     run_dir: Annotated[Path, typer.Argument(help="A finished run with a judged task (correctness, rubric…).")],
     out: Annotated[Path, typer.Option(help="Annotation set folder to create.")],
-    fraction: Annotated[float, typer.Option(help="Share of each stratum (paper: 0.1); at least 1 item each.")] = 0.1,
-    stratify: Annotated[str, typer.Option(help="label (the judge's) | none.")] = "label",
-    per_language: Annotated[bool, typer.Option("--per-language/--across-languages")] = True,
+    fraction: Annotated[
+        float | None, typer.Option(help="Share of each stratum (paper: 0.1; the default); at least 1 item each.")
+    ] = None,
+    stratify: Annotated[str | None, typer.Option(help="label (the judge's; the default) | none.")] = None,
+    per_language: Annotated[bool | None, typer.Option("--per-language/--across-languages",
+                                                      help="Strata per language (the default) or across.")] = None,
     seed: Annotated[int, typer.Option(help="Fixes the items drawn and their order.")] = 0,
     annotators: Annotated[str, typer.Option(help="Comma-separated names; each gets a secret token.")] = "a1,a2",
     task: Annotated[
@@ -44,30 +47,45 @@ def annotate_sample(
         list[Path] | None, typer.Option("--for-verdict", help="Sets already answered (repeat): draw, paired, the "
                                         "further questions their inconclusive judge-corrected verdicts need.")
     ] = None,
+    margin: Annotated[
+        str | None, typer.Option(help="--for-verdict: the margins δ the report uses (e.g. contradictory=0.03); "
+                                 "default: the report's (--report), else each outcome's own.")
+    ] = None,
+    alpha: Annotated[
+        float | None, typer.Option(help="--for-verdict: the report's one-sided level (default: the report's, else "
+                                   "0.05).")
+    ] = None,
+    report: Annotated[
+        Path | None, typer.Option(help="--for-verdict: the report folder to plan for (its stats/verdicts.csv gives "
+                                  "margins and α; default RUN/report where it exists).")
+    ] = None,
 ) -> None:
-    """Draw a stratified, seeded sample of a run's judged items for annotators."""
+    """Draw a stratified, seeded sample of a run's judged items for annotators; with --for-verdict, the further
+    questions that would decide the judge-corrected verdicts still inconclusive."""
     from xlingmed.annotate import build_annotation_set
 
     if for_verdict:
-        from xlingmed.annotate.for_verdict import build_for_verdict
-
-        try:
-            aset, need = build_for_verdict(run_dir, out, for_verdict, seed=seed, annotators=annotators.split(","))
-        except XlingmedError as exc:
-            fail(exc)
-            return
-        for lang, more in sorted(need.items()):
-            stdout.print(f"{lang}: about {more} more human labels for its judge-corrected verdicts", highlight=False)
-        stdout.print(f"wrote {aset.path}: {len(aset.items)} items ({aset.settings['strata']}); annotator tokens are "
-                     f"in {aset.path / 'annotators.json'} (keep them secret)", highlight=False)  # fmt: skip
+        ignored = [name for name, value in (("--fraction", fraction), ("--stratify", stratify),
+                                            ("--per-language/--across-languages", per_language),
+                                            ("--paired", paired or None)) if value is not None]  # fmt: skip
+        if ignored:
+            fail(ConfigError(f"{', '.join(ignored)}: --for-verdict draws paired questions, as many as the verdicts "
+                             "need; it takes no such option"))  # fmt: skip
+        _sample_for_verdict(run_dir, out, for_verdict, seed=seed, annotators=annotators, task=task, margin=margin,
+                            alpha=alpha, report=report)  # fmt: skip
         return
+    planned = [name for name, value in (("--margin", margin), ("--alpha", alpha), ("--report", report))
+               if value is not None]  # fmt: skip
+    if planned:
+        fail(ConfigError(f"{', '.join(planned)}: only --for-verdict plans with the report's margins"))
+    fraction = 0.1 if fraction is None else fraction
     try:
         aset = build_annotation_set(
             run_dir,
             out,
             fraction=fraction,
-            stratify=stratify,
-            per_language=per_language,
+            stratify=stratify or "label",
+            per_language=True if per_language is None else per_language,
             seed=seed,
             annotators=annotators.split(","),
             task=task,
@@ -83,6 +101,71 @@ def annotate_sample(
         table.add_row(key, str(n["stratum"]), str(n["sampled"]))
     stdout.print(table)
     stdout.print(f"annotator tokens are in {aset.path / 'annotators.json'} (keep them secret)", highlight=False)
+
+
+def _sample_for_verdict(run_dir: Path, out: Path, sets: list[Path], *, seed: int, annotators: str,
+                        task: str | None, margin: str | None, alpha: float | None,
+                        report: Path | None) -> None:  # fmt: skip
+    from xlingmed.annotate.for_verdict import build_for_verdict, planning
+
+    try:
+        margins, level, source = planning(run_dir, sets, task=task, margin=margin, alpha=alpha, report=report)
+    except XlingmedError as exc:
+        fail(exc)
+        return
+    shown = ", ".join(f"{k} δ = {v:g}" for k, v in margins.items()) or "each outcome's own margin"
+    stdout.print(f"planned at {shown}, α = {level:g} ({source})", highlight=False, soft_wrap=True)
+    try:
+        aset, need = build_for_verdict(run_dir, out, sets, seed=seed, annotators=annotators.split(","),
+                                       margins=margins, alpha=level)  # fmt: skip
+    except XlingmedError as exc:
+        fail(exc)
+        return
+    for lang, more in sorted(need.items()):
+        stdout.print(f"{lang}: about {more} more human labels for its judge-corrected verdicts", highlight=False)
+    stdout.print(f"wrote {aset.path}: {len(aset.items)} items ({aset.settings['strata']}); annotator tokens are "
+                 f"in {aset.path / 'annotators.json'} (keep them secret)", highlight=False)  # fmt: skip
+
+
+@annotate_app.command("import")
+def annotate_import(
+    annotation_set: Annotated[Path, typer.Argument(help="A judge-check set (xlingmed annotate sample).")],
+    file: Annotated[Path, typer.Argument(help="Labels: CSV, TSV or JSON Lines with item_id, lang, annotator, label "
+                                         "(unit, reason optional), or annotate export's answers.csv.")],
+    add_annotators: Annotated[
+        bool, typer.Option("--add-annotators", help="Add annotators the set does not name (each gets a token).")
+    ] = False,
+    replace: Annotated[
+        bool, typer.Option("--replace", help="A label that differs from the annotator's earlier one replaces it.")
+    ] = False,
+) -> None:
+    """Import human labels collected elsewhere (Label Studio, REDCap, a spreadsheet) into a judge-check set, as the
+    app stores them. Every row is checked first (item, language, unit, annotator, label, duplicates); one line per
+    problem, naming file, row and column, and nothing is stored unless every row fits (exit 2)."""
+    from rich.text import Text
+
+    from xlingmed.annotate.label_import import SHOWN_ERRORS, LabelFileError, import_labels
+    from xlingmed.errors import EXIT_BAD_INPUT
+
+    try:
+        done = import_labels(annotation_set, file, add_annotators=add_annotators, replace=replace)
+    except LabelFileError as exc:
+        for err in exc.errors[:SHOWN_ERRORS]:  # Text: a cell's brackets are never markup
+            console.print(Text("error: ", style="bold red") + Text(str(err)), soft_wrap=True)
+        if len(exc.errors) > SHOWN_ERRORS:
+            console.print(Text(f"… and {len(exc.errors) - SHOWN_ERRORS} more; nothing was stored"))
+        else:
+            console.print(Text("nothing was stored"))
+        raise typer.Exit(code=EXIT_BAD_INPUT) from None
+    except XlingmedError as exc:
+        fail(exc)
+        return
+    langs = ", ".join(f"{lang} {n}" for lang, n in sorted(done.languages.items()))
+    stdout.print(Text(f"stored {done.stored} labels in {annotation_set / 'answers.sqlite'} ({langs}; "
+                      f"{done.unchanged} already there)"), soft_wrap=True)  # fmt: skip
+    if done.added_annotators:
+        stdout.print(Text(f"added annotators {', '.join(done.added_annotators)}: their tokens are in "
+                          f"{annotation_set / 'annotators.json'}"), soft_wrap=True)  # fmt: skip
 
 
 @annotate_app.command("translations")

@@ -155,13 +155,14 @@ def build_report(
                 output.write_csv(out / "stats" / f"{prefix}judge_corrected.csv", verdict["corrected"])
             notes = verdict_notes_of(run.summary)  # e.g. a refusal or harm gap belongs in the verdict a reader sees
             verdict["footnotes"] = [*notes, *verdict["footnotes"]]
-            output.write_csv(out / "stats" / f"{prefix}verdicts.csv", verdict["raw"])
+            output.write_csv(out / "stats" / f"{prefix}verdicts.csv", [v.row() for v in verdict["raw"]])
             by_people = verdicts.human_translated(scores)
             verdict["human"] = None
             if by_people is not None:  # the set mixes human and machine translations: the verdicts on both
                 langs = [lg for lg in run.languages if lg in set(by_people["lang"])]
                 verdict["human"] = verdicts.section(by_people, run.summary, langs, deltas, **settings)
-                output.write_csv(out / "stats" / f"{prefix}verdicts_human_translated.csv", verdict["human"]["raw"])
+                output.write_csv(out / "stats" / f"{prefix}verdicts_human_translated.csv",
+                                 [v.row() for v in verdict["human"]["raw"]])
             effects = language_effects(scores, run.languages, tasks=tasks)
             output.write_csv(out / "stats" / f"{prefix}language_effects.csv", effects)
             # agreement compares the readings of the same question: a set without shared questions has none

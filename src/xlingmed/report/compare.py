@@ -14,6 +14,7 @@ from typing import Any
 import pandas as pd
 
 from xlingmed.analysis.run import read_scores
+from xlingmed.analysis.verdict_record import Verdict, as_verdicts
 from xlingmed.report.load import RunData, first_prompts
 from xlingmed.tasks.registry import task_outcomes
 
@@ -68,23 +69,25 @@ def combined_scores(runs: Sequence[RunData]) -> pd.DataFrame:
     )
 
 
-def forest_rows(verdicts: Mapping[str, Sequence[Mapping[str, Any]]]) -> pd.DataFrame:
-    """One row per model × outcome × language for the forest plot: the difference to English and its one-sided
-    bounds, in percentage points for proportions; filled marker = inferior."""
+def forest_rows(verdicts: Mapping[str, Sequence[Verdict | Mapping[str, Any]]]) -> pd.DataFrame:
+    """One row per model × outcome × language for the forest plot, from each model's verdicts (``Verdict``: the
+    judge-corrected figures where a verdict is corrected, marked ‡ in its label): the difference to English and
+    its one-sided bounds, in percentage points for proportions; ``method``; filled marker = inferior."""
     rows = []
     for model, raw in verdicts.items():
-        for r in raw:
-            if r.get("difference") is None:
+        for r in as_verdicts(raw):
+            if r.difference is None or r.lower is None or r.upper is None:
                 continue
-            scale = 100.0 if r["unit"] == "proportion" else 1.0
+            scale = 100.0 if r.unit == "proportion" else 1.0
             rows.append(
                 {
-                    "label": f"{r['outcome']} [{r['lang']}] {model}",
-                    "lang": r["lang"],
-                    "effect": scale * r["difference"],
-                    "low": scale * r["lower"],
-                    "high": scale * r["upper"],
-                    "significant": r["verdict"] == "inferior",
+                    "label": f"{r.outcome} [{r.lang}]{'‡' if r.judge_corrected else ''} {model}",
+                    "lang": r.lang,
+                    "effect": scale * r.difference,
+                    "low": scale * r.lower,
+                    "high": scale * r.upper,
+                    "significant": r.verdict == "inferior",
+                    "method": r.method,
                 }
             )
     return pd.DataFrame(rows)

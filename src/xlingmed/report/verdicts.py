@@ -9,6 +9,7 @@ from typing import Any
 
 import pandas as pd
 
+from xlingmed.analysis.verdict_record import Verdict, as_verdicts
 from xlingmed.analysis.verdicts import INCONCLUSIVE, INFERIOR, MIN_ITEMS, NONINFERIOR, noninferiority, paired
 from xlingmed.views.base import cell
 
@@ -48,11 +49,12 @@ MARKS = {"judge_unverified": "*", "parse_limited": "†", "judge_corrected": "�
 VERDICT_ORDER = {v: k for k, v in enumerate(ORDER)}
 
 
-def paragraph(model: str, benchmark: str, rows: Sequence[Mapping[str, Any]], alpha: float) -> str:
+def paragraph(model: str, benchmark: str, records: Sequence[Verdict | Mapping[str, Any]], alpha: float) -> str:
     """What a reader takes in at a glance: one short sentence per language with its verdict on each outcome and,
     for an inconclusive one, its main reason; a caveat is a mark (``*`` judge-unverified, ``†`` parse-limited,
     ``‡`` judge-corrected) that ``footnotes`` explains, and a column of the verdict table. About 450 characters for
-    three languages × two outcomes."""
+    three languages × two outcomes. ``records``: the verdicts (``Verdict``; a row mapping is read as one)."""
+    rows = as_verdicts(records)
     if not rows:
         return (
             f"{model} on {benchmark}: no verdict (no task with a primary outcome was scored in English and another "
@@ -101,10 +103,12 @@ def _detail(r: Mapping[str, Any]) -> str:
     return f" ({items}, fewer than {MIN_ITEMS})" if r["n_items"] < MIN_ITEMS else " (on the margin)"
 
 
-def footnotes(rows: Sequence[Mapping[str, Any]], alpha: float) -> list[str]:
+def footnotes(records: Sequence[Verdict | Mapping[str, Any]], alpha: float) -> list[str]:
     """One line per caveat the paragraph marks, its languages grouped by outcome and by what is said of them
     (``accuracy (English 7.5%): Spanish 12.5%, Hindi 30.0% (inferior / non-inferior)``), then one line of method:
-    the margins and the bounds."""
+    the margins and how each verdict's bounds were made (``Verdict.method``: the first method of the rows for all
+    the others, each other one with the outcomes and languages it bounds)."""
+    rows = as_verdicts(records)
     lines = []
     unverified = [r for r in rows if _unverified(r)]
     if unverified:
@@ -117,12 +121,20 @@ def footnotes(rows: Sequence[Mapping[str, Any]], alpha: float) -> list[str]:
                      + _by_outcome(limited, _parse_share, _parse_words, _reference_share) + ".")  # fmt: skip
     corrected = [r for r in rows if r.get("judge_corrected")]
     if corrected:
-        lines.append("‡ Judge-corrected with human labels (prediction-powered; the judge's own verdict is in "
-                     "verdicts.csv): " + _by_outcome(corrected, lambda r: f"{_lang(r)} with {r['human_labels']} labels",
-                                                     lambda r: f"judge alone: {r.get('judge_only_verdict')}")
+        lines.append("‡ Judge-corrected with human labels (every figure of the row is the corrected one; the judge's "
+                     "own are the judge_only_* columns of verdicts.csv): "
+                     + _by_outcome(corrected, lambda r: f"{_lang(r)} with {r['human_labels']} labels",
+                                   lambda r: f"{r['method']}; judge alone: {r.get('judge_only_verdict')}")
                      + ".")  # fmt: skip
     margins = dict.fromkeys(f"{r['outcome'].split(' (')[0]} δ = {amount(r, r['margin'])}" for r in rows)
-    lines.append(f"Margins: {'; '.join(margins)}. One-sided {100 * (1 - alpha):.0f}% bounds, items resampled, "
+    methods = list(dict.fromkeys(r.method for r in rows))
+    how = f"{methods[0]} ({rows[0].method_words})" if rows else ""
+    for other in methods[1:]:
+        mine = [r for r in rows if r.method == other]
+        which = "; ".join(f"{o}: {', '.join(_lang(r) for r in mine if r.outcome == o)}"
+                          for o in dict.fromkeys(r.outcome for r in mine))  # fmt: skip
+        how += f"; {other} ({mine[0].method_words}) for {which}"
+    lines.append(f"Margins: {'; '.join(margins)}. One-sided {100 * (1 - alpha):.0f}% bounds: {how}; "
                  "Holm-corrected across languages.")  # fmt: skip
     return lines
 
@@ -160,9 +172,12 @@ def _reference_share(r: Mapping[str, Any]) -> str:
 
 
 def _parse_words(r: Mapping[str, Any]) -> str:
-    """``inferior / non-inferior``; ``inconclusive either way``."""
-    wrong, right = r.get("verdict_unread_wrong"), r.get("verdict_unread_right")
-    return f"{wrong} either way" if wrong == right else f"{wrong} / {right}"
+    """``inferior / non-inferior``; ``inconclusive either way``; a corrected verdict's extremes are the judge's
+    alone (``judge alone: …``)."""
+    prefix = "judge_only_" if r.get("judge_corrected") else ""
+    wrong, right = r.get(f"{prefix}verdict_unread_wrong"), r.get(f"{prefix}verdict_unread_right")
+    said = f"{wrong} either way" if wrong == right else f"{wrong} / {right}"
+    return f"judge alone: {said}" if prefix else said
 
 
 def _judge_words(r: Mapping[str, Any]) -> str:
@@ -251,8 +266,9 @@ def section(
     parallel: bool = True,
     humans: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """The verdict rows of one run (``raw``, for ``stats/verdicts.csv``), their formatted table and paragraph; with
-    ``humans`` (``human_values``), a judged outcome's verdict in a labelled language is the judge-corrected one
+    """The verdicts of one run (``raw``: ``Verdict`` records, each ``row()`` a line of ``stats/verdicts.csv``), their
+    formatted table, paragraph and footnotes, all written from the records; with ``humans`` (``human_values``), a
+    judged outcome's verdict in a labelled language is the judge-corrected one, wholly
     (``analysis.corrected_verdicts``; ``corrected``: its rows three ways, for ``stats/judge_corrected.csv``)."""
     from xlingmed.analysis.corrected_verdicts import apply, corrected_rows
     from xlingmed.tasks.registry import task_outcomes
@@ -265,6 +281,7 @@ def section(
     if humans and parallel:
         corrected = corrected_rows(scores, humans, languages, margins=margins, tasks=task_outcomes(), alpha=alpha)
         raw = apply(raw, corrected)
+    records = as_verdicts(raw)
     columns = [
         "outcome",
         "lang",
@@ -281,7 +298,7 @@ def section(
     if equivalence:
         columns.append("equivalent (TOST)")
     table = []
-    for r in raw:
+    for r in records:
         row = [
             str(r["outcome"]), str(r["lang"]), str(r["design"]), str(r["verdict"]), _items_cell(r), cell(r["margin"]),
             cell(r.get("value_reference")), cell(r.get("value_lang")), cell(r.get("difference")),
@@ -292,12 +309,12 @@ def section(
             row.append(cell(r.get("equivalent")))
         table.append({"cells": row, "verdict": r["verdict"], "reason": r.get("reason", "")})
     return {
-        "raw": raw,
+        "raw": records,
         "corrected": corrected,
-        "footnotes": footnotes(raw, alpha) if raw else [],
+        "footnotes": footnotes(records, alpha) if records else [],
         "columns": columns,
         "rows": table,
-        "paragraph": paragraph(str(summary.get("model", "?")), str(summary.get("benchmark", "?")), raw, alpha),
+        "paragraph": paragraph(str(summary.get("model", "?")), str(summary.get("benchmark", "?")), records, alpha),
     }
 
 

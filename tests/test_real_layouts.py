@@ -230,3 +230,12 @@ def test_data_check_on_a_hub_fixture_with_broken_rows(tmp_path: Path) -> None:
     text = " ".join(res.stdout.split())
     assert "afrimed-qa: 6 items" in text and "answer_empty_option 1" in text
     assert "verified on: intron-innovation/AfriMed-QA @9bb0ffc03ef4" in text
+
+
+def test_list_benchmarks_shows_what_each_loader_was_run_on() -> None:
+    res = subprocess.run([sys.executable, "-m", "xlingmed.cli", "list", "benchmarks"], capture_output=True, text=True,
+                         timeout=120, env={**os.environ, "COLUMNS": "300"})  # fmt: skip
+    assert res.returncode == 0, res.stderr
+    text = " ".join(res.stdout.replace("│", " ").split())
+    assert "real files each loader was run on" in text and "nyuad-cai/MedAraBench @be4d68064bc9" in text
+    assert "kormedmcqa unverified: layout from the dataset card" in text

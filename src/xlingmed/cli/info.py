@@ -130,6 +130,8 @@ def list_(
         if what not in ("benchmarks", "metrics"):
             fail(XlingmedError(f"list: unknown {what!r}; expected `benchmarks`, `metrics` (or nothing)"))
         stdout.print(benchmark_table() if what == "benchmarks" else metric_table())
+        if what == "benchmarks" and output_format == "text":
+            stdout.print(verification_table())
         return
     from xlingmed.benchmarks import benchmark_names
     from xlingmed.languages import LANGUAGES
@@ -257,6 +259,19 @@ def benchmark_table() -> Table:
             # issue 61: was the loader ever run on the real published files? (xlingmed data check: which)
             "verified" if spec.verified else "unverified",
         )  # fmt: skip
+    return table
+
+
+def verification_table() -> Table:
+    """Benchmark → the real published files its loader was run on, or why none (issue 61)."""
+    from xlingmed.benchmarks import benchmarks
+    from xlingmed.benchmarks.verified import verification
+
+    table = Table(title="real files each loader was run on (xlingmed data check BENCHMARK shows yours)")
+    table.add_column("benchmark", no_wrap=True)
+    table.add_column("real files", overflow="fold")
+    for name, spec in sorted(benchmarks().items()):
+        table.add_row(name, verification(spec))
     return table
 
 

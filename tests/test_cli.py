@@ -120,7 +120,8 @@ def test_tables_piped_into_grep_keep_whole_rows() -> None:
     env = {k: v for k, v in os.environ.items() if k != "COLUMNS"}
     listed = subprocess.run(f"{sys.executable} -m xlingmed.cli list benchmarks | grep global-mmlu/medical", shell=True,
                             capture_output=True, text=True, timeout=120, env=env)  # fmt: skip
-    (row,) = listed.stdout.splitlines()
+    row, record = listed.stdout.splitlines()  # its row of the table, and of the table of real files under it
     cells = [c.strip() for c in row.split("│")[1:-1]]
     assert cells[0] == "global-mmlu/medical" and cells[2] == "yes (sample_id)" and "Apache-2.0" in cells
-    assert cells[-1] == "all,lite,sensitive,agnostic"  # the last column too: nothing cut or folded
+    assert cells[-2:] == ["all,lite,sensitive,agnostic", "unverified"]  # the last columns too: nothing cut or folded
+    assert "unverified: layout from the dataset card" in record

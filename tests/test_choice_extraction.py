@@ -54,6 +54,10 @@ V = list("ABCDE")
         ("بیمار تب دارد و علائم عفونت دیده می شود. پاسخ این است: C .", "C", "phrase"),
         ("به نظر می‌رسد **فیبرینولیزین** (گزینه [C]) به احتمال زیاد علت است.", "C", "conclusion"),
         ("گزینه [C] fibrinolysin\n\nتوضیح:\n- گزینه [A]: نادرست است.\n- گزینه [B]: نادرست است.", "C", "answer_line"),
+        # a typographic apostrophe, an arrow before the label, the choice named after the label
+        ("The history weighs against lipase.\n\nI’d go with C.", "C", "phrase"),
+        ("Reasoning about the enzymes.\n\n→ C", "C", "answer_line"),
+        ("C would be my choice.", "C", "conclusion"),
         # a true/false-statement question's answer
         ("La afirmación incorrecta es la B, pues la incidencia aumenta.", "B", "phrase"),
         ("The incorrect statement is D, as the enzyme is absent here.", "D", "phrase"),

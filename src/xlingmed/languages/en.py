@@ -20,6 +20,8 @@ LANGUAGE = Language(
         "i would select", "i would go with", "i'd go with", "i'd choose", "i choose", "i select", "my choice is",
         "best answer:", "correct choice:", "correct letter:", "the correct letter is", "final choice:",
         "answer choice:", "selected option:", "selected answer:",
+        "i'd pick", "i would pick", "i pick", "i'll go with", "i will go with", "i'll choose", "i will choose",
+        "i'll pick", "i'd select", "i'll select", "my pick is", "my pick:",
         # a true/false-statement question's answer ("the incorrect statement is 2")
         "the correct statement is", "the incorrect statement is", "the false statement is", "the true statement is",
         "the incorrect option is", "the incorrect answer is",
@@ -39,6 +41,8 @@ LANGUAGE = Language(
         "the most appropriate", "most appropriate", "the most accurate", "the best answer", "the best option",
         "the best choice", "the most correct", "the correct answer", "the right answer", "final answer",
         "is correct", "is the correct", "is the best", "is the answer", "is the right",
+        # after the label: "C would be my choice", "B is my final answer"
+        "would be my choice", "is my choice", "is my answer", "is my final answer", "would be my answer",
     ),
     negations_before=(
         "not", "isn't", "is not", "never", "rather than", "instead of", "except", "excluding", "exclude",

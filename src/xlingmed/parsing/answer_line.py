@@ -32,7 +32,7 @@ _BRACKETED = regex.compile(r"[\s#>*_\-–—•·]*([【\[「『〔])([^\n【】
 # a marker, then a colon, an arrow, an equals sign or a spaced dash: "Final answer: (b)", "Ответ — Б"
 _SEPARATED = regex.compile(r"[\s#>*_\-–—•·]*([^\n:：→⇒]{1,48}?)[\s*_]*(?:[:：→⇒]|\s[-–—]+\s)")  # no "=": sums
 _DECORATION = regex.compile(r"^[\s*_#>\-–—•·\"'`“”‘’«»()\[\]（）【】「」『』.,;:：。、!！]*$")
-_LEAD = " \t*_#>-–—•·\"'`“”‘’«»([（【「『"
+_LEAD = " \t*_#>-–—•·\"'`“”‘’«»([（【「『→⇒➜➔"  # "→ C": an arrow before the label alone
 _SEPARATOR_CHARS = regex.compile(r"[:：→⇒】\]」』〕]|\s[-–—]")
 _TRAIL = " \t*_.。)]）】」』\"'”’»!！"  # no colon: "A:" alone names a speaker or a field
 _LIST_SEPARATORS = regex.compile(r"[\s,、，/&;]+|(?<=\s)(?:and|or|y|et|und|и)(?=\s)|と|和|及|및|或")

@@ -85,7 +85,13 @@ def lower(text: str) -> str:
     """Lower case that keeps every position (``str.lower`` lengthens a few characters, such as "İ"): ``str.lower``
     where it kept the length (then every character lowered to one), else character by character."""
     low = text.lower()
-    return low if len(low) == len(text) else text.translate(_LOWER)
+    if len(low) != len(text):
+        low = text.translate(_LOWER)
+    # a typographic apostrophe as the listed words write it: "I’d choose", "l’option" (one character for one)
+    return low.translate(_APOSTROPHES) if "’" in low or "ʼ" in low else low
+
+
+_APOSTROPHES = str.maketrans("’ʼ", "''")
 
 
 _UNSPACED = regex.compile(UNSPACED)

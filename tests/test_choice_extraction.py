@@ -58,6 +58,10 @@ V = list("ABCDE")
         ("The history weighs against lipase.\n\nI’d go with C.", "C", "phrase"),
         ("Reasoning about the enzymes.\n\n→ C", "C", "answer_line"),
         ("C would be my choice.", "C", "conclusion"),
+        # the stated answer is a letter the item has no option for: none, never an earlier statement
+        ("The answer is B, I thought.\n\nOn reflection, final answer: F.", None, "invalid"),
+        # a label and a copula written after it, opening the reply
+        ("Cです。\n\nフィブリノリジンは血栓を溶かす。", "C", "answer_line"),
         # a true/false-statement question's answer
         ("La afirmación incorrecta es la B, pues la incidencia aumenta.", "B", "phrase"),
         ("The incorrect statement is D, as the enzyme is absent here.", "D", "phrase"),

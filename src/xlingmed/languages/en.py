@@ -43,6 +43,7 @@ LANGUAGE = Language(
         "is correct", "is the correct", "is the best", "is the answer", "is the right",
         # after the label: "C would be my choice", "B is my final answer"
         "would be my choice", "is my choice", "is my answer", "is my final answer", "would be my answer",
+        "remains correct", "remains the best", "remains the correct", "is still correct", "is still the best",
     ),
     negations_before=(
         "not", "isn't", "is not", "never", "rather than", "instead of", "except", "excluding", "exclude",

@@ -79,3 +79,15 @@ def rest_of_sentence(t: str, pos: int, form: Shape) -> tuple[int, int]:
     """From ``pos`` (after decoration: "Answer:\n\n**C**") to the end of that sentence."""
     start = DECOR.match(t, pos).end()
     return start, max(start, form.sentence_of(start)[1])
+
+
+# a single capital letter that ends the statement: "Final answer: E.", "the answer is (X)", "**F**"
+_STATED_LETTER = regex.compile(r"[(\[（]?[*_]{0,2}([A-Z])[*_]{0,2}[)\]）]?[*_]{0,2}[ \t]*(?:[.。!:;]|$|\n)")
+
+
+def names_no_option(reader: Reader, end: int) -> bool:
+    """The answer phrase ending at ``end`` states a letter the item has no option for ("Final answer: E." with
+    options A–D; "\\boxed{X}"): the reply's stated answer is none of its options (issue 59: never an earlier
+    statement in its place)."""
+    found = _STATED_LETTER.match(reader.text, DECOR.match(reader.text, end).end())
+    return found is not None and found.group(1) not in reader.valid and found.group(1) != "I"

@@ -38,6 +38,7 @@ _TRAIL = " \t*_.。)]）】」』\"'”’»!！"  # no colon: "A:" alone names 
 _LIST_SEPARATORS = regex.compile(r"[\s,、，/&;]+|(?<=\s)(?:and|or|y|et|und|и)(?=\s)|と|和|及|및|或")
 _SENTENCE_MARK = regex.compile(r"[.?!。？！؟]\s|[?!。？！؟]$")
 _DIGIT = regex.compile(r"\p{N}")
+_TRAILING_COPULAS = ("です", "でした", "である", "입니다", "이다", "예요", "이에요")
 _LETTER = regex.compile(r"\p{L}")
 
 
@@ -132,8 +133,18 @@ def _label_and_own_text(reader: Reader, lo: int, hi: int) -> str | None:
         return None
     if _option_of_text(reader, at.end, hi) == at.label:
         return at.label
-    copied = hi - at.end <= len(option) + 8 and reader.words_of_option_follow(at.label, at.end, 3)
+    copied = hi - at.end <= len(option) + 8 and (
+        reader.words_of_option_follow(at.label, at.end, 3) or _same_start(option, reader.text[at.end : hi])
+    )
     return at.label if copied else None
+
+
+def _same_start(option: str, line: str) -> bool:
+    """The line opens with the option's first 16 letters and digits, spaces aside: a copy that joins or splits
+    a word ("breastfeeding" for "breast feeding") is still the option's own text."""
+    want = "".join(ch for ch in option if ch.isalnum())[:16]
+    have = "".join(ch for ch in FoldedText(line).text if ch.isalnum())[: len(want)]
+    return len(want) >= 12 and have == want
 
 
 def _opens_with_label(reader: Reader, form: Shape, i: int) -> bool:
@@ -192,6 +203,11 @@ def bare_label(reader: Reader, lo: int, hi: int) -> str | None:
     """The label when the line ``[lo, hi)`` is one label and decoration only ("C", "**(b)**", "【d】", "③")."""
     line = reader.text[lo:hi]
     token = line.strip(_LEAD + _TRAIL)
+    copula = next((c for c in _TRAILING_COPULAS if token.endswith(c)), None)
+    if copula is not None:  # "Eです。", "C입니다": the label and a copula written after it
+        bare = token[: -len(copula)].strip()
+        label = normalise_label(bare) if 0 < len(bare) <= 2 and not bare.isdigit() else None
+        return label if label is not None and label in reader.valid and reader.letters else None
     if len(token) > 16:
         return None  # a label with an option word ("Option C", "الخيار ج") is shorter
     if 0 < len(token) <= 2 and (reader.numbered or not token.isdigit()):

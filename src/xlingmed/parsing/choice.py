@@ -49,7 +49,14 @@ from functools import lru_cache
 import regex
 
 from xlingmed.errors import ConfigError
-from xlingmed.parsing.after_phrase import coordinated, labelled_before, listed_after, rest_of_sentence, without_ranges
+from xlingmed.parsing.after_phrase import (
+    coordinated,
+    labelled_before,
+    listed_after,
+    names_no_option,
+    rest_of_sentence,
+    without_ranges,
+)
 from xlingmed.parsing.alone import alone, fuzzy
 from xlingmed.parsing.answer_line import closing_answer_line, opening_label
 from xlingmed.parsing.citations import blank_citations
@@ -178,6 +185,8 @@ def _read(
             return Parsed(at.label, "phrase")
         if _refuses(reader, end, hi):
             return Parsed(None, "refused")  # "Answer: none of the options is correct", the last answer stated
+        if at is None and names_no_option(reader, end):
+            return Parsed(None, "invalid")  # "Final answer: E." of an item with options A–D
         if _refuses(reader, *form.sentence_of(start)):
             continue  # "I cannot determine the answer without the image, although pneumonia…"
         found = _parsed(decide(reader.chosen(lo, hi)), "phrase")

@@ -111,7 +111,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("tasks",),
     ("benchmarks", "models", "analysis", "views"),
     ("parsing", "metrics", "prompts", "languages"),
-    ("types", "errors", "outcomes", "namelists", "registry", "plugins", "imported"),
+    ("types", "errors", "outcomes", "namelists", "registry", "plugins", "imported", "hashing"),
 )
 
 

@@ -29,8 +29,8 @@ from pathlib import Path
 from typing import Any
 
 from xlingmed import output
-from xlingmed.benchmarks.xlinghealth import sha256_file
 from xlingmed.errors import ConfigError, DataError
+from xlingmed.hashing import sha256_file
 from xlingmed.tasks.run_views import annotatable
 from xlingmed.views.base import ANNOTATION_FIELDS, Annotation
 

@@ -45,8 +45,8 @@ from xlingmed.annotate.ratings import DIMENSIONS, SCALE, SCALE_NAMES, Rating
 from xlingmed.annotate.sample import AnnotationSet, check_new_set, write_set
 from xlingmed.benchmarks.rows import cell_value
 from xlingmed.benchmarks.tables import read_table
-from xlingmed.benchmarks.xlinghealth import sha256_file
 from xlingmed.errors import ConfigError, DataError
+from xlingmed.hashing import sha256_file
 from xlingmed.languages import LANGUAGES, get_language
 
 TRANSLATION_FIELDS = ("question", "reference", "options")

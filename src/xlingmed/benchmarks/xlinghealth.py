@@ -19,7 +19,6 @@ MedicationQA id 212 lacks the English and Chinese reference answers.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import urllib.request
 from collections.abc import Sequence
@@ -33,6 +32,7 @@ from xlingmed.benchmarks.base import Benchmark, BenchmarkOptions, LoadRequest, r
 from xlingmed.benchmarks.tables import cell_text, int_cell
 from xlingmed.benchmarks.xlinghealth_legacy import legacy_to_long
 from xlingmed.errors import DataError, DataNotFoundError
+from xlingmed.hashing import sha256_file
 from xlingmed.languages import LANGUAGES, get_language
 from xlingmed.types import Item
 
@@ -107,14 +107,6 @@ def _download(url: str, dest: Path) -> None:
         tmp.unlink()
         raise OSError(f"{url} did not return an xlsx file")
     os.replace(tmp, dest)
-
-
-def sha256_file(path: str | os.PathLike[str]) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as fh:
-        for chunk in iter(lambda: fh.read(1 << 20), b""):
-            h.update(chunk)
-    return h.hexdigest()
 
 
 # --------------------------------------------------------------------------------------------------------------

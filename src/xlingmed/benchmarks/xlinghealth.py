@@ -208,6 +208,32 @@ def _parse_long(table: pd.DataFrame, *, path: str, sheet: str) -> list[Question]
 # Items
 
 
+def _question_items(
+    dataset: str, kept: list[Question], languages: Sequence[str], path: Path
+) -> tuple[list[Item], list[str]]:
+    """One Item per question and language, and the ``item/lang`` left out as their question text is empty."""
+    items: list[Item] = []
+    skipped_empty: list[str] = []
+    for q in kept:
+        for code in languages:
+            item_id = f"{dataset}-{q.source_id:04d}"
+            if not q.question[code]:
+                skipped_empty.append(f"{item_id}/{code}")
+                continue
+            items.append(
+                Item(
+                    item_id=item_id,
+                    benchmark=f"xlinghealth/{dataset}",
+                    lang=code,
+                    question=q.question[code],
+                    reference=q.reference.get(code, ""),
+                    negatives=tuple(q.negatives.get(code, [])),
+                    meta={"source_file": path.name, "source_id": q.source_id, "rows": q.rows, "defects": q.defects},
+                )
+            )
+    return items, skipped_empty
+
+
 def load_items(
     dataset: str,
     data_dir: str | os.PathLike[str] | None,
@@ -248,25 +274,7 @@ def load_items(
     kept = [q for q in questions if include_defective or not q.defects]
     if limit is not None:
         kept = kept[:limit]
-    items: list[Item] = []
-    skipped_empty: list[str] = []
-    for q in kept:
-        for code in languages:
-            item_id = f"{dataset}-{q.source_id:04d}"
-            if not q.question[code]:
-                skipped_empty.append(f"{item_id}/{code}")
-                continue
-            items.append(
-                Item(
-                    item_id=item_id,
-                    benchmark=f"xlinghealth/{dataset}",
-                    lang=code,
-                    question=q.question[code],
-                    reference=q.reference.get(code, ""),
-                    negatives=tuple(q.negatives.get(code, [])),
-                    meta={"source_file": path.name, "source_id": q.source_id, "rows": q.rows, "defects": q.defects},
-                )
-            )
+    items, skipped_empty = _question_items(dataset, kept, languages, path)
     provenance = {
         "file": str(path),
         "sha256": sha256_file(path),

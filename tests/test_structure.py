@@ -111,7 +111,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("tasks",),
     ("benchmarks", "models", "analysis", "views"),
     ("parsing", "metrics", "prompts", "languages"),
-    ("types", "errors", "outcomes", "namelists", "registry", "plugins", "imported"),
+    ("types", "errors", "outcomes", "namelists", "registry", "plugins", "imported", "hashing"),
 )
 
 
@@ -250,3 +250,33 @@ def test_run_config_is_read_only_in_config_cli_and_the_planning() -> None:
         if reads:
             outside[rel] = f"reads {', '.join(reads)}"
     assert outside == {}
+
+
+# (file under src/xlingmed, function): why it may run over MAX_FUNCTION_LINES (issue 63: size by function, not only by
+# file). Each is being redesigned elsewhere; the list only shrinks. ``parsing/`` is left whole to its rewrite.
+LONG_FUNCTIONS: dict[tuple[str, str], str] = {
+    ("cli/run.py", "run"): "the run command's options become generated from the RunConfig schema (issue 63, part 1)",
+    ("engine/run.py", "_evaluate"): "the engine receives a resolved plan and owns scoring (issue 63, parts 1 and 2)",
+    ("engine/plan.py", "make_plan"): "becomes config.resolve(config) -> RunPlan (issue 63, part 1)",
+    ("parsing/choice.py", "_read"): "the answer parsers are being rewritten (parsing/ is left whole)",
+    ("parsing/choice.py", "extract_choice"): "the answer parsers are being rewritten (parsing/ is left whole)",
+    ("parsing/literals.py", "literals"): "the answer parsers are being rewritten (parsing/ is left whole)",
+}
+MAX_FUNCTION_LINES = 60
+
+
+def _long_functions() -> dict[tuple[str, str], int]:
+    """(file, name) → lines, def line to last line with the docstring, of every function over the limit."""
+    out = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                n = (node.end_lineno or node.lineno) - node.lineno + 1
+                if n > MAX_FUNCTION_LINES:
+                    out[(path.relative_to(PACKAGE).as_posix(), node.name)] = n
+    return out
+
+
+def test_no_function_over_60_lines_but_the_named_exceptions() -> None:
+    long = _long_functions()
+    assert sorted(long) == sorted(LONG_FUNCTIONS), {k: long.get(k) for k in set(long) ^ set(LONG_FUNCTIONS)}

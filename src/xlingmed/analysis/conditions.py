@@ -49,6 +49,41 @@ class Answers:
     keys: dict[tuple[str, float, str], Rows]
 
 
+def _followed(at: Any, followed_at: dict[tuple[int, int, float, int], Any], codes: tuple[Any, Any, Any, Any]) -> Any:
+    """``followed_bias`` of each answer at ``at`` (1.0, 0.0, or NaN where none or unknown), joined on (item,
+    language, temperature, condition); ``codes`` are those four columns."""
+    item_codes, lang_codes, temps, cond_codes = codes
+    followed = np.full(len(at), np.nan)
+    if followed_at:
+        for j, i in enumerate(at):
+            joined = (int(item_codes[i]), int(lang_codes[i]), float(temps[i]), int(cond_codes[i]))
+            hit = followed_at.get(joined)
+            followed[j] = np.nan if hit is None or np.isnan(hit) else float(hit == 1.0)
+    return followed
+
+
+def _answer_groups(
+    at: Any, lang_codes: Any, langs: Sequence[str], temps: Any, conds_at: Any, split: list[tuple[str, str | None]]
+) -> dict[tuple[str, float, str], Rows]:
+    """The answers (positions in ``at``) of each (language, temperature, condition), in order: one stable sort of
+    a combined code."""
+    keys: dict[tuple[str, float, str], list[Rows]] = {}
+    temps_at = temps[at]
+    t_values, t_codes = np.unique(temps_at, return_inverse=True)
+    c_of = np.array([0] + [1 + i for i in range(len(split))])  # -1 (original) → 0
+    combined = (lang_codes[at].astype(np.int64) * (len(t_values) + 1) + t_codes) * (len(split) + 2) + c_of[conds_at + 1]
+    del t_codes
+    order = np.argsort(combined, kind="stable")
+    bounds = np.flatnonzero(np.diff(combined[order])) + 1
+    del combined
+    for part in np.split(order, bounds) if len(order) else []:
+        first = part[0]
+        cond = "original" if conds_at[first] < 0 else split[conds_at[first]][0]
+        key = (langs[lang_codes[at[first]]], float(temps_at[first]), cond)
+        keys.setdefault(key, []).append(part)
+    return {k: np.sort(np.concatenate(v)) for k, v in keys.items()}
+
+
 def answers(units: Iterable[Score]) -> Answers:
     """The ``Answers`` of multiple choice's Scores (``correct`` per answer, ``followed_bias`` where the bias
     pointed at a wrong option), in the order of the Scores."""
@@ -80,30 +115,11 @@ def answers(units: Iterable[Score]) -> Answers:
     picked = values[at]
     correct = np.where(np.isnan(picked), np.nan, (picked == 1.0).astype(float))
     del picked
-    followed = np.full(len(at), np.nan)
-    if followed_at:
-        for j, i in enumerate(at):
-            joined = (int(item_codes[i]), int(lang_codes[i]), float(temps[i]), int(cond_codes[i]))
-            hit = followed_at.get(joined)
-            followed[j] = np.nan if hit is None or np.isnan(hit) else float(hit == 1.0)
+    followed = _followed(at, followed_at, (item_codes, lang_codes, temps, cond_codes))
     item = item_codes[at]
     del item_codes
-    keys: dict[tuple[str, float, str], list[Rows]] = {}
-    # the answers of each (language, temperature, condition), in order: one stable sort of a combined code
-    conds_at, temps_at = cond_codes[at], temps[at]
-    t_values, t_codes = np.unique(temps_at, return_inverse=True)
-    c_of = np.array([0] + [1 + i for i in range(len(conds))])  # -1 (original) → 0
-    combined = (lang_codes[at].astype(np.int64) * (len(t_values) + 1) + t_codes) * (len(conds) + 2) + c_of[conds_at + 1]
-    del t_codes
-    order = np.argsort(combined, kind="stable")
-    bounds = np.flatnonzero(np.diff(combined[order])) + 1
-    del combined
-    for part in np.split(order, bounds) if len(order) else []:
-        first = part[0]
-        cond = "original" if conds_at[first] < 0 else split[conds_at[first]][0]
-        key = (langs[lang_codes[at[first]]], float(temps_at[first]), cond)
-        keys.setdefault(key, []).append(part)
-    del order, temps_at
+    conds_at = cond_codes[at]
+    keys = _answer_groups(at, lang_codes, langs, temps, conds_at, split)
     bias = [None if c < 0 else split[c][1] for c in conds_at.tolist()]
     return Answers(
         items=items,
@@ -113,7 +129,7 @@ def answers(units: Iterable[Score]) -> Answers:
         followed=followed,
         bias=bias,
         category=category,
-        keys={k: np.sort(np.concatenate(v)) for k, v in keys.items()},
+        keys=keys,
     )
 
 

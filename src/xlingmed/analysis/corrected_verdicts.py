@@ -23,7 +23,7 @@ import pandas as pd
 from xlingmed.analysis import judge_corrected as jc
 from xlingmed.analysis.items import item_table
 from xlingmed.analysis.verdict_record import PPI, PPI_SMALL
-from xlingmed.analysis.verdicts import INCONCLUSIVE, INFERIOR, NONINFERIOR, holm_columns, outcomes
+from xlingmed.analysis.verdicts import INCONCLUSIVE, INFERIOR, NONINFERIOR, Outcome, holm_columns, outcomes
 from xlingmed.outcomes import TaskOutcome, apart
 
 
@@ -123,46 +123,57 @@ def corrected_rows(
             mine = _one_language(judged[lang], labelled[lang], alpha)
             if mine is None or ref is None:
                 continue
-            row = {"task": oc.task, "outcome": oc.name, "lang": lang, "reference": reference,
-                   "margin": oc.margin, "human_labels": found.n_labels(lang),
-                   "human_labels_reference": found.n_labels(reference)}  # fmt: skip
-            common = judged[lang].index.intersection(judged[reference].index)  # every item is judged in both
-            both = (judged[lang].loc[common].to_numpy(), judged[reference].loc[common].to_numpy())
-            paired = _paired_gap(judged[lang], judged[reference], found, lang, reference, sign, alpha) if (
-                found.paired and parts is None) else None
-            at_gap: tuple[float, float] | None = None
-            if paired is not None:
-                row["design_labels"] = "paired"
-                corrected, human, at_gap = paired
-            else:  # labels on different items: the rectifiers apart, the judge's term still item by item
-                row["design_labels"] = "independent"
-                corrected = jc.gap_shared_items(mine["corrected"], ref["corrected"], *both, sign, alpha)
-                human = jc.gap(mine["human"], ref["human"], sign, alpha)
-            gaps = {"judge": jc.judge_only(sign * (both[0] - both[1]), alpha), "human": human, "corrected": corrected}
-            for who, g in gaps.items():
-                row.update({f"{who}_lang": mine[who].value, f"{who}_reference": ref[who].value,
-                            f"{who}_difference": g.value, f"{who}_lower": g.lower,
-                            f"{who}_upper": g.upper})  # fmt: skip
-            if at_gap is not None:  # the languages' values at the gap's λ: their difference is the gap
-                row["corrected_lang"], row["corrected_reference"] = at_gap
-            for who, est in (("lang", mine["bias"]), ("reference", ref["bias"])):
-                row.update({f"bias_{who}": est.value, f"bias_{who}_lower": est.lower, f"bias_{who}_upper": est.upper})
-            row["_estimate"] = corrected
-            p_ni, p_inf = jc.verdict_p(corrected, oc.margin)
-            # equivalence (TOST): both one-sided tests, H0: Δ ≤ −δ and H0: Δ ≥ δ
-            row.update(p_noninferior=p_ni, p_inferior=p_inf, p_equivalence=max(p_ni, jc.verdict_p(corrected,
-                                                                                               -oc.margin)[1]))
-            lam = "" if corrected.lam is None else f", λ = {corrected.lam:.3g}"
-            row.update(
-                method=PPI_SMALL if corrected.small_sample else PPI, lam=corrected.lam,
-                informative_labels=corrected.informative, ppi_lower=corrected.ppi_lower, ppi_upper=corrected.ppi_upper,
-                provenance=f"the judge on {len(common)} items, {row['human_labels']} human labels "
-                           f"({row['design_labels']}){lam}",
-            )  # fmt: skip
-            block.append(row)
+            block.append(_language_row(oc, lang, reference, found, judged, (mine, ref), parts, sign, alpha))
         _decide(block, alpha)
         rows += [{k: v for k, v in r.items() if not k.startswith("_")} for r in block]
     return rows
+
+
+def _language_row(
+    oc: Outcome, lang: str, reference: str, found: HumanLabels, judged: Mapping[str, pd.Series],
+    estimates: tuple[dict[str, jc.Estimate], dict[str, jc.Estimate]], parts: pd.DataFrame | None, sign: float,
+    alpha: float,
+) -> dict[str, Any]:  # fmt: skip
+    """One language's row of ``corrected_rows`` before its verdict: the gap three ways, the judge's bias, the
+    p-values and the provenance (``_estimate``: the corrected gap, for ``_decide``)."""
+    mine, ref = estimates
+    row = {"task": oc.task, "outcome": oc.name, "lang": lang, "reference": reference,
+           "margin": oc.margin, "human_labels": found.n_labels(lang),
+           "human_labels_reference": found.n_labels(reference)}  # fmt: skip
+    common = judged[lang].index.intersection(judged[reference].index)  # every item is judged in both
+    both = (judged[lang].loc[common].to_numpy(), judged[reference].loc[common].to_numpy())
+    paired = _paired_gap(judged[lang], judged[reference], found, lang, reference, sign, alpha) if (
+        found.paired and parts is None) else None
+    at_gap: tuple[float, float] | None = None
+    if paired is not None:
+        row["design_labels"] = "paired"
+        corrected, human, at_gap = paired
+    else:  # labels on different items: the rectifiers apart, the judge's term still item by item
+        row["design_labels"] = "independent"
+        corrected = jc.gap_shared_items(mine["corrected"], ref["corrected"], *both, sign, alpha)
+        human = jc.gap(mine["human"], ref["human"], sign, alpha)
+    gaps = {"judge": jc.judge_only(sign * (both[0] - both[1]), alpha), "human": human, "corrected": corrected}
+    for who, g in gaps.items():
+        row.update({f"{who}_lang": mine[who].value, f"{who}_reference": ref[who].value,
+                    f"{who}_difference": g.value, f"{who}_lower": g.lower,
+                    f"{who}_upper": g.upper})  # fmt: skip
+    if at_gap is not None:  # the languages' values at the gap's λ: their difference is the gap
+        row["corrected_lang"], row["corrected_reference"] = at_gap
+    for who, est in (("lang", mine["bias"]), ("reference", ref["bias"])):
+        row.update({f"bias_{who}": est.value, f"bias_{who}_lower": est.lower, f"bias_{who}_upper": est.upper})
+    row["_estimate"] = corrected
+    p_ni, p_inf = jc.verdict_p(corrected, oc.margin)
+    # equivalence (TOST): both one-sided tests, H0: Δ ≤ −δ and H0: Δ ≥ δ
+    row.update(p_noninferior=p_ni, p_inferior=p_inf, p_equivalence=max(p_ni, jc.verdict_p(corrected,
+                                                                                       -oc.margin)[1]))
+    lam = "" if corrected.lam is None else f", λ = {corrected.lam:.3g}"
+    row.update(
+        method=PPI_SMALL if corrected.small_sample else PPI, lam=corrected.lam,
+        informative_labels=corrected.informative, ppi_lower=corrected.ppi_lower, ppi_upper=corrected.ppi_upper,
+        provenance=f"the judge on {len(common)} items, {row['human_labels']} human labels "
+                   f"({row['design_labels']}){lam}",
+    )  # fmt: skip
+    return row
 
 
 Labelled = tuple[np.ndarray, np.ndarray, np.ndarray]  # (human values, the judge's on the same, weights)

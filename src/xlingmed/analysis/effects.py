@@ -76,17 +76,7 @@ def language_effects(
         models = list(dict.fromkeys(sub["model"])) if "model" in sub else []
         several = len(models) > 1
         present = [lg for lg in langs if lg in set(sub["lang"])]
-        data = pd.DataFrame(
-            {
-                "y": sub["value"].astype(float).to_numpy(),
-                "lang": pd.Categorical(sub["lang"], categories=present),
-                "item": sub["item_id"].astype(str).to_numpy(),
-            }
-        )
-        formula = "y ~ C(lang, Treatment(reference=" + repr(reference) + "))"
-        if several:
-            data["model"] = pd.Categorical(sub["model"], categories=models)
-            formula = f"y ~ C(model, Treatment(reference={models[0]!r})) * C(lang, Treatment(reference={reference!r}))"
+        data, formula = _gee_data(sub, present, reference, models if several else None)
         base: dict[str, Any] = {"task": task, "metric": metric, "family": "binomial" if binary else "gaussian"}
         base |= {"n_items": int(data["item"].nunique()), "n_obs": len(data)}
         if len(present) < 2 or data["y"].nunique() < 2:
@@ -100,33 +90,62 @@ def language_effects(
         except (ValueError, np.linalg.LinAlgError) as exc:
             out.append({**base, "error": f"the GEE could not be fitted: {exc}"})
             continue
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # a robust covariance that is not positive definite: judged below
-            ci = fit.conf_int(alpha=1 - confidence)
-            pvalues = fit.pvalues
-        intercept = float(fit.params["Intercept"])
-        for name, coef in fit.params.items():
-            if name == "Intercept":
-                continue
-            term = _term(str(name))
-            row: dict[str, Any] = {
-                **base, "term": term, "coefficient": float(coef), "ci_low": float(ci.loc[name, 0]),
-                "ci_high": float(ci.loc[name, 1]), "p": float(pvalues[name]),
-            }  # fmt: skip
-            if term.startswith("lang[") and ":" not in term:
-                row["marginal_difference"] = (
-                    _expit(intercept + float(coef)) - _expit(intercept) if binary else float(coef)
-                )
-            flat = _degenerate(data, term, models[0] if several else None, reference) if binary else []
-            if flat or not all(math.isfinite(row[k]) for k in ("coefficient", "ci_low", "ci_high")):
-                # separation: a cell whose answers are all 0 or all 1 has no finite log odds; the fit stops at
-                # an arbitrary large value with a tiny p, so the numbers are withheld
-                row |= {"coefficient": None, "ci_low": None, "ci_high": None, "p": None, "marginal_difference": None}
-                if flat or binary:
-                    row["error"] = f"not estimable: separation ({', '.join(flat) or 'a cell without variation'})"
-                else:  # e.g. two runs whose answers differ by a constant: the clusters carry no independent noise
-                    row["error"] = "not estimable: the robust covariance of the GEE is not positive definite"
-            out.append(row)
+        out += _term_rows(fit, base, data, binary, models[0] if several else None, reference, confidence)
+    return out
+
+
+def _gee_data(
+    sub: pd.DataFrame, present: list[str], reference: str, models: list[str] | None
+) -> tuple[pd.DataFrame, str]:
+    """The GEE's data (outcome ``y``, ``lang``, cluster ``item``, and ``model`` where several) and its formula
+    (language against ``reference``; with ``models``, model × language against the first model)."""
+    data = pd.DataFrame(
+        {
+            "y": sub["value"].astype(float).to_numpy(),
+            "lang": pd.Categorical(sub["lang"], categories=present),
+            "item": sub["item_id"].astype(str).to_numpy(),
+        }
+    )
+    formula = "y ~ C(lang, Treatment(reference=" + repr(reference) + "))"
+    if models:
+        data["model"] = pd.Categorical(sub["model"], categories=models)
+        formula = f"y ~ C(model, Treatment(reference={models[0]!r})) * C(lang, Treatment(reference={reference!r}))"
+    return data, formula
+
+
+def _term_rows(
+    fit: Any, base: dict[str, Any], data: pd.DataFrame, binary: bool, baseline_model: str | None, reference: str,
+    confidence: float,
+) -> list[dict[str, Any]]:  # fmt: skip
+    """One row per term of a fitted GEE (the intercept left out), its numbers withheld where not estimable."""
+    out: list[dict[str, Any]] = []
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # a robust covariance that is not positive definite: judged below
+        ci = fit.conf_int(alpha=1 - confidence)
+        pvalues = fit.pvalues
+    intercept = float(fit.params["Intercept"])
+    for name, coef in fit.params.items():
+        if name == "Intercept":
+            continue
+        term = _term(str(name))
+        row: dict[str, Any] = {
+            **base, "term": term, "coefficient": float(coef), "ci_low": float(ci.loc[name, 0]),
+            "ci_high": float(ci.loc[name, 1]), "p": float(pvalues[name]),
+        }  # fmt: skip
+        if term.startswith("lang[") and ":" not in term:
+            row["marginal_difference"] = (
+                _expit(intercept + float(coef)) - _expit(intercept) if binary else float(coef)
+            )
+        flat = _degenerate(data, term, baseline_model, reference) if binary else []
+        if flat or not all(math.isfinite(row[k]) for k in ("coefficient", "ci_low", "ci_high")):
+            # separation: a cell whose answers are all 0 or all 1 has no finite log odds; the fit stops at
+            # an arbitrary large value with a tiny p, so the numbers are withheld
+            row |= {"coefficient": None, "ci_low": None, "ci_high": None, "p": None, "marginal_difference": None}
+            if flat or binary:
+                row["error"] = f"not estimable: separation ({', '.join(flat) or 'a cell without variation'})"
+            else:  # e.g. two runs whose answers differ by a constant: the clusters carry no independent noise
+                row["error"] = "not estimable: the robust covariance of the GEE is not positive definite"
+        out.append(row)
     return out
 
 

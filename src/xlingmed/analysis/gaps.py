@@ -41,7 +41,6 @@ def gap_vs_reference(
         "effect_size", "effect_size_name", "n_resamples", "seed"}. CI and effect size are None when fewer than 2
         items are paired or (d_z) the differences have no spread.
     """
-    from scipy import stats
 
     pv = paired_values(values, reference, lang)
     out: dict[str, Any] = {
@@ -71,17 +70,9 @@ def gap_vs_reference(
     if np.all(d == d[0]):  # no spread: every resample gives the same gap
         out["ci_low"] = out["ci_high"] = float(d[0])
     else:
-        res = stats.bootstrap(
-            (pv.a, pv.b),
-            lambda a, b, axis=-1: np.mean(b - a, axis=axis),
-            paired=True,
-            vectorized=True,
-            n_resamples=n_resamples,
-            confidence_level=confidence,
-            method="percentile",
-            rng=np.random.default_rng(seed),
+        out["ci_low"], out["ci_high"] = _percentile_ci(
+            (pv.a, pv.b), lambda a, b, axis=-1: np.mean(b - a, axis=axis), True, n_resamples, confidence, seed
         )
-        out["ci_low"], out["ci_high"] = float(res.confidence_interval.low), float(res.confidence_interval.high)
     if kind == "continuous":
         sd = float(np.std(d, ddof=1))
         out["effect_size"] = float(d.mean() / sd) if sd > 0 else None
@@ -113,7 +104,6 @@ def gap_unpaired(
         ``n_reference`` (the reference's items), ``test`` (``welch_t`` / ``fisher_exact``) and ``p``; the effect
         size is Cohen's d (pooled sd) or Cohen's h. CI, test and effect size are None below 2 items a side.
     """
-    from scipy import stats
 
     def per_item(code: str) -> np.ndarray:
         mine = values[values["lang"] == code]
@@ -138,17 +128,19 @@ def gap_unpaired(
     if np.ptp(a) == 0 and np.ptp(b) == 0:  # no spread on either side: every resample gives the same gap
         out["ci_low"] = out["ci_high"] = out["gap"]
     else:
-        res = stats.bootstrap(
-            (a, b),
-            lambda x, y, axis=-1: np.mean(y, axis=axis) - np.mean(x, axis=axis),
-            paired=False,
-            vectorized=True,
-            n_resamples=n_resamples,
-            confidence_level=confidence,
-            method="percentile",
-            rng=np.random.default_rng(seed),
-        )
-        out["ci_low"], out["ci_high"] = float(res.confidence_interval.low), float(res.confidence_interval.high)
+        out["ci_low"], out["ci_high"] = _percentile_ci(
+            (a, b), lambda x, y, axis=-1: np.mean(y, axis=axis) - np.mean(x, axis=axis), False, n_resamples,
+            confidence, seed,
+        )  # fmt: skip
+    _unpaired_test(out, a, b, kind)
+    return out
+
+
+def _unpaired_test(out: dict[str, Any], a: np.ndarray, b: np.ndarray, kind: str) -> None:
+    """Fills ``p`` (Fisher's exact test on 0/1 item outcomes, else Welch's t) and ``effect_size`` (Cohen's d or h)
+    of ``gap_unpaired`` in ``out``, for the reference's item values ``a`` and the language's ``b``."""
+    from scipy import stats
+
     if kind == "binary" and np.isin(np.concatenate([a, b]), (0.0, 1.0)).all():
         ones_a, ones_b = int(np.sum(a == 1)), int(np.sum(b == 1))
         out["p"] = float(stats.fisher_exact([[ones_b, len(b) - ones_b], [ones_a, len(a) - ones_a]]).pvalue)
@@ -163,4 +155,23 @@ def gap_unpaired(
         out["effect_size"] = float((b.mean() - a.mean()) / pooled) if pooled > 0 else None
     else:
         out["effect_size"] = 2 * math.asin(math.sqrt(b.mean())) - 2 * math.asin(math.sqrt(a.mean()))
-    return out
+
+
+def _percentile_ci(
+    samples: tuple[np.ndarray, np.ndarray], statistic: Any, paired: bool, n_resamples: int, confidence: float,
+    seed: int,
+) -> tuple[float, float]:  # fmt: skip
+    """The seeded percentile bootstrap CI of ``statistic`` over the two samples (``scipy.stats.bootstrap``)."""
+    from scipy import stats
+
+    res = stats.bootstrap(
+        samples,
+        statistic,
+        paired=paired,
+        vectorized=True,
+        n_resamples=n_resamples,
+        confidence_level=confidence,
+        method="percentile",
+        rng=np.random.default_rng(seed),
+    )
+    return float(res.confidence_interval.low), float(res.confidence_interval.high)

@@ -105,7 +105,27 @@ def apply(
     limited = {
         key: [lang for lang, s in found.items() if s > WARN_SHARE] for key, found in by_outcome.items() if found
     }
-    extremes: dict[str, dict[tuple[str, str, str], dict[str, Any]]] = {}
+    extremes = _extremes(plain, limited, reference, statistics, verdicts)
+    out = []
+    for r in rows:
+        found = by_outcome.get((str(r["task"]), str(r["metric"])), {})
+        if not found:
+            out.append({**r, **NO_SHARE})
+            continue
+        out.append(_parse_row(r, found, reference, extremes))
+    return out
+
+
+Extremes = dict[str, dict[tuple[str, str, str], dict[str, Any]]]  # side → (task, metric, lang) → verdict row
+
+
+def _extremes(
+    plain: pd.DataFrame, limited: Mapping[tuple[str, str], list[str]], reference: str,
+    statistics: Mapping[tuple[str, str], str], verdicts: Callable[[pd.DataFrame], list[dict[str, Any]]],
+) -> Extremes:  # fmt: skip
+    """The verdict rows computed again with every unread reply of the parse-limited outcomes wrong
+    (``unread_wrong``) and right (``unread_right``); empty where no outcome is parse-limited."""
+    extremes: Extremes = {}
     if any(limited.values()):
         for side in ("unread_wrong", "unread_right"):
             frame = plain
@@ -113,33 +133,32 @@ def apply(
                 if langs:
                     frame = extreme(frame, task, metric, statistics[(task, metric)], reference, side)
             extremes[side] = {(str(r["task"]), str(r["metric"]), str(r["lang"])): r for r in verdicts(frame)}
-    out = []
-    for r in rows:
-        found = by_outcome.get((str(r["task"]), str(r["metric"])), {})
-        if not found:
-            out.append({**r, **NO_SHARE})
-            continue
-        mine, ref = found.get(str(r["lang"])), found.get(reference)
-        flag = any(s is not None and s > WARN_SHARE for s in (mine, ref))
-        row = {**r, "not_read_share": mine, "not_read_share_reference": ref, "parse_limited": flag}
-        if flag:
-            key = (str(r["task"]), str(r["metric"]), str(r["lang"]))
-            wrong, right = extremes["unread_wrong"].get(key, {}), extremes["unread_right"].get(key, {})
-            row.update(
-                verdict_as_read=r["verdict"], verdict_unread_wrong=wrong.get("verdict"),
-                verdict_unread_right=right.get("verdict"),
-                difference_unread_wrong=wrong.get("difference"), difference_unread_right=right.get("difference"),
-            )  # fmt: skip
-            if r["verdict"] in ("non-inferior", "inferior") and not (wrong.get("verdict") == right.get("verdict")
-                                                                      == r["verdict"]):  # fmt: skip
-                row["verdict"] = "inconclusive"
-                row["reason"] = (
-                    f"parse-limited: {_pct(mine)} of the {r['lang']} replies and {_pct(ref)} of the {reference} "
-                    f"ones were not read directly; {wrong.get('verdict')} if every one of them is wrong, "
-                    f"{right.get('verdict')} if every one is right (as read: {r['verdict']})"
-                )
-        out.append(row)
-    return out
+    return extremes
+
+
+def _parse_row(r: dict[str, Any], found: dict[str, float], reference: str, extremes: Extremes) -> dict[str, Any]:
+    """One verdict row with its parse columns (``found``: the outcome's not-read share per language), made
+    inconclusive where it is parse-limited and the extremes disagree with it."""
+    mine, ref = found.get(str(r["lang"])), found.get(reference)
+    flag = any(s is not None and s > WARN_SHARE for s in (mine, ref))
+    row = {**r, "not_read_share": mine, "not_read_share_reference": ref, "parse_limited": flag}
+    if flag:
+        key = (str(r["task"]), str(r["metric"]), str(r["lang"]))
+        wrong, right = extremes["unread_wrong"].get(key, {}), extremes["unread_right"].get(key, {})
+        row.update(
+            verdict_as_read=r["verdict"], verdict_unread_wrong=wrong.get("verdict"),
+            verdict_unread_right=right.get("verdict"),
+            difference_unread_wrong=wrong.get("difference"), difference_unread_right=right.get("difference"),
+        )  # fmt: skip
+        if r["verdict"] in ("non-inferior", "inferior") and not (wrong.get("verdict") == right.get("verdict")
+                                                                  == r["verdict"]):  # fmt: skip
+            row["verdict"] = "inconclusive"
+            row["reason"] = (
+                f"parse-limited: {_pct(mine)} of the {r['lang']} replies and {_pct(ref)} of the {reference} "
+                f"ones were not read directly; {wrong.get('verdict')} if every one of them is wrong, "
+                f"{right.get('verdict')} if every one is right (as read: {r['verdict']})"
+            )
+    return row
 
 
 def _pct(share: float | None) -> str:

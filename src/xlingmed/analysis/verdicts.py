@@ -27,9 +27,10 @@ A set whose questions differ across languages (``parallel=False``: MMedBench, Ko
 
 from __future__ import annotations
 
+import functools
 import math
 import warnings
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -182,85 +183,156 @@ def noninferiority(
     rows: list[dict[str, Any]] = []
     plain = scores[scores["condition"].isna()] if "condition" in scores else scores
     tasks = apart(tasks, scores["task"]) if "task" in scores else tasks
+    design = _Design(alpha, equivalence, min_items, n_resamples, seed, parallel, judges or {}, min_judge_kappa)
     for oc in outcomes(tasks, margins):
         sub = plain[(plain["task"] == oc.task) & (plain["metric"] == oc.metric)]
-        if sub.empty or reference not in set(sub["lang"]):
-            continue
-        higher = bool(sub["higher_is_better"].iloc[0])
-        sign = 1.0 if higher else -1.0
-        ref_table = item_table(sub, reference, oc.statistic)
-        block = []
-        for k, lang in enumerate(lg for lg in languages if lg != reference):
-            lang_table = item_table(sub, lang, oc.statistic)
-            row: dict[str, Any] = {
-                "task": oc.task, "outcome": oc.name, "metric": oc.metric, "statistic": oc.statistic,
-                "unit": oc.unit, "higher_is_better": higher, "lang": lang, "reference": reference,
-                "design": "paired" if parallel else "unpaired", "n_items": 0, "n_reference": None,
-                "margin": oc.margin, "alpha": alpha, **_judge(oc, lang, judges or {}, min_judge_kappa),
-                "method": PAIRED_BOOTSTRAP if parallel else UNPAIRED_BOOTSTRAP,
-                "provenance": f"{n_resamples} resamples, seed {seed + k}",
-            }  # fmt: skip
-            if parallel:
-                items = ref_table.index.intersection(lang_table.index)
-                ref, mine = ref_table.loc[items].to_numpy(float), lang_table.loc[items].to_numpy(float)
-                row["n_items"] = len(items)
-                if len(items) == 0:
-                    rows.append(
-                        {**row, "verdict": INCONCLUSIVE, "reason": f"no item scored in both {lang} and {reference}"}
-                    )
-                    continue
-                stat = difference(oc.statistic, ref, mine)
-                ones = np.ones((1, len(items)))
-                estimate = sign * float(stat(ones)[0]) + 0.0  # + 0.0: no "−0.0" for a lower-is-better outcome
-                value_ref = float(statistic_of(oc.statistic, ref)(ones)[0])
-                value_lang = float(statistic_of(oc.statistic, mine)(ones)[0])
-                boot = sign * resample(stat, len(items), n_resamples, seed + k) + 0.0
-            else:
-                ref, mine = ref_table.to_numpy(float), lang_table.to_numpy(float)
-                row.update(n_items=len(mine), n_reference=len(ref))
-                if len(mine) == 0 or len(ref) == 0:
-                    missing = lang if len(mine) == 0 else reference
-                    rows.append({**row, "verdict": INCONCLUSIVE, "reason": f"unpaired; no item scored in {missing}"})
-                    continue
-                of_ref, of_lang = statistic_of(oc.statistic, ref), statistic_of(oc.statistic, mine)
-                value_ref = float(of_ref(np.ones((1, len(ref))))[0])
-                value_lang = float(of_lang(np.ones((1, len(mine))))[0])
-                estimate = sign * (value_lang - value_ref) + 0.0
-                # each language's own items resampled on their own: there are no pairs to keep together
-                boot_lang = resample(of_lang, len(mine), n_resamples, seed + k)
-                boot = sign * (boot_lang - resample(of_ref, len(ref), n_resamples, seed + 7919 + k)) + 0.0
-            p_ni = (1 + int(np.sum(boot <= -oc.margin))) / (n_resamples + 1)
-            p_inf = (1 + int(np.sum(boot >= -oc.margin))) / (n_resamples + 1)
-            row.update(
-                value_reference=value_ref, value_lang=value_lang, difference=estimate,
-                lower=float(np.quantile(boot, alpha)), upper=float(np.quantile(boot, 1 - alpha)),
-                p_noninferior=p_ni, p_inferior=p_inf,
-            )  # fmt: skip
-            if equivalence:
-                row["p_equivalence"] = max(p_ni, (1 + int(np.sum(boot >= oc.margin))) / (n_resamples + 1))
-            if oc.statistic == "mean" and parallel:
-                d = sign * (mine[:, 0] / mine[:, 1] - ref[:, 0] / ref[:, 1])
-                row["_sd"] = float(np.std(d, ddof=1)) if len(d) > 1 else 0.0
-            else:
-                row["_sd"] = None
-            row["_se"] = float(np.std(boot, ddof=1))
-            block.append(row)
-        _decide(block, alpha, min_items, equivalence)
-        rows += block
+        if not sub.empty and reference in set(sub["lang"]):
+            rows += _outcome_rows(oc, sub, [lg for lg in languages if lg != reference], reference, design)
     out = [{k: v for k, v in r.items() if not k.startswith("_")} for r in rows]
     if not parse_limits or not out:
         return out
+    again = functools.partial(
+        noninferiority, languages=languages, reference=reference, margins=margins, tasks=tasks, alpha=alpha,
+        equivalence=equivalence, min_items=min_items, judges=judges, min_judge_kappa=min_judge_kappa,
+        n_resamples=n_resamples, seed=seed, parallel=parallel, parse_limits=False,
+    )  # fmt: skip
+    return _parse_limited(out, plain, reference, outcomes(apart(tasks, scores["task"]), margins), again)
+
+
+def _parse_limited(
+    out: list[dict[str, Any]], plain: pd.DataFrame, reference: str, ocs: list[Outcome],
+    again: Callable[[pd.DataFrame], list[dict[str, Any]]],
+) -> list[dict[str, Any]]:  # fmt: skip
+    """``analysis.parse_limits.apply`` on the verdict rows ``out``: ``again`` computes them from other Scores."""
     from xlingmed.analysis import parse_limits as limits
 
-    def again(frame: pd.DataFrame) -> list[dict[str, Any]]:
-        return noninferiority(
-            frame, languages, reference, margins, tasks=tasks, alpha=alpha, equivalence=equivalence,
-            min_items=min_items, judges=judges, min_judge_kappa=min_judge_kappa, n_resamples=n_resamples, seed=seed,
-            parallel=parallel, parse_limits=False,
-        )  # fmt: skip
-
-    statistics = {(oc.task, oc.metric): oc.statistic for oc in outcomes(apart(tasks, scores["task"]), margins)}
+    statistics = {(oc.task, oc.metric): oc.statistic for oc in ocs}
     return limits.apply(out, plain, reference, statistics, again)
+
+
+@dataclass(frozen=True)
+class _Design:
+    """The settings of ``noninferiority`` that every (outcome, language) row is computed under."""
+
+    alpha: float
+    equivalence: bool
+    min_items: int
+    n_resamples: int
+    seed: int
+    parallel: bool
+    judges: Mapping[tuple[str, str], Mapping[str, Any]]
+    min_judge_kappa: float
+
+
+def _outcome_rows(
+    oc: Outcome, sub: pd.DataFrame, languages: list[str], reference: str, design: _Design
+) -> list[dict[str, Any]]:
+    """The rows of one outcome (``sub``: its Scores), one per language other than the reference: first those
+    without items (inconclusive), then the others with their verdicts (``_decide``)."""
+    rows: list[dict[str, Any]] = []
+    alpha, parallel, n_resamples, seed = design.alpha, design.parallel, design.n_resamples, design.seed
+    higher = bool(sub["higher_is_better"].iloc[0])
+    sign = 1.0 if higher else -1.0
+    ref_table = item_table(sub, reference, oc.statistic)
+    block = []
+    for k, lang in enumerate(languages):
+        lang_table = item_table(sub, lang, oc.statistic)
+        row: dict[str, Any] = {
+            "task": oc.task, "outcome": oc.name, "metric": oc.metric, "statistic": oc.statistic,
+            "unit": oc.unit, "higher_is_better": higher, "lang": lang, "reference": reference,
+            "design": "paired" if parallel else "unpaired", "n_items": 0, "n_reference": None,
+            "margin": oc.margin, "alpha": alpha, **_judge(oc, lang, design.judges, design.min_judge_kappa),
+            "method": PAIRED_BOOTSTRAP if parallel else UNPAIRED_BOOTSTRAP,
+            "provenance": f"{n_resamples} resamples, seed {seed + k}",
+        }  # fmt: skip
+        tables = (ref_table, lang_table)
+        if _estimate(row, oc, tables, sign, (n_resamples, seed + k), parallel, alpha, design.equivalence):
+            block.append(row)
+        else:
+            rows.append(row)
+    _decide(block, alpha, design.min_items, design.equivalence)
+    return rows + block
+
+
+def _estimate(
+    row: dict[str, Any], oc: Outcome, tables: tuple[pd.DataFrame, pd.DataFrame], sign: float,
+    resampling: tuple[int, int], parallel: bool, alpha: float, equivalence: bool,
+) -> bool:  # fmt: skip
+    """Fills one (outcome, language) row of ``noninferiority`` from the reference's and the language's item tables:
+    the values, the difference and its bootstrap bounds and p-values (``resampling``: resamples, seed), and the
+    ``_sd``/``_se`` that ``_decide`` reads. False, with the row made inconclusive, where a side has no item."""
+    ref_table, lang_table = tables
+    n_resamples, seed = resampling
+    lang, reference = row["lang"], row["reference"]
+    if parallel:
+        items = ref_table.index.intersection(lang_table.index)
+        ref, mine = ref_table.loc[items].to_numpy(float), lang_table.loc[items].to_numpy(float)
+        row["n_items"] = len(items)
+        if len(items) == 0:
+            row.update({"verdict": INCONCLUSIVE, "reason": f"no item scored in both {lang} and {reference}"})
+            return False
+        boot = _paired_boot(row, oc.statistic, ref, mine, sign, n_resamples, seed)
+    else:
+        ref, mine = ref_table.to_numpy(float), lang_table.to_numpy(float)
+        row.update(n_items=len(mine), n_reference=len(ref))
+        if len(mine) == 0 or len(ref) == 0:
+            missing = lang if len(mine) == 0 else reference
+            row.update({"verdict": INCONCLUSIVE, "reason": f"unpaired; no item scored in {missing}"})
+            return False
+        boot = _unpaired_boot(row, oc.statistic, ref, mine, sign, n_resamples, seed)
+    _tests(row, boot, oc.margin, alpha, equivalence, n_resamples)
+    if oc.statistic == "mean" and parallel:
+        d = sign * (mine[:, 0] / mine[:, 1] - ref[:, 0] / ref[:, 1])
+        row["_sd"] = float(np.std(d, ddof=1)) if len(d) > 1 else 0.0
+    else:
+        row["_sd"] = None
+    row["_se"] = float(np.std(boot, ddof=1))
+    return True
+
+
+def _paired_boot(
+    row: dict[str, Any], statistic: str, ref: np.ndarray, mine: np.ndarray, sign: float, n_resamples: int, seed: int
+) -> np.ndarray:
+    """Fills ``value_reference``, ``value_lang`` and ``difference`` (better direction) of a paired row; returns the
+    bootstrap distribution of the difference (items resampled in pairs)."""
+    stat = difference(statistic, ref, mine)
+    ones = np.ones((1, len(ref)))
+    estimate = sign * float(stat(ones)[0]) + 0.0  # + 0.0: no "−0.0" for a lower-is-better outcome
+    value_ref = float(statistic_of(statistic, ref)(ones)[0])
+    value_lang = float(statistic_of(statistic, mine)(ones)[0])
+    row.update(value_reference=value_ref, value_lang=value_lang, difference=estimate)
+    boot: np.ndarray = sign * resample(stat, len(ref), n_resamples, seed) + 0.0
+    return boot
+
+
+def _unpaired_boot(
+    row: dict[str, Any], statistic: str, ref: np.ndarray, mine: np.ndarray, sign: float, n_resamples: int, seed: int
+) -> np.ndarray:
+    """As ``_paired_boot`` for an unpaired row: each language's own items resampled on their own (there are no
+    pairs to keep together), the reference's with ``seed + 7919``."""
+    of_ref, of_lang = statistic_of(statistic, ref), statistic_of(statistic, mine)
+    value_ref = float(of_ref(np.ones((1, len(ref))))[0])
+    value_lang = float(of_lang(np.ones((1, len(mine))))[0])
+    estimate = sign * (value_lang - value_ref) + 0.0
+    row.update(value_reference=value_ref, value_lang=value_lang, difference=estimate)
+    boot_lang = resample(of_lang, len(mine), n_resamples, seed)
+    boot: np.ndarray = sign * (boot_lang - resample(of_ref, len(ref), n_resamples, seed + 7919)) + 0.0
+    return boot
+
+
+def _tests(
+    row: dict[str, Any], boot: np.ndarray, margin: float, alpha: float, equivalence: bool, n_resamples: int
+) -> None:
+    """Fills a row's one-sided bounds and bootstrap p-values (``p_noninferior``, ``p_inferior``, and with
+    ``equivalence`` ``p_equivalence``) from the difference's bootstrap distribution ``boot``."""
+    p_ni = (1 + int(np.sum(boot <= -margin))) / (n_resamples + 1)
+    p_inf = (1 + int(np.sum(boot >= -margin))) / (n_resamples + 1)
+    row.update(
+        lower=float(np.quantile(boot, alpha)), upper=float(np.quantile(boot, 1 - alpha)),
+        p_noninferior=p_ni, p_inferior=p_inf,
+    )  # fmt: skip
+    if equivalence:
+        row["p_equivalence"] = max(p_ni, (1 + int(np.sum(boot >= margin))) / (n_resamples + 1))
 
 
 def _judge(

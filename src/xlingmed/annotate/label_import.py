@@ -285,9 +285,29 @@ def import_labels(set_path: Path, file: Path, *, add_annotators: bool = False,
     """
     aset = load_judge_set(Path(set_path))
     path = Path(file)
-    index = _Index(aset)
     store_path = aset.path / "answers.sqlite"
     before = {(a.annotator, a.item): a for a in AnswerStore.read_all(store_path)}
+    rows, errors, answers, languages, unchanged = _check_rows(path, aset, before, add_annotators, replace)
+    if not rows:
+        raise DataError("no label in the file", file=str(path))
+    if errors:
+        raise LabelFileError(errors)
+    added = sorted({a.annotator for a, _ in answers} - set(aset.annotators))
+    if added:
+        _add_annotators(aset, added)
+    try:
+        AnswerStore(store_path).save_many(answers, labels=aset.labels)
+    except ConfigError as exc:  # checked above; a store that refuses is a damaged set
+        raise DataError(str(exc), file=str(store_path)) from None
+    return Imported(len(answers), unchanged, languages, added)
+
+
+def _check_rows(
+    path: Path, aset: AnnotationSet, before: dict[tuple[str, str], Answer], add_annotators: bool, replace: bool
+) -> tuple[int, list[DataError], list[tuple[Answer, str]], dict[str, int], int]:
+    """Every row of the label file checked against the set and the labels stored ``before``: (rows read, errors,
+    the good answers with their judge labels, answers per language, answers that change nothing)."""
+    index = _Index(aset)
     errors: list[DataError] = []
     answers: list[tuple[Answer, str]] = []
     seen: dict[tuple[str, str], int] = {}
@@ -316,18 +336,7 @@ def import_labels(set_path: Path, file: Path, *, add_annotators: bool = False,
             languages[lang] = languages.get(lang, 0) + 1
             old = before.get((answer.annotator, answer.item))
             unchanged += old is not None and old.label == answer.label and old.reason == answer.reason
-    if not rows:
-        raise DataError("no label in the file", file=str(path))
-    if errors:
-        raise LabelFileError(errors)
-    added = sorted({a.annotator for a, _ in answers} - set(aset.annotators))
-    if added:
-        _add_annotators(aset, added)
-    try:
-        AnswerStore(store_path).save_many(answers, labels=aset.labels)
-    except ConfigError as exc:  # checked above; a store that refuses is a damaged set
-        raise DataError(str(exc), file=str(store_path)) from None
-    return Imported(len(answers), unchanged, languages, added)
+    return rows, errors, answers, languages, unchanged
 
 
 def _add_annotators(aset: AnnotationSet, names: Sequence[str]) -> None:

@@ -29,8 +29,8 @@ from pathlib import Path
 from typing import Any
 
 from xlingmed import output
-from xlingmed.benchmarks.xlinghealth import sha256_file
 from xlingmed.errors import ConfigError, DataError
+from xlingmed.hashing import sha256_file
 from xlingmed.tasks.run_views import annotatable
 from xlingmed.views.base import ANNOTATION_FIELDS, Annotation
 
@@ -85,6 +85,27 @@ class AnnotationSet:
         return found
 
 
+def _stratified(
+    rows: list[dict[str, Any]], fraction: float, stratify: str, per_language: bool, seed: int
+) -> tuple[list[dict[str, Any]], dict[str, dict[str, int]]]:
+    """``fraction`` of each stratum (language × judge label, as asked; at least one), shuffled, and the strata's
+    sizes (``"lang|label"`` → stratum, sampled)."""
+    strata: dict[tuple[str, str], list[dict[str, Any]]] = defaultdict(list)
+    for r in sorted(rows, key=lambda r: r["id"]):
+        strata[(r["lang"] if per_language else "*", r["label"] if stratify == "label" else "*")].append(r)
+    rng = random.Random(seed)
+    picked: list[dict[str, Any]] = []
+    sizes = {}
+    for key in sorted(strata):
+        group = strata[key]
+        n = max(1, math.ceil(fraction * len(group) - 1e-9))
+        chosen = rng.sample(group, n)
+        sizes[f"{key[0]}|{key[1]}"] = {"stratum": len(group), "sampled": n}
+        picked.extend(chosen)
+    rng.shuffle(picked)  # annotators see languages and labels mixed, not the judge's label order
+    return picked, sizes
+
+
 def build_annotation_set(
     run_dir: Path,
     out_dir: Path,
@@ -131,35 +152,14 @@ def build_annotation_set(
         raise DataError("no judged item to annotate (every judge call failed or was skipped)", file=str(source))
     if paired:
         return _paired_set(run_dir, out_dir, task, found, fraction, seed, names)
-    strata: dict[tuple[str, str], list[dict[str, Any]]] = defaultdict(list)
-    for r in sorted(rows, key=lambda r: r["id"]):
-        strata[(r["lang"] if per_language else "*", r["label"] if stratify == "label" else "*")].append(r)
-    rng = random.Random(seed)
-    picked: list[dict[str, Any]] = []
-    sizes = {}
-    for key in sorted(strata):
-        group = strata[key]
-        n = max(1, math.ceil(fraction * len(group) - 1e-9))
-        chosen = rng.sample(group, n)
-        sizes[f"{key[0]}|{key[1]}"] = {"stratum": len(group), "sampled": n}
-        picked.extend(chosen)
-    rng.shuffle(picked)  # annotators see languages and labels mixed, not the judge's label order
+    picked, sizes = _stratified(rows, fraction, stratify, per_language, seed)
     items = [set_item(r) for r in picked]
     settings = {
-        "source_run": str(Path(run_dir).resolve()),
-        "source_file": source.name,
-        "source_sha256": sha256_file(source),
-        "task": task,
-        "fraction": fraction,
-        "stratify": stratify,
-        "per_language": per_language,
-        "seed": seed,
-        "strata": sizes,
-        "labels": labels,
-        "label_names": names_of,
-        "label_column": found.label_column,
+        "source_run": str(Path(run_dir).resolve()), "source_file": source.name, "source_sha256": sha256_file(source),
+        "task": task, "fraction": fraction, "stratify": stratify, "per_language": per_language, "seed": seed,
+        "strata": sizes, "labels": labels, "label_names": names_of, "label_column": found.label_column,
         "n_items": len(items),
-    }
+    }  # fmt: skip
     return write_set(out_dir, settings, items, names)
 
 

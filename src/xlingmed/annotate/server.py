@@ -114,69 +114,79 @@ class _TranslationPages:
         self.store.save(Rating(who, item["id"], fluency, meaning))
 
 
-def make_app(annotation_set: AnnotationSet, allowed_hosts: Sequence[str] = LOOPBACK_NAMES) -> Starlette:
-    """The ASGI app serving ``annotation_set``: a judge check (answers go to ``SET/answers.sqlite``) or a
-    translation rating (``SET/ratings.sqlite``), by ``annotation_set.kind``; requests whose ``Host`` is not one of
-    ``allowed_hosts`` (without the port) are refused."""
-    # autoescape for every template (select_autoescape goes by extension and would miss "*.html.j2")
-    env = Environment(loader=PackageLoader("xlingmed.annotate", "templates"), autoescape=True)
-    pages = _TranslationPages(annotation_set) if annotation_set.kind == "translation" else _JudgePages(annotation_set)
-    page = env.get_template(pages.template)
-    server_secret = _csrf_secret(annotation_set.path / ".csrf_secret")
-    items = annotation_set.items
+def _headers(nonce: str) -> dict[str, str]:
+    """The security headers of every page (its scripts allowed by ``nonce`` only)."""
+    return {
+        "Content-Security-Policy": f"default-src 'none'; style-src 'unsafe-inline'; script-src 'nonce-{nonce}'; "
+        "form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+        "X-Content-Type-Options": "nosniff",
+        "Referrer-Policy": "same-origin",  # the token is in the URL: never send it to another site
+        "Cache-Control": "no-store",
+    }
 
-    def csrf_for(annotator: str) -> str:
-        return hmac.new(server_secret, annotator.encode(), hashlib.sha256).hexdigest()
 
-    def annotator_of(request: Request) -> str | None:
-        return annotation_set.annotator_for(str(request.path_params.get("token", "")))
+async def _root(request: Request) -> Response:
+    return PlainTextResponse("xlingmed annotation server: open the link with your token", status_code=404)
 
-    def headers(nonce: str) -> dict[str, str]:
-        return {
-            "Content-Security-Policy": f"default-src 'none'; style-src 'unsafe-inline'; script-src 'nonce-{nonce}'; "
-            "form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
-            "X-Content-Type-Options": "nosniff",
-            "Referrer-Policy": "same-origin",  # the token is in the URL: never send it to another site
-            "Cache-Control": "no-store",
-        }
 
-    async def start(request: Request) -> Response:
-        who = annotator_of(request)
+class _Handlers:
+    """The app's pages for one set: the start link (to the first open item) and each item's page (GET shows it,
+    POST saves the annotator's answer)."""
+
+    def __init__(self, annotation_set: AnnotationSet) -> None:
+        # autoescape for every template (select_autoescape goes by extension and would miss "*.html.j2")
+        env = Environment(loader=PackageLoader("xlingmed.annotate", "templates"), autoescape=True)
+        self.annotation_set = annotation_set
+        self.pages: _JudgePages | _TranslationPages = (
+            _TranslationPages(annotation_set) if annotation_set.kind == "translation" else _JudgePages(annotation_set)
+        )
+        self.page = env.get_template(self.pages.template)
+        self.server_secret = _csrf_secret(annotation_set.path / ".csrf_secret")
+        self.items = annotation_set.items
+
+    def csrf_for(self, annotator: str) -> str:
+        return hmac.new(self.server_secret, annotator.encode(), hashlib.sha256).hexdigest()
+
+    def annotator_of(self, request: Request) -> str | None:
+        return self.annotation_set.annotator_for(str(request.path_params.get("token", "")))
+
+    async def start(self, request: Request) -> Response:
+        who = self.annotator_of(request)
         if who is None:
             return PlainTextResponse("not found", status_code=404)
-        done = pages.done(who)
-        first_open = next((k for k, it in enumerate(items) if it["id"] not in done), len(items) - 1)
+        done = self.pages.done(who)
+        first_open = next((k for k, it in enumerate(self.items) if it["id"] not in done), len(self.items) - 1)
         return RedirectResponse(f"/a/{request.path_params['token']}/{first_open + 1}", status_code=303)
 
-    async def item_page(request: Request) -> Response:
-        who = annotator_of(request)
+    async def item_page(self, request: Request) -> Response:
+        who = self.annotator_of(request)
         index = request.path_params["index"]
-        if who is None or not 1 <= index <= len(items):
+        if who is None or not 1 <= index <= len(self.items):
             return PlainTextResponse("not found", status_code=404)
         if request.method == "POST":
-            return await save(request, who, index)
-        return render(request, who, index)
+            return await self.save(request, who, index)
+        return self.render(request, who, index)
 
-    def render(request: Request, who: str, index: int, error: str | None = None) -> Response:
-        item = items[index - 1]
-        mine = pages.done(who)
+    def render(self, request: Request, who: str, index: int, error: str | None = None) -> Response:
+        item = self.items[index - 1]
+        mine = self.pages.done(who)
         nonce = secrets.token_urlsafe(16)
-        html = page.render(
+        html = self.page.render(
             item=item,
             index=index,
-            total=len(items),
-            n_done=sum(1 for it in items if it["id"] in mine),
+            total=len(self.items),
+            n_done=sum(1 for it in self.items if it["id"] in mine),
             answer=mine.get(item["id"]),
             annotator=who,
             token=request.path_params["token"],
-            csrf=csrf_for(who),
+            csrf=self.csrf_for(who),
             nonce=nonce,
             error=error,
-            **pages.context(item),
+            **self.pages.context(item),
         )
-        return HTMLResponse(html, status_code=400 if error else 200, headers=headers(nonce))
+        return HTMLResponse(html, status_code=400 if error else 200, headers=_headers(nonce))
 
-    async def save(request: Request, who: str, index: int) -> Response:
+    async def save(self, request: Request, who: str, index: int) -> Response:
         origin = request.headers.get("origin")
         if origin is not None and urlsplit(origin).netloc != request.headers.get("host"):
             return PlainTextResponse("cross-origin request refused", status_code=403)
@@ -184,23 +194,26 @@ def make_app(annotation_set: AnnotationSet, allowed_hosts: Sequence[str] = LOOPB
         if isinstance(body, Response):
             return body
         form = {k: v[0] for k, v in parse_qs(body.decode("utf-8", "replace"), keep_blank_values=True).items()}
-        if not hmac.compare_digest(form.get("csrf", ""), csrf_for(who)):
+        if not hmac.compare_digest(form.get("csrf", ""), self.csrf_for(who)):
             return PlainTextResponse("invalid form token (reload the page)", status_code=403)
         try:
-            pages.save(who, items[index - 1], form)
+            self.pages.save(who, self.items[index - 1], form)
         except ConfigError as exc:
-            return render(request, who, index, error=str(exc))
-        target = min(index + 1, len(items))
+            return self.render(request, who, index, error=str(exc))
+        target = min(index + 1, len(self.items))
         return RedirectResponse(f"/a/{request.path_params['token']}/{target}", status_code=303)
 
-    async def root(request: Request) -> Response:
-        return PlainTextResponse("xlingmed annotation server: open the link with your token", status_code=404)
 
+def make_app(annotation_set: AnnotationSet, allowed_hosts: Sequence[str] = LOOPBACK_NAMES) -> Starlette:
+    """The ASGI app serving ``annotation_set``: a judge check (answers go to ``SET/answers.sqlite``) or a
+    translation rating (``SET/ratings.sqlite``), by ``annotation_set.kind``; requests whose ``Host`` is not one of
+    ``allowed_hosts`` (without the port) are refused."""
+    handlers = _Handlers(annotation_set)
     return Starlette(
         routes=[
-            Route("/", root),
-            Route("/a/{token}", start),
-            Route("/a/{token}/{index:int}", item_page, methods=["GET", "POST"]),
+            Route("/", _root),
+            Route("/a/{token}", handlers.start),
+            Route("/a/{token}/{index:int}", handlers.item_page, methods=["GET", "POST"]),
         ],
         # a Host the server was not asked to serve is refused (400): a DNS-rebinding page cannot reach it by name
         middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts))],

@@ -32,26 +32,21 @@ of the same ``item_id`` whose ``lang`` is its ``source_lang``, in any of the fil
 
 from __future__ import annotations
 
-import json
 import random
 from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from xlingmed.annotate.agreement import inter_rater_kappa
 from xlingmed.annotate.ratings import DIMENSIONS, SCALE, SCALE_NAMES, Rating
 from xlingmed.annotate.sample import AnnotationSet, check_new_set, write_set
-from xlingmed.benchmarks.rows import cell_value
-from xlingmed.benchmarks.tables import read_table
-from xlingmed.benchmarks.xlinghealth import sha256_file
+from xlingmed.annotate.translation_files import TranslatedRow, pair_rows, read_rows
 from xlingmed.errors import ConfigError, DataError
-from xlingmed.languages import LANGUAGES, get_language
+from xlingmed.hashing import sha256_file
+from xlingmed.languages import LANGUAGES
 
 TRANSLATION_FIELDS = ("question", "reference", "options")
-REQUIRED_COLUMNS = ("item_id", "lang", "question", "source_lang", "translator")
-CONTEXT_COLUMNS = ("qe_chrf", "qe_bertscore", "flagged", "flag_reason")
 QUESTIONS = {
     "fluency": "Is the {target} version a good translation of the {source} text?",
     "meaning": "Does the {target} version faithfully convey the same meaning as the {source} text?",
@@ -68,18 +63,6 @@ def question_text(dimension: str, target_lang: str, source_lang: str = "en") -> 
 def language_name(code: str) -> str:
     """The English name of a language code (the code itself when the registry does not know it)."""
     return LANGUAGES[code].name if code in LANGUAGES else code
-
-
-@dataclass
-class _Row:
-    file: Path
-    row: int  # as a spreadsheet shows it: header = 1
-    item_id: str
-    lang: str
-    source_lang: str
-    translator: str
-    texts: dict[str, str]
-    context: dict[str, Any] = field(default_factory=dict)
 
 
 def build_translation_set(
@@ -129,10 +112,16 @@ def build_translation_set(
         raise ConfigError(f"--fields: distinct names from {', '.join(TRANSLATION_FIELDS)}, got {fields}")
     if isinstance(per_language, bool) or not isinstance(per_language, int) or per_language < 1:
         raise ConfigError(f"--per-language must be an integer ≥ 1, got {per_language!r}")
-    names = check_new_set(out_dir, annotators)
+    return _build(files, out_dir, fields, per_language, seed, check_new_set(out_dir, annotators))
+
+
+def _build(
+    files: Sequence[Path], out_dir: Path, fields: list[str], per_language: int, seed: int, names: list[str]
+) -> AnnotationSet:
+    """``build_translation_set`` once its arguments are checked (``names``: the annotators)."""
     paths = [Path(f) for f in files]
-    rows = [r for p in paths for r in _read_rows(p, fields)]
-    sources, translations = _pair(rows, fields)
+    rows = [r for p in paths for r in read_rows(p, fields)]
+    sources, translations = pair_rows(rows, fields)
 
     langs = list(dict.fromkeys(r.lang for r in translations.values()))
     engines_all = list(dict.fromkeys(r.translator for r in translations.values()))
@@ -153,25 +142,7 @@ def build_translation_set(
             "translated_by_all": len(common),
             "sampled": len(drawn),
         }
-        for item_id in drawn:
-            for fld in fields:
-                for engine in engines:
-                    t = translations[(item_id, lang, engine)]
-                    items.append(
-                        {
-                            "id": f"{item_id}:{lang}:{fld}:{engine}",
-                            "item_id": item_id,
-                            "lang": lang,
-                            "source_lang": t.source_lang,
-                            "field": fld,
-                            "source": sources[(item_id, t.source_lang)].texts[fld],
-                            "translation": t.texts[fld],
-                            "translator": engine,
-                            "source_file": t.file.name,
-                            "row": t.row,
-                            **t.context,
-                        }
-                    )
+        items += _rating_items(lang, drawn, fields, engines, sources, translations)
     random.Random(seed).shuffle(items)  # annotators see languages and engines mixed
     settings = {
         "kind": "translation",
@@ -188,130 +159,32 @@ def build_translation_set(
     return write_set(out_dir, settings, items, names)
 
 
-def _text(value: Any) -> str:
-    return str(cell_value(value)).strip()
-
-
-def _read_rows(path: Path, fields: Sequence[str]) -> list[_Row]:
-    table = read_table(path)
-    missing = [c for c in (*REQUIRED_COLUMNS, *fields) if c not in table.columns]
-    if missing:
-        raise DataError(
-            f"missing column(s) {', '.join(dict.fromkeys(missing))} (a translated file from `xlingmed translate`)",
-            file=str(path),
-        )
-    records: list[dict[str, Any]] = [{str(c): v for c, v in r.items()} for r in table.to_dict(orient="records")]
-    out = []
-    for k, rec in enumerate(records):
-        row = k + 2
-        item_id, lang = _text(rec["item_id"]), _text(rec["lang"]).lower()
-        source_lang, translator = _text(rec["source_lang"]).lower(), _text(rec["translator"])
-        if not item_id:
-            raise DataError("empty item id", file=str(path), row=row, column="item_id")
-        for column, code in (("lang", lang), ("source_lang", source_lang)):
-            if code or column == "lang":
-                try:
-                    get_language(code)
-                except ConfigError as exc:
-                    raise DataError(str(exc), file=str(path), row=row, column=column) from None
-        if translator and not source_lang:
-            raise DataError(
-                f"translated by {translator!r} but no source language", file=str(path), row=row, column="source_lang"
-            )
-        if source_lang and not translator:
-            raise DataError(
-                f"translated from {source_lang} but no translator", file=str(path), row=row, column="translator"
-            )
-        if source_lang == lang:
-            raise DataError(f"translated from {lang} into {lang}", file=str(path), row=row, column="source_lang")
-        texts = {f: _options_text(rec[f], path, row) if f == "options" else str(cell_value(rec[f])) for f in fields}
-        if not translator:
-            for f, text in texts.items():
-                if not text.strip():
-                    raise DataError(f"empty {f} in a source row", file=str(path), row=row, column=f)
-        context = {c: _context(c, rec[c]) for c in CONTEXT_COLUMNS if c in rec}
-        out.append(_Row(path, row, item_id, lang, source_lang, translator, texts, context))
-    return out
-
-
-def _options_text(raw: Any, path: Path, row: int) -> str:
-    """A JSON object letter → text (or a list, lettered A, B…) as ``A. text`` lines; ``""`` for an empty cell."""
-    value = cell_value(raw)
-    if isinstance(value, str):
-        if not value.strip():
-            return ""
-        try:
-            value = json.loads(value)
-        except json.JSONDecodeError:
-            raise DataError(
-                "options must be a JSON object (letter → option text)", file=str(path), row=row, column="options"
-            ) from None
-    if isinstance(value, (list, tuple)) or hasattr(value, "tolist"):
-        value = {chr(ord("A") + i): v for i, v in enumerate(value.tolist() if hasattr(value, "tolist") else value)}
-    if not isinstance(value, dict):
-        raise DataError(
-            "options must be a JSON object (letter → option text)", file=str(path), row=row, column="options"
-        )
-    return "\n".join(f"{str(k).strip()}. {str(cell_value(v)).strip()}" for k, v in value.items())
-
-
-def _context(column: str, raw: Any) -> Any:
-    value = cell_value(raw)
-    if value == "":
-        return None
-    if column == "flagged":
-        return str(value).strip().lower() in ("true", "1", "yes")
-    if column.startswith("qe_"):
-        try:
-            return float(value)
-        except (TypeError, ValueError):
-            return None
-    return str(value)
-
-
-def _pair(
-    rows: Sequence[_Row], fields: Sequence[str]
-) -> tuple[dict[tuple[str, str], _Row], dict[tuple[str, str, str], _Row]]:
-    """(item_id, lang) → source row and (item_id, lang, translator) → translated row, checked: no duplicate, no
-    translation without its source."""
-    sources: dict[tuple[str, str], _Row] = {}
-    translations: dict[tuple[str, str, str], _Row] = {}
-    for r in rows:
-        if not r.translator:
-            seen = sources.get((r.item_id, r.lang))
-            if seen is None:
-                sources[(r.item_id, r.lang)] = r
-            elif seen.file == r.file:
-                raise DataError(
-                    f"item {r.item_id!r} has two source rows in {r.lang} (also row {seen.row})",
-                    file=str(r.file), row=r.row, column="item_id",
-                )  # fmt: skip
-            else:
-                differs = [f for f in fields if seen.texts[f].strip() != r.texts[f].strip()]
-                if differs:
-                    raise DataError(
-                        f"the source {differs[0]} of item {r.item_id!r} in {r.lang} differs from file {seen.file} "
-                        f"row {seen.row}: the engines translated different texts",
-                        file=str(r.file), row=r.row, column=differs[0],
-                    )  # fmt: skip
-            continue
-        key = (r.item_id, r.lang, r.translator)
-        if key in translations:
-            seen_t = translations[key]
-            raise DataError(
-                f"item {r.item_id!r} translated into {r.lang} by {r.translator} twice: also in file {seen_t.file} "
-                f"row {seen_t.row}",
-                file=str(r.file), row=r.row, column="item_id",
-            )  # fmt: skip
-        translations[key] = r
-    for r in translations.values():
-        if (r.item_id, r.source_lang) not in sources:
-            raise DataError(
-                f"no source row for item {r.item_id!r} in {r.source_lang} (a row with lang {r.source_lang} and an "
-                "empty translator, in any of the files given)",
-                file=str(r.file), row=r.row, column="source_lang",
-            )  # fmt: skip
-    return sources, translations
+def _rating_items(
+    lang: str, drawn: list[str], fields: list[str], engines: list[str],
+    sources: dict[tuple[str, str], TranslatedRow], translations: dict[tuple[str, str, str], TranslatedRow],
+) -> list[dict[str, Any]]:  # fmt: skip
+    """One rating item per drawn item id × field × engine of ``lang``: the source text beside its translation."""
+    items = []
+    for item_id in drawn:
+        for fld in fields:
+            for engine in engines:
+                t = translations[(item_id, lang, engine)]
+                items.append(
+                    {
+                        "id": f"{item_id}:{lang}:{fld}:{engine}",
+                        "item_id": item_id,
+                        "lang": lang,
+                        "source_lang": t.source_lang,
+                        "field": fld,
+                        "source": sources[(item_id, t.source_lang)].texts[fld],
+                        "translation": t.texts[fld],
+                        "translator": engine,
+                        "source_file": t.file.name,
+                        "row": t.row,
+                        **t.context,
+                    }
+                )
+    return items
 
 
 def _translation_set(annotation_set: AnnotationSet) -> None:
@@ -355,34 +228,41 @@ def translation_table(annotation_set: AnnotationSet, ratings: Sequence[Rating]) 
     rows = []
     for lang in [*langs, "all"]:
         scope = {i: by for i, by in sorted(by_item.items()) if lang == "all" or items[i]["lang"] == lang}
-        annotators = sorted({a for by in scope.values() for a in by})
-        row: dict[str, Any] = {
-            "lang": lang,
-            "n_questions": len({(items[i]["item_id"], items[i]["lang"]) for i in scope}),
-            "n_items": len(scope),
-            "n_annotators": len(annotators),
-            "n_ratings": sum(len(by) for by in scope.values()),
-        }
-        per_engine = {
-            e: [r for i, by in scope.items() if items[i]["translator"] == e for r in by.values()] for e in engines
-        }
-        for dim in DIMENSIONS:
-            for e in engines:
-                scores = [getattr(r, dim) for r in per_engine[e]]
-                row[f"{dim}:{e}"] = sum(scores) / len(scores) if scores else None
-        for e in engines:
-            row[f"n_ratings:{e}"] = len(per_engine[e])
-        units = {(i, d): {a: getattr(r, d) for a, r in by.items()} for i, by in scope.items() for d in DIMENSIONS}
-        kappa = inter_rater_kappa(units, annotators, SCALE)
-        weighted = inter_rater_kappa(units, annotators, SCALE, weights="quadratic")
-        row.update(
-            kappa=kappa["kappa"],
-            kappa_kind=kappa["kappa_kind"],
-            kappa_weighted=weighted["kappa"] if len(annotators) == 2 else None,
-            n_kappa_items=kappa["n_kappa_items"] // len(DIMENSIONS),
-        )
-        rows.append(row)
+        rows.append(_table_row(lang, scope, items, engines))
     return rows
+
+
+def _table_row(
+    lang: str, scope: dict[str, dict[str, Rating]], items: dict[str, dict[str, Any]], engines: list[str]
+) -> dict[str, Any]:
+    """One row of ``translation_table``: the ratings of ``scope`` (rating item → annotator → rating)."""
+    annotators = sorted({a for by in scope.values() for a in by})
+    row: dict[str, Any] = {
+        "lang": lang,
+        "n_questions": len({(items[i]["item_id"], items[i]["lang"]) for i in scope}),
+        "n_items": len(scope),
+        "n_annotators": len(annotators),
+        "n_ratings": sum(len(by) for by in scope.values()),
+    }
+    per_engine = {
+        e: [r for i, by in scope.items() if items[i]["translator"] == e for r in by.values()] for e in engines
+    }
+    for dim in DIMENSIONS:
+        for e in engines:
+            scores = [getattr(r, dim) for r in per_engine[e]]
+            row[f"{dim}:{e}"] = sum(scores) / len(scores) if scores else None
+    for e in engines:
+        row[f"n_ratings:{e}"] = len(per_engine[e])
+    units = {(i, d): {a: getattr(r, d) for a, r in by.items()} for i, by in scope.items() for d in DIMENSIONS}
+    kappa = inter_rater_kappa(units, annotators, SCALE)
+    weighted = inter_rater_kappa(units, annotators, SCALE, weights="quadratic")
+    row.update(
+        kappa=kappa["kappa"],
+        kappa_kind=kappa["kappa_kind"],
+        kappa_weighted=weighted["kappa"] if len(annotators) == 2 else None,
+        n_kappa_items=kappa["n_kappa_items"] // len(DIMENSIONS),
+    )
+    return row
 
 
 def rating_records(annotation_set: AnnotationSet, ratings: Sequence[Rating]) -> list[dict[str, Any]]:

@@ -29,8 +29,8 @@ from xlingmed.benchmarks.rows import FIELD_DEFAULTS, TableOptions, cell_value, i
 from xlingmed.benchmarks.rows import FIELDS as FIELDS
 from xlingmed.benchmarks.rows import resolve_columns as resolve_columns
 from xlingmed.benchmarks.tables import read_table
-from xlingmed.benchmarks.xlinghealth import sha256_file
 from xlingmed.errors import MALFORMED, ConfigError, DataError, DataNotFoundError
+from xlingmed.hashing import sha256_file
 from xlingmed.types import Item
 
 KINDS = ("mcq", "qa")

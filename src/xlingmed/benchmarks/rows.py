@@ -5,7 +5,6 @@ splits (``hf``); errors name the source, the row (1-based data row + 1, as a spr
 from __future__ import annotations
 
 import hashlib
-import json
 import random
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
@@ -17,8 +16,9 @@ from pydantic import Field, field_validator
 from xlingmed.benchmarks.answer_keys import answer_key, is_placeholder, option_columns
 from xlingmed.benchmarks.base import BenchmarkOptions
 from xlingmed.benchmarks.odd_rows import RowSkipped, SkipLog
+from xlingmed.benchmarks.option_cells import cell_choices, options_cell
 from xlingmed.errors import ConfigError, DataError
-from xlingmed.languages import CANONICAL_LETTERS, get_language, normalise_label
+from xlingmed.languages import CANONICAL_LETTERS, get_language
 from xlingmed.parsing.options import parse_options
 from xlingmed.types import Choice, Item
 
@@ -87,37 +87,6 @@ def resolve_columns(df: pd.DataFrame, kind: str, mapping: dict[str, str], path: 
     return out
 
 
-def _choices(raw: Any) -> list[str] | dict[str, str] | None:
-    if isinstance(raw, (list, tuple)) or hasattr(raw, "tolist"):
-        return [str(x) for x in (raw.tolist() if hasattr(raw, "tolist") else raw)]
-    if isinstance(raw, dict):
-        return {str(k): str(v) for k, v in raw.items()}
-    text = str(raw).strip()
-    if text.startswith(("[", "{")):
-        try:
-            parsed = json.loads(text)
-        except json.JSONDecodeError:
-            return None
-        return _choices(parsed)
-    return None
-
-
-def _parse_optionscell_value(raw: Any) -> tuple[Choice, ...] | None:
-    parsed = _choices(raw)
-    if isinstance(parsed, list):
-        return tuple(Choice(CANONICAL_LETTERS[i], CANONICAL_LETTERS[i], t.strip()) for i, t in enumerate(parsed))
-    if isinstance(parsed, dict):
-        out = []
-        for key, text in parsed.items():
-            label = normalise_label(key)
-            if label is None:
-                return None
-            out.append(Choice(label, key, text.strip()))
-        return tuple(sorted(out, key=lambda c: c.label))
-    choices = parse_options("\n" + str(raw)).choices  # "A. …" lines, no stem
-    return choices or None
-
-
 class _Row(Mapping[str, Any]):
     """Row ``k`` of a table held as ``{column: values}``, read as a mapping (no dict built per row)."""
 
@@ -170,6 +139,61 @@ def items_from_frame(
     cols = resolve_columns(df, kind, mapping, path)
     option_cols = option_columns(df, path, named) if kind == "mcq" and cols["options"] is None else []
     skips = SkipLog(strict=strict)
+    rows, skipped_lang = _table_rows(df, cols, languages, path)
+    ref_col = cols["reference"] or ""
+    # every question's reference, before --limit: negatives are drawn from the whole file, so the claims a
+    # question is verified against do not change with --limit
+    references = {(i, lang): str(cell_value(rec[ref_col])).strip() for i, lang, rec, _ in rows} if kind == "qa" else {}
+    rows, ids, all_ids = _limited(rows, limit)
+    items: list[Item] = []
+    position = {i: n for n, i in enumerate(ids)}
+    for item_id, lang, rec, row in sorted(rows, key=lambda r: (position[r[0]], languages.index(r[1]))):
+        try:
+            item = _item(name, item_id, lang, rec, row, kind, cols, option_cols, answer_format, path, references,
+                         all_ids, seed)  # fmt: skip
+        except RowSkipped as exc:  # one odd row never stops a set: counted by reason (issue 61)
+            skips.add(lang, exc, file=str(path), row=row)
+            continue
+        items.append(item)
+    if not items and skips.examples:
+        raise _all_odd(skips, path)
+    provenance = {
+        "file": str(path), "sha256": sha256, "kind": kind, "columns": {k: v for k, v in cols.items() if v is not None},
+        "option_columns": [c for _, c in option_cols], "rows_in_file": len(df),
+        "rows_skipped_other_language": skipped_lang, "questions_used": len(ids),
+        "flagged_items": {f"{it.item_id}/{it.lang}": it.meta["flags"] for it in items if it.meta["flags"]},
+        "skipped": skips.by_language(), "skipped_rows": skips.examples,
+    }  # fmt: skip
+    return items, provenance
+
+
+def _all_odd(skips: SkipLog, path: Path) -> DataError:
+    """The error where every row is odd: it names the first, as --strict-data would."""
+    first = skips.examples[0]
+    return DataError(f"no row can be an item: {sum(sum(c.values()) for c in skips.counts.values())} skipped, the "
+                     f"first: {first['message']} ({first['reason']})", file=str(path), row=first["row"],
+                     column=first["column"])  # fmt: skip
+
+
+def _limited(rows: list[_TableRow], limit: int | None) -> tuple[list[_TableRow], list[str], list[str]]:
+    """The rows of the first ``limit`` questions, those questions' ids, and every question's id (file order)."""
+    ids = list(dict.fromkeys(i for i, _, _, _ in rows))
+    all_ids = list(ids)
+    if limit is not None:
+        keep = set(ids[:limit])
+        rows = [r for r in rows if r[0] in keep]
+        ids = ids[:limit]
+    return rows, ids, all_ids
+
+
+_TableRow = tuple[str, str, Mapping[str, Any], int]  # (item id, language, row, spreadsheet row)
+
+
+def _table_rows(
+    df: pd.DataFrame, cols: dict[str, str | None], languages: Sequence[str], path: Path
+) -> tuple[list[tuple[str, str, Mapping[str, Any], int]], int]:
+    """(item id, language, row, spreadsheet row) of every row in ``languages``, ids and languages checked, and
+    the number of rows in other languages."""
     default_lang = languages[0]
     rows: list[tuple[str, str, Mapping[str, Any], int]] = []
     seen: set[tuple[str, str]] = set()
@@ -198,45 +222,7 @@ def items_from_frame(
             )
         seen.add((item_id, lang))
         rows.append((item_id, lang, rec, row))
-    ids = list(dict.fromkeys(i for i, _, _, _ in rows))
-    all_ids = list(ids)
-    ref_col = cols["reference"] or ""
-    # every question's reference, before --limit: negatives are drawn from the whole file, so the claims a
-    # question is verified against do not change with --limit
-    references = {(i, lang): str(cell_value(rec[ref_col])).strip() for i, lang, rec, _ in rows} if kind == "qa" else {}
-    if limit is not None:
-        keep = set(ids[:limit])
-        rows = [r for r in rows if r[0] in keep]
-        ids = ids[:limit]
-    items: list[Item] = []
-    position = {i: n for n, i in enumerate(ids)}
-    for item_id, lang, rec, row in sorted(rows, key=lambda r: (position[r[0]], languages.index(r[1]))):
-        try:
-            item = _item(name, item_id, lang, rec, row, kind, cols, option_cols, answer_format, path, references,
-                         all_ids, seed)  # fmt: skip
-        except RowSkipped as exc:  # one odd row never stops a set: counted by reason (issue 61)
-            skips.add(lang, exc, file=str(path), row=row)
-            continue
-        items.append(item)
-    if not items and skips.examples:  # every row odd: name the first, as --strict-data would
-        first = skips.examples[0]
-        raise DataError(f"no row can be an item: {sum(sum(c.values()) for c in skips.counts.values())} skipped, the "
-                        f"first: {first['message']} ({first['reason']})", file=str(path), row=first["row"],
-                        column=first["column"])  # fmt: skip
-    provenance = {
-        "file": str(path),
-        "sha256": sha256,
-        "kind": kind,
-        "columns": {k: v for k, v in cols.items() if v is not None},
-        "option_columns": [c for _, c in option_cols],
-        "rows_in_file": len(df),
-        "rows_skipped_other_language": skipped_lang,
-        "questions_used": len(ids),
-        "flagged_items": {f"{it.item_id}/{it.lang}": it.meta["flags"] for it in items if it.meta["flags"]},
-        "skipped": skips.by_language(),
-        "skipped_rows": skips.examples,
-    }
-    return items, provenance
+    return rows, skipped_lang
 
 
 def _item(
@@ -268,7 +254,7 @@ def _item(
         raise RowSkipped("empty_reference", "empty reference answer", column=cols["reference"])
     negatives: list[str]
     if cols["negatives"] and str(cell_value(rec[cols["negatives"]])).strip():
-        parsed = _choices(rec[cols["negatives"]])
+        parsed = cell_choices(rec[cols["negatives"]])
         if not isinstance(parsed, list):
             raise DataError(
                 "negatives must be a JSON list of answers", file=str(path), row=row, column=cols["negatives"]
@@ -303,13 +289,39 @@ def _mcq_item(
     row: int,
     meta: dict[str, Any],
 ) -> Item:
+    choices, stem, unused = _row_choices(question, rec, cols, option_cols, meta)
+    # options from their own column(s) are not in the question text: the prompt lays them out (``structured``)
+    meta["options_embedded"] = not (cols["options"] or option_cols)
+    if len(choices) < 2:
+        raise RowSkipped("no_options" if not choices else "one_option", f"{len(choices)} option(s)")
+    alike = [" ".join(c.text.split()).casefold() for c in choices]
+    if len(set(alike)) < len(alike):  # two options alike (CareQA "Measles." twice): kept, flagged, never merged
+        meta["flags"].append("duplicate_option_text")
+    try:
+        gold = answer_key(cell_value(rec[cols["answer"] or ""]), choices, answer_format, unused)
+    except RowSkipped as exc:
+        exc.column = exc.column or cols["answer"]
+        raise
+    meta["stem"] = stem
+    return Item(
+        item_id=item_id, benchmark=name, lang=lang, question=question, reference=gold, choices=choices,
+        gold_label=gold, meta=meta,
+    )  # fmt: skip
+
+
+def _row_choices(
+    question: str, rec: Mapping[str, Any], cols: dict[str, str | None], option_cols: list[tuple[str, str]],
+    meta: dict[str, Any],
+) -> tuple[tuple[Choice, ...], str, list[str]]:  # fmt: skip
+    """A row's options (from an options cell, one column per option, or the question text), the stem, and the
+    labels left out as empty or placeholders."""
     unused: list[str] = []  # labels whose slot is empty or a placeholder ("N/A", "-"): never shown to the model
     if cols["options"]:
-        raw = _choices(rec[cols["options"]])
+        raw = cell_choices(rec[cols["options"]])
         if isinstance(raw, list | dict) and len(raw) > len(CANONICAL_LETTERS):
             raise RowSkipped("too_many_options", f"{len(raw)} options; at most {len(CANONICAL_LETTERS)} (A–J) are read",
                              column=cols["options"])  # fmt: skip
-        parsed_cell = _parse_optionscell_value(rec[cols["options"]])
+        parsed_cell = options_cell(rec[cols["options"]])
         if not parsed_cell:
             raise RowSkipped("options_unreadable", "options are not a list, a mapping or 'A. …' lines",
                              column=cols["options"])  # fmt: skip
@@ -330,29 +342,7 @@ def _mcq_item(
                              column=cols["question"])  # fmt: skip
         choices, stem = parsed.choices, parsed.stem
         meta["flags"] += list(parsed.flags)
-    # options from their own column(s) are not in the question text: the prompt lays them out (``structured``)
-    meta["options_embedded"] = not (cols["options"] or option_cols)
-    if len(choices) < 2:
-        raise RowSkipped("no_options" if not choices else "one_option", f"{len(choices)} option(s)")
-    alike = [" ".join(c.text.split()).casefold() for c in choices]
-    if len(set(alike)) < len(alike):  # two options alike (CareQA "Measles." twice): kept, flagged, never merged
-        meta["flags"].append("duplicate_option_text")
-    try:
-        gold = answer_key(cell_value(rec[cols["answer"] or ""]), choices, answer_format, unused)
-    except RowSkipped as exc:
-        exc.column = exc.column or cols["answer"]
-        raise
-    meta["stem"] = stem
-    return Item(
-        item_id=item_id,
-        benchmark=name,
-        lang=lang,
-        question=question,
-        reference=gold,
-        choices=choices,
-        gold_label=gold,
-        meta=meta,
-    )
+    return choices, stem, unused
 
 
 def parse_columns(v: Any) -> dict[str, str]:

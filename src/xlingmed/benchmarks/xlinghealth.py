@@ -19,7 +19,6 @@ MedicationQA id 212 lacks the English and Chinese reference answers.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import urllib.request
 from collections.abc import Sequence
@@ -33,6 +32,7 @@ from xlingmed.benchmarks.base import Benchmark, BenchmarkOptions, LoadRequest, r
 from xlingmed.benchmarks.tables import cell_text, int_cell
 from xlingmed.benchmarks.xlinghealth_legacy import legacy_to_long
 from xlingmed.errors import DataError, DataNotFoundError
+from xlingmed.hashing import sha256_file
 from xlingmed.languages import LANGUAGES, get_language
 from xlingmed.types import Item
 
@@ -107,14 +107,6 @@ def _download(url: str, dest: Path) -> None:
         tmp.unlink()
         raise OSError(f"{url} did not return an xlsx file")
     os.replace(tmp, dest)
-
-
-def sha256_file(path: str | os.PathLike[str]) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as fh:
-        for chunk in iter(lambda: fh.read(1 << 20), b""):
-            h.update(chunk)
-    return h.hexdigest()
 
 
 # --------------------------------------------------------------------------------------------------------------
@@ -216,6 +208,32 @@ def _parse_long(table: pd.DataFrame, *, path: str, sheet: str) -> list[Question]
 # Items
 
 
+def _question_items(
+    dataset: str, kept: list[Question], languages: Sequence[str], path: Path
+) -> tuple[list[Item], list[str]]:
+    """One Item per question and language, and the ``item/lang`` left out as their question text is empty."""
+    items: list[Item] = []
+    skipped_empty: list[str] = []
+    for q in kept:
+        for code in languages:
+            item_id = f"{dataset}-{q.source_id:04d}"
+            if not q.question[code]:
+                skipped_empty.append(f"{item_id}/{code}")
+                continue
+            items.append(
+                Item(
+                    item_id=item_id,
+                    benchmark=f"xlinghealth/{dataset}",
+                    lang=code,
+                    question=q.question[code],
+                    reference=q.reference.get(code, ""),
+                    negatives=tuple(q.negatives.get(code, [])),
+                    meta={"source_file": path.name, "source_id": q.source_id, "rows": q.rows, "defects": q.defects},
+                )
+            )
+    return items, skipped_empty
+
+
 def load_items(
     dataset: str,
     data_dir: str | os.PathLike[str] | None,
@@ -256,25 +274,7 @@ def load_items(
     kept = [q for q in questions if include_defective or not q.defects]
     if limit is not None:
         kept = kept[:limit]
-    items: list[Item] = []
-    skipped_empty: list[str] = []
-    for q in kept:
-        for code in languages:
-            item_id = f"{dataset}-{q.source_id:04d}"
-            if not q.question[code]:
-                skipped_empty.append(f"{item_id}/{code}")
-                continue
-            items.append(
-                Item(
-                    item_id=item_id,
-                    benchmark=f"xlinghealth/{dataset}",
-                    lang=code,
-                    question=q.question[code],
-                    reference=q.reference.get(code, ""),
-                    negatives=tuple(q.negatives.get(code, [])),
-                    meta={"source_file": path.name, "source_id": q.source_id, "rows": q.rows, "defects": q.defects},
-                )
-            )
+    items, skipped_empty = _question_items(dataset, kept, languages, path)
     provenance = {
         "file": str(path),
         "sha256": sha256_file(path),

@@ -65,35 +65,36 @@ def annotate_sample(
     from xlingmed.annotate import build_annotation_set
 
     if for_verdict:
-        ignored = [name for name, value in (("--fraction", fraction), ("--stratify", stratify),
-                                            ("--per-language/--across-languages", per_language),
-                                            ("--paired", paired or None)) if value is not None]  # fmt: skip
-        if ignored:
-            fail(ConfigError(f"{', '.join(ignored)}: --for-verdict draws paired questions, as many as the verdicts "
-                             "need; it takes no such option"))  # fmt: skip
+        _refuse_options("--for-verdict draws paired questions, as many as the verdicts need; it takes no such option",
+                        {"--fraction": fraction, "--stratify": stratify,
+                         "--per-language/--across-languages": per_language, "--paired": paired or None})  # fmt: skip
         _sample_for_verdict(run_dir, out, for_verdict, seed=seed, annotators=annotators, task=task, margin=margin,
                             alpha=alpha, report=report)  # fmt: skip
         return
-    planned = [name for name, value in (("--margin", margin), ("--alpha", alpha), ("--report", report))
-               if value is not None]  # fmt: skip
-    if planned:
-        fail(ConfigError(f"{', '.join(planned)}: only --for-verdict plans with the report's margins"))
+    _refuse_options("only --for-verdict plans with the report's margins",
+                    {"--margin": margin, "--alpha": alpha, "--report": report})  # fmt: skip
     fraction = 0.1 if fraction is None else fraction
     try:
         aset = build_annotation_set(
-            run_dir,
-            out,
-            fraction=fraction,
-            stratify=stratify or "label",
-            per_language=True if per_language is None else per_language,
-            seed=seed,
-            annotators=annotators.split(","),
-            task=task,
-            paired=paired,
-        )
+            run_dir, out, fraction=fraction, stratify=stratify or "label",
+            per_language=True if per_language is None else per_language, seed=seed,
+            annotators=annotators.split(","), task=task, paired=paired,
+        )  # fmt: skip
     except XlingmedError as exc:
         fail(exc)
         return
+    _print_strata(aset, fraction, seed)
+
+
+def _refuse_options(why: str, options: dict[str, object]) -> None:
+    """Fails (``ConfigError``) naming the options given (not ``None``) of ``options``: ``"NAMES: why"``."""
+    given = [name for name, value in options.items() if value is not None]
+    if given:
+        fail(ConfigError(f"{', '.join(given)}: {why}"))
+
+
+def _print_strata(aset: AnnotationSet, fraction: float, seed: int) -> None:
+    """The sampled set's strata (items and sampled per language × label) and where the tokens are."""
     table = Table(title=f"{aset.path}: {len(aset.items)} items (fraction {fraction}, seed {seed})")
     for col in ("stratum (lang|label)", "items", "sampled"):
         table.add_column(col, justify="left" if col.startswith("stratum") else "right")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -64,15 +66,26 @@ def _csv(value: str | None) -> tuple[str, ...]:
     return tuple(v.strip() for v in (value or "").split(",") if v.strip())
 
 
+@contextmanager
+def _stopping() -> Iterator[None]:
+    """Exit 3 where the request budget runs out (``BudgetExhausted``); an xlingmed error fails as ``fail`` does."""
+    try:
+        yield
+    except BudgetExhausted as exc:
+        console.print(f"[bold yellow]stopped:[/] {exc}", highlight=False)
+        raise typer.Exit(code=3) from None
+    except XlingmedError as exc:
+        fail(exc)
+
+
 @app.command()
 def translate(
     benchmark: Annotated[str, typer.Argument(help="xlinghealth/liveqa, medarabiq/mcq, qa:FILE, mcq:FILE, …")],
     to: Annotated[str, typer.Option("--to", help="Languages to translate into, comma-separated ISO codes.")],
     translator: Annotated[str, typer.Option(help="provider/model (an LLM), marian, or marian:ORG/MODEL.")],
     out: Annotated[Path, typer.Option(help="Benchmark file to write: .jsonl, .csv or .parquet.")],
-    source: Annotated[
-        str | None, typer.Option("--from", "--languages", help="Source language (default: the benchmark's first).")
-    ] = None,
+    source: Annotated[str | None, typer.Option("--from", "--languages",
+                                               help="Source language (default: the benchmark's first).")] = None,
     back_translator: Annotated[
         str | None, typer.Option(help="Engine of the back-translation check (default: the translator reversed).")
     ] = None,
@@ -88,9 +101,8 @@ def translate(
     min_chrf: Annotated[float, typer.Option(help="Flag below this back-translation chrF (0-100).")] = 30.0,
     min_bertscore: Annotated[float, typer.Option(help="Flag below this back-translation BERTScore F1.")] = 0.80,
     min_comet: Annotated[float | None, typer.Option(help="Flag below this COMET-QE score.")] = None,
-    exclude_flagged: Annotated[
-        bool, typer.Option("--exclude-flagged", help="Leave flagged items out of the file.")
-    ] = False,
+    exclude_flagged: Annotated[bool, typer.Option("--exclude-flagged",
+                                                  help="Leave flagged items out of the file.")] = False,
     bertscore_model: Annotated[
         str | None, typer.Option(help="BERTScore encoder of the source language (default xlm-roberta-large).")
     ] = None,
@@ -113,37 +125,24 @@ def translate(
     from xlingmed.construct.quality import Thresholds
     from xlingmed.construct.translate import TranslateSettings, translate_benchmark
 
-    try:
+    with _stopping():
         settings = TranslateSettings(
-            benchmark=benchmark,
-            targets=_csv(to),
-            translator=translator,
-            out=out,
-            source=source,
-            back_translator=back_translator,
-            data_dir=data_dir,
-            limit=limit,
-            benchmark_options=_benchmark_options(columns, answer_format),
-            fields=_csv(fields) or None,
-            max_tokens=max_tokens,
-            checks=() if checks.strip() == "none" else _csv(checks),
+            benchmark=benchmark, targets=_csv(to), translator=translator, out=out, source=source,
+            back_translator=back_translator, data_dir=data_dir, limit=limit,
+            benchmark_options=_benchmark_options(columns, answer_format), fields=_csv(fields) or None,
+            max_tokens=max_tokens, checks=() if checks.strip() == "none" else _csv(checks),
             thresholds=Thresholds(chrf=min_chrf, bertscore=min_bertscore, comet=min_comet),
-            exclude_flagged=exclude_flagged,
-            bertscore_model=bertscore_model,
-            bertscore_layer=bertscore_layers,
-            comet_model=comet_model,
-            prompts=prompts,
-            seed=seed,
-        )
+            exclude_flagged=exclude_flagged, bertscore_model=bertscore_model, bertscore_layer=bertscore_layers,
+            comet_model=comet_model, prompts=prompts, seed=seed,
+        )  # fmt: skip
         gen = _generator(base_url, model_arg, cache, max_requests, max_concurrency=max_concurrency, n_ctx=n_ctx)
         with _progress(quiet) as bars:
             result = translate_benchmark(settings, gen, RichProgress(bars))
-    except BudgetExhausted as exc:
-        console.print(f"[bold yellow]stopped:[/] {exc}", highlight=False)
-        raise typer.Exit(code=3) from None
-    except XlingmedError as exc:
-        fail(exc)
-        return
+    _print_translation(result)
+
+
+def _print_translation(result: Any) -> None:
+    """The translation quality per language and what was written; exits 1 where no item was translated."""
     table = Table(title=f"{result.out}: translation quality per language")
     for col in ("lang", "items", "translated", "failed", "flagged", "written", "chrF", "BERTScore", "COMET",
                 "lang-ID ok"):  # fmt: skip
@@ -201,7 +200,7 @@ def variant(
     """Rewrite a benchmark's texts with a named transform (MedArabiQ §4.1.6-4.1.7): a file with the same item ids."""
     from xlingmed.construct.variants import VariantSettings, make_transform, make_variant
 
-    try:
+    with _stopping():
         tf = make_transform(
             transform, model=model, prompts=prompts, temperature=temperature, max_tokens=max_tokens, seed=seed
         )
@@ -217,12 +216,11 @@ def variant(
         gen = _generator(base_url, model_arg, cache, max_requests, n_ctx=n_ctx)
         with _progress(quiet) as bars:
             result = make_variant(settings, tf, gen, RichProgress(bars))
-    except BudgetExhausted as exc:
-        console.print(f"[bold yellow]stopped:[/] {exc}", highlight=False)
-        raise typer.Exit(code=3) from None
-    except XlingmedError as exc:
-        fail(exc)
-        return
+    _print_variant(result, transform)
+
+
+def _print_variant(result: Any, transform: str) -> None:
+    """The changed and failed texts per field and what was written; exits 1 where the transform failed on all."""
     table = Table(title=f"{result.out}: {transform}")
     for col in ("field", "items", "changed", "failed", "char similarity"):
         table.add_column(col, justify="left" if col == "field" else "right")
@@ -274,7 +272,7 @@ def audit(
     """Rate a dataset's quality with LLM raters, metric by metric (MedArabiQ App. L), and flag suspect items."""
     from xlingmed.construct.audit import METRICS, AuditSettings, audit_benchmark
 
-    try:
+    with _stopping():
         settings = AuditSettings(
             benchmark=benchmark,
             raters=tuple(rater),
@@ -293,13 +291,14 @@ def audit(
         gen = _generator(base_url, model_arg, cache, max_requests, max_concurrency=max_concurrency, n_ctx=n_ctx)
         with _progress(quiet) as bars:
             result = audit_benchmark(settings, gen, RichProgress(bars))
-    except BudgetExhausted as exc:
-        console.print(f"[bold yellow]stopped:[/] {exc}", highlight=False)
-        raise typer.Exit(code=3) from None
-    except XlingmedError as exc:
-        fail(exc)
-        return
-    names = list(settings.metrics)
+    _print_audit(result, list(settings.metrics))
+
+
+def _print_audit(result: Any, names: list[str]) -> None:
+    """The raters' means per metric, the counts of suspect items and unread ratings; exits 1 where every rating
+    request failed."""
+    from xlingmed.construct.audit import METRICS
+
     table = Table(title="Data quality by rater (MedArabiQ Table L1 layout; mean ± SD)")
     table.add_column("rater")
     for m in names:

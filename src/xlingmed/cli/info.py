@@ -133,6 +133,12 @@ def list_(
         if what == "benchmarks" and output_format == "text":
             stdout.print(verification_table())
         return
+    _print_registries()
+    _print_presets_and_construct()
+
+
+def _print_registries() -> None:
+    """The benchmarks, tasks (with their -T options and verdicts), languages and model backends (-M options)."""
     from xlingmed.benchmarks import benchmark_names
     from xlingmed.languages import LANGUAGES
     from xlingmed.models.base import backends
@@ -164,6 +170,10 @@ def list_(
         if options is not None and options.model_fields:
             opts = ", ".join(f"{k}={_fmt_default(f.default)}" for k, f in options.model_fields.items())
             stdout.print(f"    -M {opts}", highlight=False, markup=False)
+
+
+def _print_presets_and_construct() -> None:
+    """The presets, answer metrics, and what translate, variant and audit take."""
     from xlingmed.config.presets import PRESETS
     from xlingmed.metrics.registry import metric_specs
 

@@ -4,7 +4,7 @@ another tool's log format, ``exporters/``)."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -13,6 +13,9 @@ from xlingmed.cli.common import console, fail, fmt, set_format, write_report
 from xlingmed.cli.tables import FormatOption
 from xlingmed.cli.views import print_summary
 from xlingmed.errors import ConfigError, XlingmedError
+
+if TYPE_CHECKING:
+    from xlingmed.importers.base import ImportedLog
 
 
 @app.command("import")
@@ -60,22 +63,34 @@ def import_logs(
             raise ConfigError(f"--out {out}: exists; --overwrite replaces it (an earlier run folder only)")
         log = read_logs(fmt, paths, metric=metric, language_from=language_from, pair_by=pair_by,
                         language=LanguageOption.parse(language), allow_partial=allow_partial)  # fmt: skip
-        if len(log.models_logged) > 1 and model is None:
-            raise ConfigError(f"logs of several models ({', '.join(log.models_logged)}): import each into its own "
-                              "run, or name the one model they are with --model provider/name")  # fmt: skip
-        if model is not None:  # the tool's own name is often a bare checkpoint or "smollm2"
-            log.settings["model_as_logged"], log.model = log.model, model
+        _name_model(log, model)
         if reading not in READINGS:
             raise ConfigError(f"--reading {reading!r}: one of {', '.join(READINGS)}")
         if rescore:  # how the replies were read again, recorded with the log's settings (manifest)
             log.settings["reading"] = reading
-            if answer_marker is not None:
-                log.settings["answer_marker"] = answer_marker
+            log.settings.update({} if answer_marker is None else {"answer_marker": answer_marker})
         summary = write_run(log, out, rescore=rescore, private=private, overwrite=True, pool=pool_tasks)
     except XlingmedError as exc:
         fail(exc)
         return
     print_summary(summary)
+    _print_import_notes(log, summary, out, rescore)
+    if report:
+        write_report(out, show_verdict=True)
+
+
+def _name_model(log: ImportedLog, model: str | None) -> None:
+    """The log's model as ``--model`` names it (required where the log holds several: ``ConfigError``)."""
+    if len(log.models_logged) > 1 and model is None:
+        raise ConfigError(f"logs of several models ({', '.join(log.models_logged)}): import each into its own "
+                          "run, or name the one model they are with --model provider/name")  # fmt: skip
+    if model is not None:  # the tool's own name is often a bare checkpoint or "smollm2"
+        log.settings["model_as_logged"], log.model = log.model, model
+
+
+def _print_import_notes(log: ImportedLog, summary: dict[str, Any], out: Path, rescore: bool) -> None:
+    """After the summary: how the replies were read again, the partial tasks and those whose sample count no
+    results file gives, and what was written."""
     if rescore:
         _print_readings(summary["imported"]["readings"], log.tool)
         for task, why in summary["imported"].get("rescore_kept", {}).items():
@@ -93,8 +108,6 @@ def import_logs(
     version = f" {log.version}" if log.version else " (version not logged)"
     console.print(f"wrote {out}  imported from {log.tool}{version}: {len(log.answers)} samples, "
                   f"{len(log.tasks)} tasks, languages {', '.join(log.languages)}", highlight=False)  # fmt: skip
-    if report:
-        write_report(out, show_verdict=True)
 
 
 def _print_readings(readings: dict[str, dict[str, float | None]], tool: str) -> None:

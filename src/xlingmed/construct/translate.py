@@ -117,6 +117,29 @@ async def translate_benchmark_async(
     return await _translate(settings, generator, progress or NoProgress())
 
 
+def _fields(asked: Sequence[str] | None) -> tuple[str, ...]:
+    """The fields to translate (default: every text field), checked: known, the question among them."""
+    fields = tuple(asked) if asked else TEXT_FIELDS
+    unknown = [f for f in fields if f not in TEXT_FIELDS]
+    if unknown:
+        raise ConfigError(f"--fields: unknown field(s) {unknown}; fields: {', '.join(TEXT_FIELDS)}")
+    if "question" not in fields:
+        raise ConfigError("--fields must include question")
+    return fields
+
+
+def _source_rows(
+    items: list[Item], source_texts: dict[str, dict[str, Any]], source: str, fields: Sequence[str]
+) -> list[dict[str, Any]]:
+    """The source language's own rows of the translated file, first in it."""
+    rows: list[dict[str, Any]] = []
+    for it in items:
+        texts = {k: v for k, v in source_texts[it.item_id].items() if k in fields or k == "question"}
+        _fill_untranslated(texts, source_texts[it.item_id], fields)
+        rows.append(benchmark_row(it, source, texts, source_lang="", translator=""))
+    return rows
+
+
 async def _translate(s: TranslateSettings, gen: Generator, progress: Progress) -> TranslationResult:
     check_out_path(s.out)
     spec = get_benchmark(s.benchmark)
@@ -142,21 +165,10 @@ async def _translate(s: TranslateSettings, gen: Generator, progress: Progress) -
     if not items:
         raise DataError(f"no {source} item to translate", file=str(s.data_dir or s.benchmark))
     kind = kind_of(items)
-    fields = tuple(s.fields) if s.fields else TEXT_FIELDS
-    unknown = [f for f in fields if f not in TEXT_FIELDS]
-    if unknown:
-        raise ConfigError(f"--fields: unknown field(s) {unknown}; fields: {', '.join(TEXT_FIELDS)}")
-    if "question" not in fields:
-        raise ConfigError("--fields must include question")
+    fields = _fields(s.fields)
     now = datetime.now(UTC).isoformat(timespec="seconds")
-
-    rows: list[dict[str, Any]] = []
     source_texts = {it.item_id: item_texts(it) for it in items}
-    for it in items:
-        texts = {k: v for k, v in source_texts[it.item_id].items() if k in fields or k == "question"}
-        _fill_untranslated(texts, source_texts[it.item_id], fields)
-        rows.append(benchmark_row(it, source, texts, source_lang="", translator=""))
-
+    rows = _source_rows(items, source_texts, source, fields)
     summary: list[dict[str, Any]] = []
     failures: list[dict[str, Any]] = []
     for target, tr in translators.items():
@@ -196,6 +208,86 @@ def _fill_untranslated(texts: dict[str, Any], source: dict[str, Any], fields: Se
             texts[key] = source[key] if key in fields else None
 
 
+async def _translations(
+    s: TranslateSettings, gen: Generator, progress: Progress, tr: Translator,
+    source_texts: dict[str, dict[str, Any]], fields: Sequence[str],
+) -> tuple[dict[str, str | None], dict[str, str]]:  # fmt: skip
+    """Every distinct text of ``fields`` translated once, whatever field and item it comes from: text →
+    translation (``None`` where it failed), and text → why it failed."""
+    wanted: dict[str, None] = {}
+    for texts in source_texts.values():
+        for key, value in texts.items():
+            if key in fields:
+                for text in texts_of(value):
+                    wanted.setdefault(text)
+    order = list(wanted)
+    progress.start(f"translate {tr.source}→{tr.target}", len(order))
+    comps = await gen.answer(tr.model, [tr.request(t, s.max_tokens, s.seed) for t in order], progress)
+    translated: dict[str, str | None] = {}
+    errors: dict[str, str] = {}
+    for text, comp in zip(order, comps, strict=True):
+        cleaned = clean_translation(comp.text) if comp.ok else ""
+        translated[text] = cleaned or None
+        if not cleaned:
+            errors[text] = comp.error or "empty translation"
+    return translated, errors
+
+
+async def _quality(
+    s: TranslateSettings, gen: Generator, progress: Progress, engines: tuple[Translator, Translator | None],
+    checker: QualityChecker | None, source_texts: dict[str, dict[str, Any]], fields: Sequence[str],
+    translated: dict[str, str | None],
+) -> dict[tuple[str, str], dict[str, Any]]:  # fmt: skip
+    """(item, field) → the quality scores of the checked fields that were translated, with their back-translation
+    (``engines``: the translator and the back-translator)."""
+    tr, back = engines
+    checked = [
+        (item_id, key, text)
+        for item_id, texts in source_texts.items()
+        for key, value in texts.items()
+        if key in fields and key in CHECKED_FIELDS
+        for text in [_joined(value)]
+    ]
+    scores: dict[tuple[str, str], dict[str, Any]] = {}
+    if checker is not None:
+        pairs = [(i, k, t, _translate_joined(source_texts[i][k], translated)) for i, k, t in checked]
+        pairs = [p for p in pairs if p[3] is not None]
+        back_texts: list[str | None] = [None] * len(pairs)
+        if back is not None and pairs:
+            progress.start(f"back-translate {tr.target}→{tr.source}", len(pairs))
+            bcomps = await gen.answer(
+                back.model, [back.request(str(p[3]), s.max_tokens, s.seed) for p in pairs], progress
+            )
+            back_texts = [(clean_translation(c.text) or None) if c.ok else None for c in bcomps]
+        measured = checker.score([p[2] for p in pairs], [str(p[3]) for p in pairs], back_texts)
+        for (i, k, _, _), m, b in zip(pairs, measured, back_texts, strict=True):
+            scores[(i, k)] = {**m, "back": b}
+    return scores
+
+
+def _item_texts(
+    texts: dict[str, Any], fields: Sequence[str], translated: dict[str, str | None]
+) -> tuple[dict[str, Any], list[str], int]:
+    """One item's translated fields, the fields that failed, and the negatives left out (a negative that failed is
+    left out of the list, counted, not the item)."""
+    new: dict[str, Any] = {}
+    missing = []
+    dropped = 0
+    for key, value in texts.items():
+        if key not in fields:
+            continue
+        out: Any
+        if key == "negatives":
+            out = [t for v in value if (t := translated.get(str(v)))]
+            dropped = len(value) - len(out)
+        else:
+            out = map_texts(value, translated.get)
+        if out is None:
+            missing.append(key)
+        new[key] = out
+    return new, missing, dropped
+
+
 async def _one_language(
     s: TranslateSettings,
     gen: Generator,
@@ -210,46 +302,9 @@ async def _one_language(
 ) -> tuple[list[dict[str, Any]], dict[str, Any], list[dict[str, Any]]]:
     """Translate, check and lay out the rows of one target language: (rows, summary row, failures)."""
     target = tr.target
-    # every distinct text once, whatever field and item it comes from
-    wanted: dict[str, None] = {}
-    for texts in source_texts.values():
-        for key, value in texts.items():
-            if key in fields:
-                for text in texts_of(value):
-                    wanted.setdefault(text)
-    order = list(wanted)
-    progress.start(f"translate {tr.source}→{target}", len(order))
-    comps = await gen.answer(tr.model, [tr.request(t, s.max_tokens, s.seed) for t in order], progress)
-    translated: dict[str, str | None] = {}
-    errors: dict[str, str] = {}
-    for text, comp in zip(order, comps, strict=True):
-        cleaned = clean_translation(comp.text) if comp.ok else ""
-        translated[text] = cleaned or None
-        if not cleaned:
-            errors[text] = comp.error or "empty translation"
+    translated, errors = await _translations(s, gen, progress, tr, source_texts, fields)
     # back-translation of the checked texts that were translated
-    checked = [
-        (item_id, key, text)
-        for item_id, texts in source_texts.items()
-        for key, value in texts.items()
-        if key in fields and key in CHECKED_FIELDS
-        for text in [_joined(value)]
-    ]
-    scores: dict[tuple[str, str], dict[str, Any]] = {}
-    if checker is not None:
-        pairs = [(i, k, t, _translate_joined(source_texts[i][k], translated)) for i, k, t in checked]
-        pairs = [p for p in pairs if p[3] is not None]
-        back_texts: list[str | None] = [None] * len(pairs)
-        if back is not None and pairs:
-            progress.start(f"back-translate {target}→{tr.source}", len(pairs))
-            bcomps = await gen.answer(
-                back.model, [back.request(str(p[3]), s.max_tokens, s.seed) for p in pairs], progress
-            )
-            back_texts = [(clean_translation(c.text) or None) if c.ok else None for c in bcomps]
-        measured = checker.score([p[2] for p in pairs], [str(p[3]) for p in pairs], back_texts)
-        for (i, k, _, _), m, b in zip(pairs, measured, back_texts, strict=True):
-            scores[(i, k)] = {**m, "back": b}
-
+    scores = await _quality(s, gen, progress, (tr, back), checker, source_texts, fields, translated)
     rows: list[dict[str, Any]] = []
     failures: list[dict[str, Any]] = []
     n_flagged = n_written = n_dropped = 0
@@ -257,21 +312,7 @@ async def _one_language(
     pid = prompt_id("translate", dict(tr.prompt)) if tr.engine == "llm" else ""
     for it in items:
         texts = source_texts[it.item_id]
-        new: dict[str, Any] = {}
-        missing = []
-        dropped = 0
-        for key, value in texts.items():
-            if key not in fields:
-                continue
-            out: Any
-            if key == "negatives":  # a negative that failed is left out of the list (counted), not the item
-                out = [t for v in value if (t := translated.get(str(v)))]
-                dropped = len(value) - len(out)
-            else:
-                out = map_texts(value, translated.get)
-            if out is None:
-                missing.append(key)
-            new[key] = out
+        new, missing, dropped = _item_texts(texts, fields, translated)
         if missing:
             why = "; ".join(sorted({errors.get(t, "") for k in missing for t in texts_of(texts[k])} - {""}))
             failures.append({"item_id": it.item_id, "lang": target, "fields": missing, "error": why[:300]})
@@ -289,32 +330,31 @@ async def _one_language(
         q = scores.get((it.item_id, "question"), {})
         rows.append(
             benchmark_row(
-                it,
-                target,
-                new,
-                source_lang=tr.source,
-                translator=model_id,
-                translation_prompt=pid,
-                translated_at=now,
-                qe_chrf=_min(item_scores, "chrf"),
-                qe_bertscore=_min(item_scores, "bertscore"),
-                qe_comet=_min(item_scores, "comet"),
-                qe_lang=q.get("lang"),
-                back_translation=q.get("back"),
-                flagged=flagged,
-                flag_reason="; ".join(reasons),
-                **({"negatives_dropped": dropped} if dropped else {}),
+                it, target, new, source_lang=tr.source, translator=model_id, translation_prompt=pid,
+                translated_at=now, qe_chrf=_min(item_scores, "chrf"), qe_bertscore=_min(item_scores, "bertscore"),
+                qe_comet=_min(item_scores, "comet"), qe_lang=q.get("lang"), back_translation=q.get("back"),
+                flagged=flagged, flag_reason="; ".join(reasons), **({"negatives_dropped": dropped} if dropped else {}),
             )
-        )
+        )  # fmt: skip
         n_written += 1
         n_dropped += dropped
+    summary = _language_summary(target, model_id, len(items), len(failures), (n_flagged, n_written, n_dropped), scores)
+    return rows, summary, failures
+
+
+def _language_summary(
+    target: str, model_id: str, n_items: int, n_failed: int, counts: tuple[int, int, int],
+    scores: dict[tuple[str, str], dict[str, Any]],
+) -> dict[str, Any]:  # fmt: skip
+    """A target language's summary row (``counts``: flagged, written, negatives dropped)."""
+    n_flagged, n_written, n_dropped = counts
     langs = [sc["lang"] for sc in scores.values() if sc.get("lang") is not None]
-    summary = {
+    return {
         "lang": target,
         "translator": model_id,
-        "items": len(items),
-        "translated": len(items) - len(failures),
-        "failed": len(failures),
+        "items": n_items,
+        "translated": n_items - n_failed,
+        "failed": n_failed,
         "flagged": n_flagged,
         "written": n_written,
         "negatives_dropped": n_dropped,
@@ -323,7 +363,6 @@ async def _one_language(
         "comet_mean": _mean([sc.get("comet") for sc in scores.values()]),
         "lang_match": sum(x == target for x in langs) / len(langs) if langs else None,
     }
-    return rows, summary, failures
 
 
 def _joined(value: Any) -> str:

@@ -47,7 +47,7 @@ from xlingmed.construct.generate import ConstructResult, Generator, run_step, wr
 from xlingmed.construct.prompts import load_prompts, prompt_id
 from xlingmed.engine.generate import Progress
 from xlingmed.errors import ConfigError, DataError
-from xlingmed.types import GenerateRequest, Message
+from xlingmed.types import GenerateRequest, Item, Message
 
 DEFAULT_GEC_MODEL = "seq2seq/CAMeL-Lab/arabart-zaebuc-gec-ged-13"
 
@@ -305,6 +305,32 @@ async def _variant(s: VariantSettings, tf: Transform, gen: Generator, progress: 
     config = tf.config()
     if model:
         config["model"] = gen.model_id(model)
+    rows, failures, similarity, changed = _variant_rows(items, texts, fields, done, (tf.name, config, now))
+    summary = [
+        {"field": f, "items": len(items), "changed": changed[f], "failed": sum(f in x["fields"] for x in failures),
+         "char_similarity_mean": (sum(v) / len(v)) if (v := similarity[f]) else None}
+        for f in fields if any(f in t for t in texts.values())
+    ]  # fmt: skip
+    write_benchmark_file(s.out, rows)
+    record = {
+        "what": "xlingmed variant",
+        "created": now,
+        "benchmark": s.benchmark,
+        "kind": kind,
+        "languages": list(languages),
+        "fields": list(fields),
+        "transform": config,
+    }
+    return write_record("variant", record, s.out, kind, rows, summary, failures, provenance, gen)
+
+
+def _variant_rows(
+    items: list[Item], texts: dict[tuple[str, str], dict[str, Any]], fields: Sequence[str],
+    done: dict[str, tuple[str | None, str | None]], transform: tuple[str, dict[str, Any], str],
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]], dict[str, list[float]], dict[str, int]]:  # fmt: skip
+    """The rows of the variant file (``done``: text → its transform, or None and why; ``transform``: name, config,
+    time), the items that failed, and per field the character similarities and the number of texts changed."""
+    name, config, now = transform
     rows, failures = [], []
     similarity: dict[str, list[float]] = {f: [] for f in fields}
     changed: dict[str, int] = {f: 0 for f in fields}
@@ -328,21 +354,6 @@ async def _variant(s: VariantSettings, tf: Transform, gen: Generator, progress: 
             failures.append({"item_id": it.item_id, "lang": it.lang, "fields": bad,
                              "error": "; ".join(sorted(e for e in errors if e))[:300]})  # fmt: skip
             continue
-        rows.append(benchmark_row(it, it.lang, new, transform=tf.name, transform_config=config,
+        rows.append(benchmark_row(it, it.lang, new, transform=name, transform_config=config,
                                   transformed_at=now, original_question=src["question"]))  # fmt: skip
-    summary = [
-        {"field": f, "items": len(items), "changed": changed[f], "failed": sum(f in x["fields"] for x in failures),
-         "char_similarity_mean": (sum(v) / len(v)) if (v := similarity[f]) else None}
-        for f in fields if any(f in t for t in texts.values())
-    ]  # fmt: skip
-    write_benchmark_file(s.out, rows)
-    record = {
-        "what": "xlingmed variant",
-        "created": now,
-        "benchmark": s.benchmark,
-        "kind": kind,
-        "languages": list(languages),
-        "fields": list(fields),
-        "transform": config,
-    }
-    return write_record("variant", record, s.out, kind, rows, summary, failures, provenance, gen)
+    return rows, failures, similarity, changed

@@ -9,10 +9,26 @@ from typing import Any
 from xlingmed.budget import request_tokens
 from xlingmed.config import RunConfig
 from xlingmed.engine.plan import Plan, make_plan
-from xlingmed.engine.walk import StageBatch, walk
+from xlingmed.engine.walk import StageAnswerer, StageBatch, walk
 from xlingmed.models.base import is_free
 from xlingmed.store import CompletionCache, default_cache_path
 from xlingmed.types import Completion
+
+
+async def _walk_all(plan: Plan, answer: StageAnswerer) -> None:
+    """Walks every stage of ``plan`` with ``answer`` in place of the models."""
+    async for _ in walk(plan, answer):
+        pass
+
+
+def _empty_row(where: tuple[str, str, str, str, float], priced: bool) -> dict[str, Any]:
+    """A row of ``dry_run`` (task, stage, model, language, temperature) before any request is counted."""
+    task, stage, model, lang, temperature = where
+    return {
+        "task": task, "stage": stage, "model": model, "lang": lang,
+        "temperature": temperature, "requests": 0, "cached": 0, "to_send": 0, "prompt_tokens": 0,
+        "max_completion_tokens": 0, "cost_usd": 0.0 if priced else None, "upper_bound": False,
+    }  # fmt: skip
 
 
 def dry_run(config: RunConfig, on_plan: Callable[[Plan], None] | None = None) -> list[dict[str, Any]]:
@@ -50,14 +66,8 @@ def dry_run(config: RunConfig, on_plan: Callable[[Plan], None] | None = None) ->
             if key in seen:
                 continue
             seen.add(key)
-            row = rows.setdefault(
-                (task.name, stage.name, backend.model_id, sample.item.lang, req.temperature),
-                {
-                    "task": task.name, "stage": stage.name, "model": backend.model_id, "lang": sample.item.lang,
-                    "temperature": req.temperature, "requests": 0, "cached": 0, "to_send": 0, "prompt_tokens": 0,
-                    "max_completion_tokens": 0, "cost_usd": 0.0 if priced else None, "upper_bound": False,
-                },
-            )  # fmt: skip
+            where = (task.name, stage.name, backend.model_id, sample.item.lang, req.temperature)
+            row = rows.setdefault(where, _empty_row(where, priced))
             row["requests"] += 1
             row["upper_bound"] = row["upper_bound"] or (task.name, i) in guessed
             if usable:
@@ -72,12 +82,8 @@ def dry_run(config: RunConfig, on_plan: Callable[[Plan], None] | None = None) ->
                 row["cost_usd"] += price.cost(tokens, req.limit())
         return out
 
-    async def run() -> None:
-        async for _ in walk(plan, answer):
-            pass
-
     try:
-        asyncio.run(run())
+        asyncio.run(_walk_all(plan, answer))
     finally:
         if cache is not None:
             cache.close()

@@ -8,9 +8,9 @@ resumes with nothing lost or sent twice. A backend with ``generate_batch`` is ha
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
 from xlingmed.budget import Budget
 from xlingmed.errors import BudgetExhausted
@@ -73,6 +73,55 @@ class CachedBackend:
         hit = self.cache.get(request.cache_key(self.model_id)) if self.cache is not None else None
         return None if hit is None or (self.retry_failed and not hit.ok) else hit
 
+    async def _send_batched(
+        self, batch: Any, todo: dict[str, GenerateRequest], reserve: Callable[[GenerateRequest], float | None],
+        store: Callable[[str, GenerateRequest, Completion, float], None],
+    ) -> None:  # fmt: skip
+        """Sends ``todo`` in batches of the model's size (``generate_batch``), each request reserved first: stops at
+        the first the budget refuses."""
+        pending = list(todo.items())
+        size = int(getattr(self.model, "batch_requests", BATCH_SIZE))  # vllm/ takes thousands at once
+        for start in range(0, len(pending), size):
+            chunk: list[tuple[str, GenerateRequest, float]] = []
+            for key, req in pending[start : start + size]:
+                reserved = reserve(req)
+                if reserved is None:
+                    break
+                chunk.append((key, req, reserved))
+            if chunk:
+                comps = await batch([req for _, req, _ in chunk])
+                for (key, req, reserved), comp in zip(chunk, comps, strict=True):
+                    store(key, req, comp, reserved)
+            if len(chunk) < len(pending[start : start + size]):
+                break
+
+    async def _send_concurrently(
+        self, todo: dict[str, GenerateRequest], reserve: Callable[[GenerateRequest], float | None],
+        store: Callable[[str, GenerateRequest, Completion, float], None],
+    ) -> None:  # fmt: skip
+        """Sends ``todo`` one request at a time from up to ``max_concurrency`` workers, in ``send_order``; each stops
+        at its first request the budget refuses."""
+        model = self.model
+        queue: asyncio.Queue[tuple[str, GenerateRequest]] = asyncio.Queue()
+        sorted_prompts = model.max_concurrency == 1 or bool(getattr(model, "sort_prompts", False))
+        for item in send_order(todo, 1 if sorted_prompts else model.max_concurrency):
+            queue.put_nowait(item)
+
+        async def worker() -> None:
+            while True:
+                try:
+                    key, req = queue.get_nowait()
+                except asyncio.QueueEmpty:
+                    return
+                reserved = reserve(req)
+                if reserved is None:
+                    return  # over budget: the other workers stop at their next request
+                store(key, req, await model.generate(req), reserved)
+
+        n_workers = min(model.max_concurrency, len(todo))
+        if n_workers:
+            await asyncio.gather(*(worker() for _ in range(n_workers)))
+
     async def answer(
         self, requests: Sequence[GenerateRequest], progress: Progress | None = None, task: str | None = None
     ) -> list[tuple[Completion, bool]]:
@@ -121,41 +170,9 @@ class CachedBackend:
 
         batch = getattr(model, "generate_batch", None)
         if batch is not None:
-            pending = list(todo.items())
-            size = int(getattr(model, "batch_requests", BATCH_SIZE))  # vllm/ takes thousands at once
-            for start in range(0, len(pending), size):
-                chunk: list[tuple[str, GenerateRequest, float]] = []
-                for key, req in pending[start : start + size]:
-                    reserved = reserve(req)
-                    if reserved is None:
-                        break
-                    chunk.append((key, req, reserved))
-                if chunk:
-                    comps = await batch([req for _, req, _ in chunk])
-                    for (key, req, reserved), comp in zip(chunk, comps, strict=True):
-                        store(key, req, comp, reserved)
-                if len(chunk) < len(pending[start : start + size]):
-                    break
+            await self._send_batched(batch, todo, reserve, store)
         else:
-            queue: asyncio.Queue[tuple[str, GenerateRequest]] = asyncio.Queue()
-            sorted_prompts = model.max_concurrency == 1 or bool(getattr(model, "sort_prompts", False))
-            for item in send_order(todo, 1 if sorted_prompts else model.max_concurrency):
-                queue.put_nowait(item)
-
-            async def worker() -> None:
-                while True:
-                    try:
-                        key, req = queue.get_nowait()
-                    except asyncio.QueueEmpty:
-                        return
-                    reserved = reserve(req)
-                    if reserved is None:
-                        return  # over budget: the other workers stop at their next request
-                    store(key, req, await model.generate(req), reserved)
-
-            n_workers = min(model.max_concurrency, len(todo))
-            if n_workers:
-                await asyncio.gather(*(worker() for _ in range(n_workers)))
+            await self._send_concurrently(todo, reserve, store)
         progress.advance(len(keys) - len(results))  # repeated requests, answered once
         if self.budget is not None and self.budget.stopped is not None:
             raise BudgetExhausted(

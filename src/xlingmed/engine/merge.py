@@ -101,6 +101,24 @@ def check_shards(shards: Sequence[ShardRun]) -> dict[str, Any]:
     return dict(first.config)
 
 
+def _merged_fields(shards: list[ShardRun], out: Path, cache_path: Path, data_dir: Path | None) -> dict[str, Any]:
+    """The merged run's configuration fields: the shards' (checked alike), unsharded, answered from the cache."""
+    fields = check_shards(shards)
+    fields.update(shard=None, out=str(out), executor="cache", ray_address=None, max_requests=None, max_cost=None)
+    fields["model_args"] = {k: v for k, v in (fields.get("model_args") or {}).items()}
+    from xlingmed.config.checks import EXECUTOR_ARGS
+
+    for key in EXECUTOR_ARGS:  # a shard's -M replicas=… configured its executor, not its answers
+        fields["model_args"].pop(key, None)
+    if data_dir is not None:
+        fields["data_dir"] = str(data_dir)
+    # what is derived from a private shard is private too (issue 49): its --private flag, or a folder its owner
+    # made owner-only
+    fields["private"] = any(bool(s.config.get("private")) or is_owner_only(s.path) for s in shards)
+    fields["cache"] = str(cache_path)
+    return fields
+
+
 async def merge_runs_async(
     run_dirs: Sequence[Path],
     out: Path,
@@ -125,20 +143,8 @@ async def merge_runs_async(
         ConfigError: see ``read_shard`` and ``check_shards``; and every error ``evaluate`` raises.
     """
     shards = [read_shard(Path(p)) for p in run_dirs]
-    fields = check_shards(shards)
-    fields.update(shard=None, out=str(out), executor="cache", ray_address=None, max_requests=None, max_cost=None)
-    fields["model_args"] = {k: v for k, v in (fields.get("model_args") or {}).items()}
-    from xlingmed.config.checks import EXECUTOR_ARGS
-
-    for key in EXECUTOR_ARGS:  # a shard's -M replicas=… configured its executor, not its answers
-        fields["model_args"].pop(key, None)
-    if data_dir is not None:
-        fields["data_dir"] = str(data_dir)
-    # what is derived from a private shard is private too (issue 49): its --private flag, or a folder its owner
-    # made owner-only
-    fields["private"] = any(bool(s.config.get("private")) or is_owner_only(s.path) for s in shards)
     cache_path = Path(cache) if cache is not None else default_cache_path()
-    fields["cache"] = str(cache_path)
+    fields = _merged_fields(shards, out, cache_path, data_dir)
     try:
         config = RunConfig(**fields)
     except Exception as exc:

@@ -94,7 +94,7 @@ def build_tasks(config: RunConfig) -> list[Task]:
     return [get_task(name).build(config.task_context(name), config.options(name)) for name in config.tasks]
 
 
-def make_plan(config: RunConfig) -> Plan:
+def make_plan(config: RunConfig) -> Plan:  # noqa: PLR0915 - becomes config.resolve (issue 63, part 1)
     """Load and check everything that can fail on bad input, and every package the run needs
     (``engine/preflight.py``).
 

@@ -129,7 +129,7 @@ async def evaluate_async(
         raise fault from exc
 
 
-async def _evaluate(
+async def _evaluate(  # noqa: C901, PLR0915 - being redesigned around the plan (issue 63, part 1)
     config: RunConfig,
     progress: Progress,
     amend: Callable[[dict[str, Any], dict[str, Any]], None] | None,

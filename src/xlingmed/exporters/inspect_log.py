@@ -66,6 +66,58 @@ def _clean(value: Any) -> Any:
     return None if isinstance(value, float) and math.isnan(value) else value
 
 
+def _summary_and_manifest(run_dir: Path) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A finished run folder's summary and manifest (``{}`` where it has none)."""
+    summary_path, samples_path = run_dir / "summary.json", run_dir / "samples.jsonl"
+    if not summary_path.is_file() or not samples_path.is_file():
+        raise DataNotFoundError(f"{run_dir} is not a finished run folder (no summary.json or samples.jsonl)")
+    summary = json.loads(summary_path.read_text(encoding="utf-8"))
+    manifest_path = run_dir / "manifest.json"
+    manifest = json.loads(manifest_path.read_text(encoding="utf-8")) if manifest_path.is_file() else {}
+    return summary, manifest
+
+
+def _sample_scores(rows: list[dict[str, Any]], values: dict[str, list[float]]) -> dict[str, Any]:
+    """One sample's inspect_ai Scores by name (``metric`` or ``metric/unit``, the condition added where a name
+    repeats); each value is added to ``values`` (name → values) for the task's means."""
+    from inspect_ai.scorer import Score
+
+    sample_scores: dict[str, Any] = {}
+    for r in rows:
+        name = str(r["metric"]) if r.get("unit") in (None, "") else f"{r['metric']}/{r['unit']}"
+        if name in sample_scores:  # one completion per condition: keep the reply's own condition apart
+            name = f"{name}/{r.get('condition') or 'original'}"
+        value = _clean(r.get("value"))
+        sample_scores[name] = Score(value=value if value is not None else math.nan,
+                                    answer=_clean(r.get("answer")),
+                                    metadata={"parse_method": _clean(r.get("parse_method")),
+                                              "condition": _clean(r.get("condition"))})  # fmt: skip
+        if value is not None:
+            values[name].append(float(value))
+    return sample_scores
+
+
+def _eval_log(
+    task: str, samples: list[Any], values: dict[str, list[float]], created: str, model: str,
+    summary: dict[str, Any], run_dir: Path,
+) -> Any:  # fmt: skip
+    """A task's inspect_ai log: its samples and each score's mean."""
+    from inspect_ai.log import EvalConfig, EvalDataset, EvalLog, EvalMetric, EvalResults, EvalScore, EvalSpec
+
+    metrics = {name: EvalScore(name=name, scorer=name, metrics={"mean": EvalMetric(name="mean",
+               value=sum(v) / len(v))}) for name, v in values.items() if v}  # fmt: skip
+    return EvalLog(
+        status="success",
+        eval=EvalSpec(created=created, task=f"xlingmed/{task}", model=model, config=EvalConfig(),
+                      dataset=EvalDataset(name=str(summary.get("benchmark")), samples=len(samples),
+                                          sample_ids=[s.id for s in samples]),
+                      metadata={"xlingmed_run": str(run_dir), "languages": summary.get("languages")}),
+        results=EvalResults(total_samples=len(samples), completed_samples=len(samples),
+                            scores=list(metrics.values())),
+        samples=samples,
+    )  # fmt: skip
+
+
 def export(run_dir: Path, out: Path | None = None) -> list[Path]:
     """Write ``<task>.eval`` per task of ``run_dir`` into ``out`` (a folder; default ``run_dir/export``).
 
@@ -74,29 +126,14 @@ def export(run_dir: Path, out: Path | None = None) -> list[Path]:
         DataNotFoundError: no ``summary.json``, ``samples.jsonl`` or ``scores.parquet``.
     """
     try:
-        from inspect_ai.log import (
-            EvalConfig,
-            EvalDataset,
-            EvalLog,
-            EvalMetric,
-            EvalResults,
-            EvalSample,
-            EvalScore,
-            EvalSpec,
-            write_eval_log,
-        )  # fmt: skip
+        from inspect_ai.log import EvalSample, write_eval_log
         from inspect_ai.model import ModelOutput
-        from inspect_ai.scorer import Score
     except ImportError as exc:
         raise ConfigError(
             f"writing inspect_ai logs needs inspect_ai ({exc}): pip install 'xlingmed[inspect]'"
         ) from None
-    summary_path, samples_path = run_dir / "summary.json", run_dir / "samples.jsonl"
-    if not summary_path.is_file() or not samples_path.is_file():
-        raise DataNotFoundError(f"{run_dir} is not a finished run folder (no summary.json or samples.jsonl)")
-    summary = json.loads(summary_path.read_text(encoding="utf-8"))
-    manifest_path = run_dir / "manifest.json"
-    manifest = json.loads(manifest_path.read_text(encoding="utf-8")) if manifest_path.is_file() else {}
+    samples_path = run_dir / "samples.jsonl"
+    summary, manifest = _summary_and_manifest(run_dir)
     model = str(summary.get("model") or "unknown")
     scores = _scores(run_dir)
     by_task: dict[str, list[Any]] = defaultdict(list)
@@ -110,18 +147,7 @@ def export(run_dir: Path, out: Path | None = None) -> list[Path]:
             temperature = float(rec.get("temperature") or 0.0)
             users = [m.get("content", "") for m in rec.get("prompt") or [] if m.get("role") == "user"]
             rows = scores.get((task, item, lang, temperature), [])
-            sample_scores: dict[str, Any] = {}
-            for r in rows:
-                name = str(r["metric"]) if r.get("unit") in (None, "") else f"{r['metric']}/{r['unit']}"
-                if name in sample_scores:  # one completion per condition: keep the reply's own condition apart
-                    name = f"{name}/{r.get('condition') or 'original'}"
-                value = _clean(r.get("value"))
-                sample_scores[name] = Score(value=value if value is not None else math.nan,
-                                            answer=_clean(r.get("answer")),
-                                            metadata={"parse_method": _clean(r.get("parse_method")),
-                                                      "condition": _clean(r.get("condition"))})  # fmt: skip
-                if value is not None:
-                    metric_values[task][name].append(float(value))
+            sample_scores = _sample_scores(rows, metric_values[task])
             target = next((str(r["target"]) for r in rows if _clean(r.get("target")) is not None), "")
             by_task[task].append(EvalSample(
                 # the id names a member of the .eval zip: one harmless component, the item id kept in metadata
@@ -143,18 +169,7 @@ def export(run_dir: Path, out: Path | None = None) -> list[Path]:
     created = manifest.get("started_at") or datetime.now().astimezone().isoformat(timespec="seconds")
     written = []
     for task, samples in by_task.items():
-        metrics = {name: EvalScore(name=name, scorer=name, metrics={"mean": EvalMetric(name="mean",
-                   value=sum(v) / len(v))}) for name, v in metric_values[task].items() if v}  # fmt: skip
-        log = EvalLog(
-            status="success",
-            eval=EvalSpec(created=created, task=f"xlingmed/{task}", model=model, config=EvalConfig(),
-                          dataset=EvalDataset(name=str(summary.get("benchmark")), samples=len(samples),
-                                              sample_ids=[s.id for s in samples]),
-                          metadata={"xlingmed_run": str(run_dir), "languages": summary.get("languages")}),
-            results=EvalResults(total_samples=len(samples), completed_samples=len(samples),
-                                scores=list(metrics.values())),
-            samples=samples,
-        )  # fmt: skip
+        log = _eval_log(task, samples, metric_values[task], created, model, summary, run_dir)
         path = child(folder, f"{safe_name(task)}.eval")  # a task "../../x" of a shared run stays in ``folder``
         write_eval_log(log, str(path), format="eval")
         if private:

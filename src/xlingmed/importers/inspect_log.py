@@ -13,9 +13,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from xlingmed.benchmarks.xlinghealth import sha256_file
 from xlingmed.caps import check_input_file
 from xlingmed.errors import ConfigError, DataError
+from xlingmed.hashing import sha256_file
 from xlingmed.importers.base import (
     UNREAD_ANSWERS,
     ImportedAnswer,
@@ -102,6 +102,32 @@ def _number(value: Any, task: str, scorer: str, where: str) -> float:
     raise DataError(f"task {task}: scorer {scorer!r} gave {str(value)[:60]!r}, not one number per sample", file=where)
 
 
+def _open_log(read_eval_log: Any, path: Path, allow_partial: bool) -> Any:
+    """One inspect_ai log, read and checked: finished (unless ``allow_partial``), and scored."""
+    try:
+        log = read_eval_log(str(path))
+    except Exception as exc:  # inspect_ai raises its own and pydantic's errors for a foreign or damaged file
+        raise DataError(f"not an inspect_ai log ({type(exc).__name__}: {str(exc)[:200]})", file=str(path)) from None
+    task = log.eval.task
+    if log.status != "success" and not allow_partial:
+        raise ConfigError(f"{path}: the inspect_ai run did not finish (status {log.status}); "
+                          "--allow-partial imports the samples it scored, and says so")  # fmt: skip
+    if not any(s.scores for s in log.samples or []):
+        raise ConfigError(f"{path}: task {task} has no scores (run with --no-score, or its scorer failed); "
+                          f"`inspect score {path}` scores it, then import the scored log")  # fmt: skip
+    return log
+
+
+def _model(logged: str) -> tuple[str, str | None]:
+    """The model's name and path (``model_name``) from inspect's ``provider/model``; as logged where it names no
+    file."""
+    provider, _, rest = logged.partition("/")
+    model, model_path = model_name(rest, provider) if rest else (logged, None)
+    if model_path is None:  # inspect's name is provider/model already (openai-api/local/smollm2): as logged
+        model = logged
+    return model, model_path
+
+
 def read(paths: Sequence[Path], *, metric: str | None = None, language_from: str | None = None,
          pair_by: str | None = None, language: LanguageOption | None = None,
          allow_partial: bool = False) -> ImportedLog:  # fmt: skip
@@ -125,19 +151,10 @@ def read(paths: Sequence[Path], *, metric: str | None = None, language_from: str
     files = _files(paths)
     language = language or LanguageOption()
     for path in files:
-        try:
-            log = read_eval_log(str(path))
-        except Exception as exc:  # inspect_ai raises its own and pydantic's errors for a foreign or damaged file
-            raise DataError(f"not an inspect_ai log ({type(exc).__name__}: {str(exc)[:200]})", file=str(path)) from None
+        log = _open_log(read_eval_log, path, allow_partial)
         task = log.eval.task
         if log.status != "success":
-            if not allow_partial:
-                raise ConfigError(f"{path}: the inspect_ai run did not finish (status {log.status}); "
-                                  "--allow-partial imports the samples it scored, and says so")  # fmt: skip
             unfinished.append(task)
-        if not any(s.scores for s in log.samples or []):
-            raise ConfigError(f"{path}: task {task} has no scores (run with --no-score, or its scorer failed); "
-                              f"`inspect score {path}` scores it, then import the scored log")  # fmt: skip
         tasks.append(task)
         models.add(log.eval.model)
         version = (log.eval.packages or {}).get("inspect_ai", version)
@@ -162,11 +179,7 @@ def read(paths: Sequence[Path], *, metric: str | None = None, language_from: str
     partial = check_counts(counts, "inspect_ai", "results.total_samples", allow_partial)
     partial += [t for t in unfinished if t not in partial]
     first: dict[str, Any] = next((s["generate_config"] for s in settings.values()), {})
-    logged = models.pop()
-    provider, _, rest = logged.partition("/")
-    model, model_path = model_name(rest, provider) if rest else (logged, None)
-    if model_path is None:  # inspect's name is provider/model already (openai-api/local/smollm2): as logged
-        model = logged
+    model, model_path = _model(models.pop())
     return ImportedLog(
         tool="inspect_ai", version=version, model=model, metric=", ".join(dict.fromkeys(scorers.values())),
         answers=answers,

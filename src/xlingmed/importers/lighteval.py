@@ -19,9 +19,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from xlingmed.benchmarks.xlinghealth import sha256_file
 from xlingmed.caps import check_input_file
 from xlingmed.errors import ConfigError, DataError
+from xlingmed.hashing import sha256_file
 from xlingmed.importers.base import (
     UNREAD_ANSWERS,
     ImportedAnswer,

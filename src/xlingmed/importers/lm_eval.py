@@ -16,9 +16,9 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from xlingmed.benchmarks.xlinghealth import sha256_file
 from xlingmed.caps import capped_lines, check_input_file, regular_file
 from xlingmed.errors import ConfigError, DataError
+from xlingmed.hashing import sha256_file
 from xlingmed.importers.base import (
     UNREAD_ANSWERS,
     ImportedAnswer,
@@ -194,6 +194,32 @@ def _output_type(config: dict[str, Any], record: dict[str, Any]) -> str:
     return "loglikelihood" if len(resps) == 1 else "multiple_choice"
 
 
+def _results_meta(results: list[Path]) -> tuple[dict[str, Any], dict[str, str]]:
+    """The results files joined (per-task tables task by task, else the first file's value), and the model as each
+    names it → the file."""
+    meta: dict[str, Any] = {}
+    models: dict[str, str] = {}  # model as each results file names it → the file
+    for path in results:
+        try:
+            found = json.loads(path.read_text(encoding="utf-8"))
+            for key, value in found.items():  # per-task tables of several runs' files are joined, task by task
+                if key in PER_TASK and isinstance(value, dict) and isinstance(meta.get(key), dict):
+                    meta[key] = {**value, **meta[key]}
+                else:
+                    meta.setdefault(key, value)
+        except (json.JSONDecodeError, AttributeError):
+            raise DataError("not an lm-evaluation-harness results file (not a JSON object)", file=str(path)) from None
+        models.setdefault(_model_of(found), str(path))
+    return meta, models
+
+
+def _check_filter(metric: str | None, task: str, wanted_filter: str, listed: list[Any]) -> None:
+    """``ConfigError`` where ``--metric METRIC,FILTER`` names a filter the task does not list."""
+    if wanted_filter and listed and wanted_filter not in listed:
+        raise ConfigError(f"--metric {metric}: task {task} has no filter {wanted_filter!r} (it has "
+                          f"{', '.join(map(str, listed))})")  # fmt: skip
+
+
 def read(paths: Sequence[Path], *, metric: str | None = None, language_from: str | None = None,
          pair_by: str | None = None, language: LanguageOption | None = None,
          allow_partial: bool = False) -> ImportedLog:  # fmt: skip
@@ -211,19 +237,7 @@ def read(paths: Sequence[Path], *, metric: str | None = None, language_from: str
         DataError: a line that is not JSON (a truncated file), lacks a field, or cannot be placed (file, line).
     """
     samples, results = _files(paths)
-    meta: dict[str, Any] = {}
-    models: dict[str, str] = {}  # model as each results file names it → the file
-    for path in results:
-        try:
-            found = json.loads(path.read_text(encoding="utf-8"))
-            for key, value in found.items():  # per-task tables of several runs' files are joined, task by task
-                if key in PER_TASK and isinstance(value, dict) and isinstance(meta.get(key), dict):
-                    meta[key] = {**value, **meta[key]}
-                else:
-                    meta.setdefault(key, value)
-        except (json.JSONDecodeError, AttributeError):
-            raise DataError("not an lm-evaluation-harness results file (not a JSON object)", file=str(path)) from None
-        models.setdefault(_model_of(found), str(path))
+    meta, models = _results_meta(results)
     configs = meta.get("configs", {}) if isinstance(meta.get("configs"), dict) else {}
     language = language or LanguageOption()
     tasks = [_SAMPLES.match(p.name).group("task") for p in samples]  # type: ignore[union-attr]
@@ -237,9 +251,7 @@ def read(paths: Sequence[Path], *, metric: str | None = None, language_from: str
         config = configs.get(task, {})
         listed = [f.get("name") for f in config.get("filter_list", []) if isinstance(f, dict)]
         declared = [m.get("metric") for m in config.get("metric_list", []) if isinstance(m, dict)]
-        if wanted_filter and listed and wanted_filter not in listed:
-            raise ConfigError(f"--metric {metric}: task {task} has no filter {wanted_filter!r} (it has "
-                              f"{', '.join(map(str, listed))})")  # fmt: skip
+        _check_filter(metric, task, wanted_filter, listed)
         placing = {"language": language.of(task, path), "language_from": language_from, "pair_by": pair_by}
         for n, record in _lines(path):
             where = f"{path}:{n}"
@@ -259,12 +271,8 @@ def read(paths: Sequence[Path], *, metric: str | None = None, language_from: str
     config = meta.get("config", {}) if isinstance(meta.get("config"), dict) else {}
     model, model_path = model_name(*_raw_model(meta))
     return ImportedLog(
-        tool="lm-evaluation-harness",
-        version=meta.get("lm_eval_version"),
-        model=model,
-        metric=", ".join(dict.fromkeys(metrics.values())),
-        answers=answers,
-        tasks=tasks,
+        tool="lm-evaluation-harness", version=meta.get("lm_eval_version"), model=model,
+        metric=", ".join(dict.fromkeys(metrics.values())), answers=answers, tasks=tasks,
         files=[{"path": str(p), "sha256": sha256_file(p)} for p in [*samples, *results]],
         settings={"gen_kwargs": config.get("gen_kwargs"), "filters": filters, "backend": config.get("model"),
                   "temperature": _temperature(config, [configs.get(t, {}) for t in tasks]),

@@ -144,30 +144,15 @@ def _mean(values: Sequence[float | None]) -> float | None:
     return sum(kept) / len(kept) if kept else None
 
 
-def write_run(log: ImportedLog, out: Path, *, rescore: bool = False, private: bool = False, overwrite: bool = False,
-              pool: bool = False, argv: Sequence[str] | None = None) -> dict[str, Any]:  # fmt: skip
-    """Write run folder ``out`` from ``log``; return its summary.
-
-    Args:
-        overwrite: replace ``out`` where it is an earlier run folder (otherwise an existing ``out`` is refused).
-        pool: the log's tasks as one set (their items paired by id across tasks, one row per language); by
-            default each task is apart (one row per task and language, statistics on one task's items).
-
-    Raises:
-        ConfigError: ``out`` exists (and not ``overwrite``) or is not a run folder to replace; ``rescore`` cannot
-            read a sample.
-    """
-    from xlingmed.engine.run import scored_items
+def _score_tasks(
+    log: ImportedLog, answers: list[ImportedAnswer], rescore: bool
+) -> tuple[dict[str, Any], dict[str, list[dict[str, Any]]], list[Any], dict[str, Any]]:
+    """Each imported task scored: its summary block (with how the replies were read), its tables, the Scores of
+    all, and (``rescore``) the two readings of the replies side by side."""
     from xlingmed.parsing.methods import parse_counts, reply_methods
     from xlingmed.tasks.base import summary_json
 
-    started = datetime.now(UTC)
-    out = Path(out)
-    if out.exists() and not overwrite and (not out.is_dir() or any(out.iterdir())):
-        raise ConfigError(f"--out {out}: exists; --overwrite replaces it (an earlier run folder only)")
-    output.check_run_dir(out)
     languages = log.languages
-    answers, apart = _apart(log, pool)
     summaries: dict[str, Any] = {}
     tables: dict[str, list[dict[str, Any]]] = {}
     units: list[Any] = []
@@ -182,6 +167,13 @@ def write_run(log: ImportedLog, out: Path, *, rescore: bool = False, private: bo
         units += mine
         if rescore and rows and "source_correct" in rows[0]:  # a task that reads the replies again
             readings = read_both(rows, languages)
+    return summaries, tables, units, readings
+
+
+def _imported(
+    log: ImportedLog, rescore: bool, apart: bool, readings: dict[str, Any], tables: dict[str, list[dict[str, Any]]]
+) -> dict[str, Any]:
+    """The summary's and manifest's ``imported`` block: where the log came from and how it was read."""
     imported = {"tool": log.tool, "version": log.version, "metric": log.metric, "metrics": log.metrics,
                 "tasks": log.tasks, "rescored": rescore, "files": log.files, "settings": log.settings,
                 "sample_counts": log.counts, "partial": log.partial, "tasks_apart": apart,
@@ -191,6 +183,33 @@ def write_run(log: ImportedLog, out: Path, *, rescore: bool = False, private: bo
         # the tasks --rescore could not read: kept with the source's reading, and said (CLI, summary)
         imported["rescore_kept"] = {r["source_task"]: r["rescore_skipped"] for rows in tables.values() for r in rows
                                     if r.get("rescore_skipped")}  # fmt: skip
+    return imported
+
+
+def write_run(log: ImportedLog, out: Path, *, rescore: bool = False, private: bool = False, overwrite: bool = False,
+              pool: bool = False, argv: Sequence[str] | None = None) -> dict[str, Any]:  # fmt: skip
+    """Write run folder ``out`` from ``log``; return its summary.
+
+    Args:
+        overwrite: replace ``out`` where it is an earlier run folder (otherwise an existing ``out`` is refused).
+        pool: the log's tasks as one set (their items paired by id across tasks, one row per language); by
+            default each task is apart (one row per task and language, statistics on one task's items).
+
+    Raises:
+        ConfigError: ``out`` exists (and not ``overwrite``) or is not a run folder to replace; ``rescore`` cannot
+            read a sample.
+    """
+    from xlingmed.engine.run import scored_items
+
+    started = datetime.now(UTC)
+    out = Path(out)
+    if out.exists() and not overwrite and (not out.is_dir() or any(out.iterdir())):
+        raise ConfigError(f"--out {out}: exists; --overwrite replaces it (an earlier run folder only)")
+    output.check_run_dir(out)
+    languages = log.languages
+    answers, apart = _apart(log, pool)
+    summaries, tables, units, readings = _score_tasks(log, answers, rescore)
+    imported = _imported(log, rescore, apart, readings, tables)
     paired = _paired(answers)
     counts = {lang: len({a.item_id for a in answers if a.lang == lang}) for lang in languages}
     summary: dict[str, Any] = {

@@ -251,6 +251,19 @@ def _parse_cell(r: Mapping[str, Any]) -> str:
     return f"{100 * share:.1f}%: parse-limited" if r.get("parse_limited") else f"{100 * share:.1f}%"
 
 
+def _table_row(r: Verdict, equivalence: bool) -> dict[str, Any]:
+    """A verdict's row of the report's table: its cells, verdict and reason."""
+    row = [
+        str(r["outcome"]), str(r["lang"]), str(r["design"]), str(r["verdict"]), _items_cell(r), cell(r["margin"]),
+        cell(r.get("value_reference")), cell(r.get("value_lang")), cell(r.get("difference")),
+        "–" if r.get("lower") is None else f"[{cell(r['lower'])}, {cell(r['upper'])}]",
+        _judge_cell(r), _parse_cell(r), _needed_cell(r),
+    ]  # fmt: skip
+    if equivalence:
+        row.append(cell(r.get("equivalent")))
+    return {"cells": row, "verdict": r["verdict"], "reason": r.get("reason", "")}
+
+
 def section(
     scores: pd.DataFrame,
     summary: Mapping[str, Any],
@@ -282,32 +295,11 @@ def section(
         corrected = corrected_rows(scores, humans, languages, margins=margins, tasks=task_outcomes(), alpha=alpha)
         raw = apply(raw, corrected)
     records = as_verdicts(raw)
-    columns = [
-        "outcome",
-        "lang",
-        "design",
-        "verdict",
-        "items",
-        "margin δ",
-        "English",
-        "language",
-        "difference",
-        "bounds",
-    ]
-    columns += ["judge", "not read", "still needed"]
+    columns = ["outcome", "lang", "design", "verdict", "items", "margin δ", "English", "language", "difference",
+               "bounds", "judge", "not read", "still needed"]  # fmt: skip
     if equivalence:
         columns.append("equivalent (TOST)")
-    table = []
-    for r in records:
-        row = [
-            str(r["outcome"]), str(r["lang"]), str(r["design"]), str(r["verdict"]), _items_cell(r), cell(r["margin"]),
-            cell(r.get("value_reference")), cell(r.get("value_lang")), cell(r.get("difference")),
-            "–" if r.get("lower") is None else f"[{cell(r['lower'])}, {cell(r['upper'])}]",
-            _judge_cell(r), _parse_cell(r), _needed_cell(r),
-        ]  # fmt: skip
-        if equivalence:
-            row.append(cell(r.get("equivalent")))
-        table.append({"cells": row, "verdict": r["verdict"], "reason": r.get("reason", "")})
+    table = [_table_row(r, equivalence) for r in records]
     return {
         "raw": records,
         "corrected": corrected,

@@ -189,6 +189,39 @@ class HubBenchmark(Benchmark):
             )
         return dataset
 
+    def _language_frame(
+        self, source: str | Path, lang: str, request: LoadRequest, keep: tuple[str, ...] | None,
+        counts: tuple[dict[str, int], dict[str, dict[str, int]], dict[str, dict[str, int]]],
+    ) -> pd.DataFrame:  # fmt: skip
+        """One language's rows, prepared, with their translation, filtered by provenance (``keep``) and, where not
+        parallel, language-prefixed ids under the limit; ``counts`` (dropped, skipped, quirks) per language are
+        filled."""
+        dropped, skipped, quirks = counts
+        where = f"{self.dataset_of(request)} ({lang}, split {self.split_of(request)})"
+        try:
+            df = self.prepare(self.read(source, lang, request), lang, request)
+        except DataError as exc:
+            if exc.file is not None:
+                raise
+            raise DataError(exc.message, file=where, row=exc.row, column=exc.column) from None
+        except KeyError as exc:  # a copy whose columns are not the card's: name the one missing
+            raise DataError(f"no column {exc.args[0]!r} (the dataset card's layout)", file=where) from None
+        if df.attrs.get("skipped"):  # rows an adapter cannot score, by reason: counted, never guessed
+            skipped[lang] = dict(df.attrs["skipped"])
+        if any(df.attrs.get("quirks", {}).values()):  # rows read by a rule of the reference code, counted
+            quirks[lang] = dict(df.attrs["quirks"])
+        if "translation" not in df.columns:
+            df = df.assign(translation=self.translation_of(lang))
+        if keep is not None:
+            mask = df["translation"].isin(keep)
+            dropped[lang] = int((~mask).sum())
+            df = df[mask]
+        if not self.shared_id:  # not parallel: ids carry the language, the limit applies per language
+            df = df.assign(item_id=lang + "-" + df["item_id"].astype(str))
+            if request.limit is not None:
+                df = df.head(request.limit)
+        return df
+
     def load(self, request: LoadRequest) -> tuple[list[Item], dict[str, Any]]:
         from xlingmed.benchmarks.odd_rows import merge_skipped
         from xlingmed.benchmarks.rows import frame_fingerprint, items_from_frame
@@ -203,29 +236,7 @@ class HubBenchmark(Benchmark):
         skipped: dict[str, dict[str, int]] = {}
         quirks: dict[str, dict[str, int]] = {}
         for lang in request.languages:
-            where = f"{self.dataset_of(request)} ({lang}, split {self.split_of(request)})"
-            try:
-                df = self.prepare(self.read(source, lang, request), lang, request)
-            except DataError as exc:
-                if exc.file is not None:
-                    raise
-                raise DataError(exc.message, file=where, row=exc.row, column=exc.column) from None
-            except KeyError as exc:  # a copy whose columns are not the card's: name the one missing
-                raise DataError(f"no column {exc.args[0]!r} (the dataset card's layout)", file=where) from None
-            if df.attrs.get("skipped"):  # rows an adapter cannot score, by reason: counted, never guessed
-                skipped[lang] = dict(df.attrs["skipped"])
-            if any(df.attrs.get("quirks", {}).values()):  # rows read by a rule of the reference code, counted
-                quirks[lang] = dict(df.attrs["quirks"])
-            if "translation" not in df.columns:
-                df = df.assign(translation=self.translation_of(lang))
-            if keep is not None:
-                mask = df["translation"].isin(keep)
-                dropped[lang] = int((~mask).sum())
-                df = df[mask]
-            if not self.shared_id:  # not parallel: ids carry the language, the limit applies per language
-                df = df.assign(item_id=lang + "-" + df["item_id"].astype(str))
-                if request.limit is not None:
-                    df = df.head(request.limit)
+            df = self._language_frame(source, lang, request, keep, (dropped, skipped, quirks))
             frames.append(df.assign(lang=lang))
         df = pd.concat(frames, ignore_index=True)
         if df.empty:

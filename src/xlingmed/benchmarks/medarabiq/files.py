@@ -163,21 +163,7 @@ def read_medarabiq_csv(path: str | os.PathLike[str], header: Sequence[str]) -> T
     path = Path(path)
     raw = path.read_bytes()
     bom = raw.startswith(b"\xef\xbb\xbf")
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        line = raw[: exc.start].count(b"\n") + 1
-        raise DataError(
-            f"not UTF-8 (byte 0x{raw[exc.start]:02x} at line {line}, offset {exc.start}): {exc.reason}", file=str(path)
-        ) from None
-    records: list[tuple[int, list[str]]] = []
-    # newline="": line ends inside quoted fields (bare LF, lone CR) stay data, as with open(..., newline="")
-    reader = csv.reader(io.StringIO(text, newline=""), strict=True)
-    try:
-        for rec in reader:
-            records.append((reader.line_num, rec))
-    except csv.Error as exc:
-        raise DataError(f"CSV syntax error near line {reader.line_num}: {exc}", file=str(path)) from None
+    records = _csv_records(raw, path)
     if not records:
         raise DataError("empty file (no header)", file=str(path))
     head = [h.strip() for h in records[0][1]]
@@ -188,16 +174,7 @@ def read_medarabiq_csv(path: str | os.PathLike[str], header: Sequence[str]) -> T
             raise DataError(
                 f"{len(rec)} fields where the header has {len(head)} (CSV line {line})", file=str(path), row=k + 2
             )
-    keep: list[int] = []
-    for j, name in enumerate(head):
-        if name:
-            keep.append(j)
-            continue
-        filled = [k for k, (_, rec) in enumerate(data) if rec[j].strip()]
-        if filled:
-            raise DataError(
-                f"unnamed column {j + 1} has values (first at data row {filled[0]})", file=str(path), column=f"#{j + 1}"
-            )
+    keep = _named_columns(head, data, path)
     if len(keep) < len(head):
         quirks.append(f"dropped {len(head) - len(keep)} unnamed empty column(s)")
     names = [head[j] for j in keep]
@@ -218,6 +195,49 @@ def read_medarabiq_csv(path: str | os.PathLike[str], header: Sequence[str]) -> T
             if not value.strip():
                 raise DataError(f"empty cell (CSV line {line})", file=str(path), row=k + 2, column=col)
         rows.append(row)
+    quirks += _cell_quirks(rows)
+    return Table(path, names, rows, quirks, bom, hashlib.sha256(raw).hexdigest())
+
+
+def _named_columns(head: list[str], data: list[tuple[int, list[str]]], path: Path) -> list[int]:
+    """The positions of the named columns; ``DataError`` for an unnamed column that holds a value."""
+    keep: list[int] = []
+    for j, name in enumerate(head):
+        if name:
+            keep.append(j)
+            continue
+        filled = [k for k, (_, rec) in enumerate(data) if rec[j].strip()]
+        if filled:
+            raise DataError(
+                f"unnamed column {j + 1} has values (first at data row {filled[0]})", file=str(path), column=f"#{j + 1}"
+            )
+    return keep
+
+
+def _csv_records(raw: bytes, path: Path) -> list[tuple[int, list[str]]]:
+    """The file's records (header first) with the CSV line each ends on; ``DataError`` where it is not UTF-8 or
+    not CSV."""
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        raise DataError(
+            f"not UTF-8 (byte 0x{raw[exc.start]:02x} at line {line}, offset {exc.start}): {exc.reason}", file=str(path)
+        ) from None
+    records: list[tuple[int, list[str]]] = []
+    # newline="": line ends inside quoted fields (bare LF, lone CR) stay data, as with open(..., newline="")
+    reader = csv.reader(io.StringIO(text, newline=""), strict=True)
+    try:
+        for rec in reader:
+            records.append((reader.line_num, rec))
+    except csv.Error as exc:
+        raise DataError(f"CSV syntax error near line {reader.line_num}: {exc}", file=str(path)) from None
+    return records
+
+
+def _cell_quirks(rows: list[dict[str, str]]) -> list[str]:
+    """The cells' quirks, counted: carriage returns inside fields, padding whitespace, zero-width spaces."""
+    quirks = []
     crlf_inside = sum(v.count("\r") for r in rows for v in r.values())
     if crlf_inside:
         quirks.append(f"{crlf_inside} carriage return(s) inside fields")
@@ -227,7 +247,7 @@ def read_medarabiq_csv(path: str | os.PathLike[str], header: Sequence[str]) -> T
     zw = sum(v.count("\u200b") for r in rows for v in r.values())
     if zw:
         quirks.append(f"{zw} zero-width space(s)")
-    return Table(path, names, rows, quirks, bom, hashlib.sha256(raw).hexdigest())
+    return quirks
 
 
 def data_file(task: str, data_dir: str | os.PathLike[str] | None) -> Path:

@@ -50,12 +50,7 @@ def load_items(
             gold label cannot be found (file, row, column named).
     """
     spec = TASKS[task]
-    for code in languages:
-        get_language(code)
-        if code not in spec.question:
-            raise ConfigError(
-                f"medarabiq/{task} has no {get_language(code).name} text; its languages: {', '.join(spec.question)}"
-            )
+    _check_languages(task, spec, languages)
     path = data_file(task, data_dir)
     table = read_medarabiq_csv(path, spec.header)
     n_rows = len(table.rows)
@@ -88,6 +83,16 @@ def load_items(
     return items, provenance
 
 
+def _check_languages(task: str, spec: TaskFile, languages: Sequence[str]) -> None:
+    """``ConfigError`` for a language code unknown or not among the task file's."""
+    for code in languages:
+        get_language(code)
+        if code not in spec.question:
+            raise ConfigError(
+                f"medarabiq/{task} has no {get_language(code).name} text; its languages: {', '.join(spec.question)}"
+            )
+
+
 def _item(
     task: str,
     spec: TaskFile,
@@ -106,47 +111,10 @@ def _item(
     gold: str | None = None
     reference = answer.strip()
     if spec.kind in ("multiple_choice", "bias"):
-        parsed = parse_options(question)
-        meta["flags"] += list(parsed.flags)
-        meta["stem"] = parsed.stem
-        if "no_options" in parsed.flags:
-            raise DataError("no options found in the question text", file=str(path), row=k + 2, column=qcol)
-        choices = parsed.choices
-        gold, how = gold_label(answer, choices)
-        if how == "text":
-            meta["flags"].append("answer_missing_letter")
-        if gold is None and lang != "en" and "en" in spec.answer:
-            # FITB row 86: an Arabic answer without a letter whose text is no option; the parallel English gold
-            # letter is the same (spec §2.3), so it is used and the item flagged.
-            en_gold, _ = gold_label(row[spec.answer["en"]], parse_options(row[spec.question["en"]]).choices)
-            if en_gold is not None:
-                gold = en_gold
-                meta["flags"].append("gold_from_english")
-        if gold is None:
-            raise DataError(
-                f"no option label in the answer {answer.strip()[:40]!r}", file=str(path), row=k + 2, column=acol
-            )
-        if all(c.label != gold for c in choices):
-            meta["flags"].append("gold_not_among_options")
+        choices, gold = _options_and_gold(spec, row, lang, meta, (path, k, qcol, acol))
         reference = answer.strip()
     if spec.kind == "bias":
-        code_raw = row["Bias Category"].strip()
-        if not code_raw.isdigit() or int(code_raw) not in BIAS_NAMES:
-            raise DataError(
-                f"bias code {code_raw!r} is not one of 1–7", file=str(path), row=k + 2, column="Bias Category"
-            )
-        code = int(code_raw)
-        meta["bias_code"] = code
-        meta["bias_name"] = BIAS_NAMES[code]
-        # the interface of perturbations.bias: "original" and "<condition>|<bias>"
-        meta["variants"] = {
-            (cond if cond == "original" else f"{cond}|{BIAS_NAMES[code]}"): row[col]
-            for cond, col in BIAS_CONDITIONS.items()
-        }
-        biased = parse_options(row["Question with Bias"])
-        if [c.label for c in biased.choices] != [c.label for c in choices]:
-            meta["flags"].append("biased_question_options_differ")
-        meta["flags"] += bias_context.get(k, [])
+        _bias_meta(row, choices, meta, bias_context.get(k, []), (path, k))
     return Item(
         item_id=f"{task}-{k:03d}",
         benchmark=f"medarabiq/{task}",
@@ -157,6 +125,62 @@ def _item(
         gold_label=gold,
         meta=meta,
     )
+
+
+def _options_and_gold(
+    spec: TaskFile, row: dict[str, str], lang: str, meta: dict[str, Any], where: tuple[Path, int, str, str]
+) -> tuple[tuple[Choice, ...], str]:
+    """The options parsed from the question cell and the gold label from the answer cell (the parallel English
+    one where the Arabic names none), flags added to ``meta``; ``where``: file, row, question and answer columns."""
+    path, k, qcol, acol = where
+    question, answer = row[qcol], row[acol]
+    parsed = parse_options(question)
+    meta["flags"] += list(parsed.flags)
+    meta["stem"] = parsed.stem
+    if "no_options" in parsed.flags:
+        raise DataError("no options found in the question text", file=str(path), row=k + 2, column=qcol)
+    choices = parsed.choices
+    gold, how = gold_label(answer, choices)
+    if how == "text":
+        meta["flags"].append("answer_missing_letter")
+    if gold is None and lang != "en" and "en" in spec.answer:
+        # FITB row 86: an Arabic answer without a letter whose text is no option; the parallel English gold
+        # letter is the same (spec §2.3), so it is used and the item flagged.
+        en_gold, _ = gold_label(row[spec.answer["en"]], parse_options(row[spec.question["en"]]).choices)
+        if en_gold is not None:
+            gold = en_gold
+            meta["flags"].append("gold_from_english")
+    if gold is None:
+        raise DataError(
+            f"no option label in the answer {answer.strip()[:40]!r}", file=str(path), row=k + 2, column=acol
+        )
+    if all(c.label != gold for c in choices):
+        meta["flags"].append("gold_not_among_options")
+    return choices, gold
+
+
+def _bias_meta(
+    row: dict[str, str], choices: tuple[Choice, ...], meta: dict[str, Any], context: list[str], where: tuple[Path, int]
+) -> None:
+    """A bias item's code, name and prompt variants (``perturbations.bias``) in ``meta``, with its flags."""
+    path, k = where
+    code_raw = row["Bias Category"].strip()
+    if not code_raw.isdigit() or int(code_raw) not in BIAS_NAMES:
+        raise DataError(
+            f"bias code {code_raw!r} is not one of 1–7", file=str(path), row=k + 2, column="Bias Category"
+        )
+    code = int(code_raw)
+    meta["bias_code"] = code
+    meta["bias_name"] = BIAS_NAMES[code]
+    # the interface of perturbations.bias: "original" and "<condition>|<bias>"
+    meta["variants"] = {
+        (cond if cond == "original" else f"{cond}|{BIAS_NAMES[code]}"): row[col]
+        for cond, col in BIAS_CONDITIONS.items()
+    }
+    biased = parse_options(row["Question with Bias"])
+    if [c.label for c in biased.choices] != [c.label for c in choices]:
+        meta["flags"].append("biased_question_options_differ")
+    meta["flags"] += context
 
 
 def _squash(text: str) -> str:

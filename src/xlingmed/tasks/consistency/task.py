@@ -278,6 +278,47 @@ class ConsistencyTask:
             "sample_seeds": [sample_seed(self.seed, k) for k in range(self.samples_per_question)],
         }
 
+    def _question_row(
+        self, item_id: str, lang: str, temp: float, recs: list[dict[str, Any]], text_mode: Mode,
+        sets: dict[str, dict[tuple[str, float], list[tuple[dict[str, Any], list[str]]]]],
+    ) -> dict[str, Any]:  # fmt: skip
+        """One question's row (its metrics still blank), with why it is skipped; the texts each kind of set metric
+        reads are added to ``sets`` (the row kept with them, to be filled)."""
+        recs = sorted(recs, key=lambda r: r["sample_index"])
+        row: dict[str, Any] = {
+            "item_id": item_id,
+            "lang": lang,
+            "temperature": temp,
+            "mode": self.mode,
+            "n_samples": len(recs),
+            "skipped": "",
+            "topic_skipped": "",
+        }
+        row.update(dict.fromkeys(metric_columns(self.metrics, self.lda_topics)))
+        originals = [r["answer"] for r in recs if r["answer"] is not None]
+        if originals:  # language consistency reads what the model wrote, never skipped
+            sets["original"][(lang, temp)].append((row, originals))
+        texts = [r["analysed_text"] for r in recs]
+        raw = [t if t is not None else "" for t in texts]
+        if any(t is None for t in texts):
+            row["skipped"] = "missing_answer"
+        else:
+            cleaned = [clean_answer(t) for t in raw]
+            if not all(has_letters(t) for t in cleaned):
+                row["skipped"] = "no_letters"
+            else:
+                sets["cleaned"][(lang, temp)].append((row, cleaned))
+        # topic filter: on the uncleaned texts; missing answers count as empty (spec §3.4e)
+        if text_mode == "paper":
+            drop = any(only_stopwords(t) for t in raw)
+        else:
+            drop = any(not native_tokens(t, lang) for t in raw)
+        if drop:
+            row["topic_skipped"] = "empty_or_stopwords_only"
+        else:
+            sets["topic"][(lang, temp)].append((row, raw))
+        return row
+
     def score(self, records: Sequence[dict[str, Any]], languages: Sequence[str]) -> TaskResult:
         """Per-question metrics (``consistency.csv``), the per-sample texts (``consistency_samples.csv``),
         and the summary: per language × temperature × metric the mean, sd and number of questions (each
@@ -294,40 +335,7 @@ class ConsistencyTask:
         }  # fmt: skip
         for (lang, temp), by_item in sorted(groups.items(), key=lambda kv: (languages.index(kv[0][0]), kv[0][1])):
             for item_id, recs in by_item.items():
-                recs = sorted(recs, key=lambda r: r["sample_index"])
-                row: dict[str, Any] = {
-                    "item_id": item_id,
-                    "lang": lang,
-                    "temperature": temp,
-                    "mode": self.mode,
-                    "n_samples": len(recs),
-                    "skipped": "",
-                    "topic_skipped": "",
-                }
-                row.update(dict.fromkeys(metric_columns(self.metrics, self.lda_topics)))
-                rows.append(row)
-                originals = [r["answer"] for r in recs if r["answer"] is not None]
-                if originals:  # language consistency reads what the model wrote, never skipped
-                    sets["original"][(lang, temp)].append((row, originals))
-                texts = [r["analysed_text"] for r in recs]
-                raw = [t if t is not None else "" for t in texts]
-                if any(t is None for t in texts):
-                    row["skipped"] = "missing_answer"
-                else:
-                    cleaned = [clean_answer(t) for t in raw]
-                    if not all(has_letters(t) for t in cleaned):
-                        row["skipped"] = "no_letters"
-                    else:
-                        sets["cleaned"][(lang, temp)].append((row, cleaned))
-                # topic filter: on the uncleaned texts; missing answers count as empty (spec §3.4e)
-                if text_mode == "paper":
-                    drop = any(only_stopwords(t) for t in raw)
-                else:
-                    drop = any(not native_tokens(t, lang) for t in raw)
-                if drop:
-                    row["topic_skipped"] = "empty_or_stopwords_only"
-                else:
-                    sets["topic"][(lang, temp)].append((row, raw))
+                rows.append(self._question_row(item_id, lang, temp, recs, text_mode, sets))
         self._score_sets(sets, text_mode)
         for group, langs in not_available(self.metrics, self.languages, self.mode).items():
             blank = dict.fromkeys(metric_columns([group], self.lda_topics))  # named in settings, never a number

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
+from typing import Any
 
 import matplotlib.pyplot as plt
 import numpy as np
@@ -19,18 +21,17 @@ BIAS_CONDITION_NAMES = {
 }
 
 
-def bias_conditions(mc: MultipleChoiceSummary, languages: Sequence[str], title: str) -> bytes:
-    """Bias and mitigation results (MedArabiQ Table 2, Fig. 4, H1, I1), four panels:
+def _accuracy(cells: Any, c: str, group: str, key: str) -> float:
+    """Accuracy % of ``group`` (a bias, ``per_bias``, or a medical category) under condition ``c``; NaN if none."""
+    by = cells[c].per_bias if key == "per_bias" else cells[c].per_category
+    one = (by or {}).get(group)
+    return np.nan if one is None or one.accuracy_pct is None else float(one.accuracy_pct)
 
-    accuracy per condition (bars, one per language and temperature, k/n printed); accuracy across the mitigation
-    strategies, one line per bias category; a radar of accuracy per bias category, one polygon per condition
-    (Fig. 4); accuracy per medical category and condition (bars). Panels 2–4 show the first language and
-    temperature."""
-    conds = list(mc.settings.conditions)
-    names = [BIAS_CONDITION_NAMES.get(c, c) for c in conds]
-    keys = [(lg, t) for lg in languages for t in mc.languages[lg]]
-    fig = plt.figure(figsize=(12, 8.5))
-    ax = fig.add_subplot(2, 2, 1)
+
+def _condition_bars(
+    ax: Any, mc: MultipleChoiceSummary, keys: list[tuple[str, str]], conds: list[str], names: list[str]
+) -> None:
+    """Panel 1: accuracy per condition, one bar per language and temperature, k/n printed."""
     width = 0.8 / max(1, len(keys))
     for k, (lg, t) in enumerate(keys):
         cells = mc.cells(lg, t)
@@ -45,14 +46,43 @@ def bias_conditions(mc: MultipleChoiceSummary, languages: Sequence[str], title: 
     ax.set_title("accuracy per condition", fontsize=9)
     ax.legend(fontsize=7, frameon=False)
 
+
+def _category_bars(cat: Any, cells: Any, conds: list[str], names: list[str], title: str) -> None:
+    """Panel 4: accuracy per medical category, one bar per condition."""
+    cmap = plt.get_cmap("tab10")
+    categories = sorted({g for c in conds for g in cells[c].per_category})
+    cw = 0.8 / max(1, len(conds))
+    for i, c in enumerate(conds):
+        cat.bar(
+            np.arange(len(categories)) + i * cw,
+            [_accuracy(cells, c, g, "per_category") for g in categories],
+            width=cw,
+            color=cmap(i),
+            label=names[i],
+        )
+    cat.set_xticks(np.arange(len(categories)) + 0.4 - cw / 2, categories, fontsize=7, rotation=30, ha="right")
+    cat.set_ylim(0, 105)
+    cat.set_title(title, fontsize=9)
+    cat.legend(fontsize=6, frameon=False, ncol=3)
+
+
+def bias_conditions(mc: MultipleChoiceSummary, languages: Sequence[str], title: str) -> bytes:
+    """Bias and mitigation results (MedArabiQ Table 2, Fig. 4, H1, I1), four panels:
+
+    accuracy per condition (bars, one per language and temperature, k/n printed); accuracy across the mitigation
+    strategies, one line per bias category; a radar of accuracy per bias category, one polygon per condition
+    (Fig. 4); accuracy per medical category and condition (bars). Panels 2–4 show the first language and
+    temperature."""
+    conds = list(mc.settings.conditions)
+    names = [BIAS_CONDITION_NAMES.get(c, c) for c in conds]
+    keys = [(lg, t) for lg in languages for t in mc.languages[lg]]
+    fig = plt.figure(figsize=(12, 8.5))
+    _condition_bars(fig.add_subplot(2, 2, 1), mc, keys, conds, names)
+
     lg, t = keys[0]
     cells = mc.cells(lg, t)
     biases = sorted({b for c in conds for b in cells[c].per_bias or {}})
-
-    def acc(c: str, group: str, key: str) -> float:
-        by = cells[c].per_bias if key == "per_bias" else cells[c].per_category
-        one = (by or {}).get(group)
-        return np.nan if one is None or one.accuracy_pct is None else float(one.accuracy_pct)
+    acc = functools.partial(_accuracy, cells)
 
     lines = fig.add_subplot(2, 2, 2)
     cmap = plt.get_cmap("tab10")
@@ -75,21 +105,7 @@ def bias_conditions(mc: MultipleChoiceSummary, languages: Sequence[str], title: 
         radar.legend(fontsize=6, frameon=False, loc="upper right", bbox_to_anchor=(1.35, 1.1))
     radar.set_title(f"accuracy % per bias category ({lg}, τ={t})", fontsize=9, pad=18)
 
-    cat = fig.add_subplot(2, 2, 4)
-    categories = sorted({g for c in conds for g in cells[c].per_category})
-    cw = 0.8 / max(1, len(conds))
-    for i, c in enumerate(conds):
-        cat.bar(
-            np.arange(len(categories)) + i * cw,
-            [acc(c, g, "per_category") for g in categories],
-            width=cw,
-            color=cmap(i),
-            label=names[i],
-        )
-    cat.set_xticks(np.arange(len(categories)) + 0.4 - cw / 2, categories, fontsize=7, rotation=30, ha="right")
-    cat.set_ylim(0, 105)
-    cat.set_title(f"per medical category ({lg}, τ={t})", fontsize=9)
-    cat.legend(fontsize=6, frameon=False, ncol=3)
+    _category_bars(fig.add_subplot(2, 2, 4), cells, conds, names, f"per medical category ({lg}, τ={t})")
     fig.suptitle(title, fontsize=10)
     fig.tight_layout()
     return png(fig)

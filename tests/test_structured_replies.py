@@ -142,6 +142,14 @@ REPLAY: dict[str, tuple[str, str | None]] = {
     "R6 copula?": ("Heparin and Warfarin act on clotting. The drug that acts fastest is (D).", "D"),
     "R7 passing?": ("Several causes are possible; Heparin may matter.", None),  # a guess: withheld
     "R8 hostile text?": ('=HYPERLINK("http://x")\u2028</script><b>not bold</b>\n\nAnswer: B', "B"),
+    # this session's shapes (issue 59, rounds 12–13)
+    "R9 arrow?": ("Adenosine and Heparin do not fit the history.\n\n→ C", "C"),
+    "R10 apostrophe?": ("Beta-blockers are contraindicated here.\n\nI’d go with D.", "D"),
+    "R11 no such option?": ("The answer is B, I thought.\n\nOn reflection, final answer: F.", None),
+    "R12 copula after?": ("Cです。\n\nベラパミルは頻拍を抑える。", "C"),
+    "R13 persian?": ("گزینه [A] نادرست است. بیمار تاکی‌کاردی دارد. پاسخ این است: B .", "B"),
+    "R14 quoted question?": ("The answer is (A).\n\nWait, the example's question is here:\n\nQuestion: ... which?\n"
+                             "Answer: step by step ... (D).\n\nSo, following it, the answer is (D).", "D"),
 }
 
 
@@ -162,7 +170,8 @@ def test_new_reply_shapes_through_the_cli_leave_nothing_unparsed_as_a_value(tmp_
     table = pd.read_csv(tmp_path / "run" / "multiple_choice.csv").sort_values("item_id")
     got = {r.item_id: (None if pd.isna(r.prediction) else r.prediction, r.parse_method) for r in table.itertuples()}
     methods = {"q1": "json_answer", "q2": "refused", "q3": "phrase", "q4": "phrase", "q5": "label_and_text",
-               "q6": "closing_statement", "q7": "guess_withheld", "q8": "phrase"}  # fmt: skip
+               "q6": "closing_statement", "q7": "guess_withheld", "q8": "phrase", "q9": "answer_line",
+               "q10": "phrase", "q11": "invalid", "q12": "answer_line", "q13": "phrase", "q14": "phrase"}  # fmt: skip
     for k, (_, stated) in enumerate(REPLAY.values(), 1):
         value, method = got[f"q{k}"]
         assert (value, method) == (stated, methods[f"q{k}"]), (k, got[f"q{k}"])

@@ -38,8 +38,9 @@ def is_placeholder(value: Any) -> bool:
     return str(value).strip().casefold() in PLACEHOLDERS or not str(value).strip()
 
 
-def _key(name: str) -> str:
-    return str(regex.sub(r"[\s_\-.]+", "", str(name))).casefold()
+def column_key(name: Any) -> str:
+    """A column's name as compared: letters and digits only, case folded ("Option A", "option_a" → "optiona")."""
+    return "".join(ch for ch in str(name).casefold() if ch.isalnum())
 
 
 def option_columns(df: pd.DataFrame, path: Path, named: Sequence[str] = ()) -> list[tuple[str, str]]:
@@ -60,7 +61,7 @@ def option_columns(df: pd.DataFrame, path: Path, named: Sequence[str] = ()) -> l
         return list(zip(CANONICAL_LETTERS, named, strict=False))
     by_key: dict[str, str] = {}
     for column in df.columns:
-        by_key.setdefault(_key(column), str(column))
+        by_key.setdefault(column_key(column), str(column))
     out = []
     for k, label in enumerate([*CANONICAL_LETTERS, "K"], 1):
         names = [f"{p}{label.casefold()}" for p in _PREFIXES] + [str(k)]

@@ -13,7 +13,7 @@ from typing import Any, Literal
 import pandas as pd
 from pydantic import Field, field_validator
 
-from xlingmed.benchmarks.answer_keys import answer_key, is_placeholder, option_columns
+from xlingmed.benchmarks.answer_keys import answer_key, column_key, is_placeholder, option_columns
 from xlingmed.benchmarks.base import BenchmarkOptions
 from xlingmed.benchmarks.odd_rows import RowSkipped, SkipLog
 from xlingmed.benchmarks.option_cells import cell_choices, options_cell
@@ -50,10 +50,6 @@ def cell_value(value: Any) -> Any:
     return value
 
 
-def _column_key(name: Any) -> str:
-    return "".join(ch for ch in str(name).casefold() if ch.isalnum())
-
-
 def resolve_columns(df: pd.DataFrame, kind: str, mapping: dict[str, str], path: Path) -> dict[str, str | None]:
     """Our field → the file's column (``None`` = absent). A column named in ``mapping`` must exist."""
     unknown = [f for f in mapping if f not in FIELDS]
@@ -74,8 +70,8 @@ def resolve_columns(df: pd.DataFrame, kind: str, mapping: dict[str, str], path: 
         if kind == "qa" and field == "answer":
             names = ()
         # as published: any case, space or "_" ("Question", "Correct Answer", "Question Number")
-        by_key = {_column_key(c): str(c) for c in reversed(list(df.columns))}
-        found = (by_key.get(_column_key(n)) for n in names)
+        by_key = {column_key(c): str(c) for c in reversed(list(df.columns))}
+        found = (by_key.get(column_key(n)) for n in names)
         out[field] = next((c for c in found if c is not None and c not in out.values()), None)
     required = ("question", "answer") if kind == "mcq" else ("question", "reference")
     for field in required:

@@ -71,6 +71,17 @@ def number_of(raw_id: str, row: int) -> str:
     return f"{m.group(1)}-{m.group(3)}"
 
 
+def english_from_column(rows: pd.DataFrame) -> pd.DataFrame | None:
+    """English rows made from the ``en``/``EN`` column beside each text (the authors' sample files), the first of
+    each question number; ``None`` where there is no such column."""
+    column = next((c for c in ("en", "EN") if c in rows.columns), None)
+    if column is None:
+        return None
+    english = rows[rows[column].notna()].assign(text=lambda d: d[column], lang="en")
+    number = english["id"].astype(str).str.rsplit("-", n=1).str[-1]
+    return english[~number.duplicated()]
+
+
 def frame(source: str | Path, split: str, name: str) -> pd.DataFrame:
     """The hub's table from ``source``: the authors' spreadsheets turned into it, or the hub layout's files."""
     if isinstance(source, Path) and ((source / "liveqa").is_dir() or (source / "bionli").is_dir()):
@@ -90,13 +101,11 @@ class MultiMedX(HubBenchmark):
         qa = df[df["task"].astype(str).str.lower() == "qa"]
         if lang != "en" or (qa["lang"] == "en").any():
             return qa[qa["lang"] == lang]
-        column = next((c for c in ("en", "EN") if c in qa.columns), None)
-        if column is None:
+        english = english_from_column(qa)
+        if english is None:
             raise DataError("this copy has no English rows (lang en) and no en column: MultiMed-X's English is not "
                             "in it", column="lang")  # fmt: skip
-        english = qa[qa[column].notna()].assign(text=lambda d: d[column], lang="en")
-        number = english["id"].astype(str).str.rsplit("-", n=1).str[-1]
-        return english[~number.duplicated()]  # beside every language's text: the first of each question
+        return english
 
     def prepare(self, df: pd.DataFrame, lang: str, request: LoadRequest) -> pd.DataFrame:
         rows, dropped = [], 0

@@ -21,7 +21,7 @@ import pandas as pd
 
 from xlingmed.benchmarks.base import LoadRequest, register_benchmark
 from xlingmed.benchmarks.hub.base import HubBenchmark, translation_counts
-from xlingmed.benchmarks.hub.multimed_x import ALIASES, frame, number_of
+from xlingmed.benchmarks.hub.multimed_x import ALIASES, english_from_column, frame, number_of
 from xlingmed.benchmarks.hub.multimed_x_files import authors_folder
 from xlingmed.errors import ConfigError
 from xlingmed.types import Item
@@ -50,12 +50,8 @@ def split_nli(text: str, lang: str) -> tuple[str, str] | None:
 def _with_english(nli: pd.DataFrame) -> pd.DataFrame:
     """``nli`` with English rows made from an ``en``/``EN`` column beside the text where a copy has no ``lang ==
     "en"`` rows (the authors' sample files; as ``multimed-x`` reads its QA half): the first of each pair."""
-    column = next((c for c in ("en", "EN") if c in nli.columns), None)
-    if (nli["lang"] == "en").any() or column is None:
-        return nli
-    english = nli[nli[column].notna()].assign(text=lambda d: d[column], lang="en")
-    number = english["id"].astype(str).str.rsplit("-", n=1).str[-1]
-    return pd.concat([nli, english[~number.duplicated()]], ignore_index=True)
+    english = None if (nli["lang"] == "en").any() else english_from_column(nli)
+    return nli if english is None else pd.concat([nli, english], ignore_index=True)
 
 
 @dataclass(frozen=True)

@@ -6,8 +6,8 @@ one rule finds (a phrase, a sentence, a label) are positions for every other rul
 
 from __future__ import annotations
 
+import re
 import unicodedata
-from dataclasses import dataclass
 from functools import lru_cache
 
 import regex
@@ -37,7 +37,7 @@ def normalise(text: str) -> str:
     return str(_HARAKAT.sub("", t).replace("هـ", "ه").replace("\u0640", ""))
 
 
-_CIRCLED_RE = regex.compile("[①-⑩➀-➓❶-❿⓵-⓾]")
+_CIRCLED_RE = re.compile("[①-⑩➀-➓❶-❿⓵-⓾]")  # re: a character class is found faster than by regex
 # a label in angle brackets, as some exam prompts ask ("答：<E>", "< A >", "<{D}>"; NFKC has made "＜" a "<")
 _ANGLED = regex.compile(r"<\s*\{?\s*([A-Za-z])\s*\}?\s*>")
 
@@ -64,7 +64,7 @@ def angle_labels(t: str) -> str:
     if "<" not in t or "</" in t:
         return t
     return str(_ANGLED.sub(r"(\1)", t))
-INVISIBLE_RE = regex.compile("[" + "".join(map(chr, INVISIBLE)) + "]")
+INVISIBLE_RE = re.compile("[" + "".join(map(chr, INVISIBLE)) + "]")
 
 
 class _LowerTable(dict[int, str]):
@@ -152,35 +152,46 @@ _SPACES = regex.compile(r" {2,}")
 _DROPPED_SPACE = regex.compile(r"(?:^|(?<= )) ")
 
 
-@dataclass
 class FoldedText:
     """``text`` folded (``fold``) with whitespace runs collapsed, and where each folded character came from:
     ``origin[i]`` is the position in the unfolded text of folded character ``i``."""
 
+    __slots__ = ("_folded", "_origin", "_source", "text")
     text: str
-    origin: list[int]
 
     def __init__(self, source: str) -> None:
         folded = source.translate(_FOLD)
-        if _FOLD.irregular.isdisjoint(source):
-            where: list[int] | range = range(len(folded))  # one folded character per source character
-        else:  # "ß" → "ss", a combining mark → "": each folded character's source position, one by one
-            pieces = list(map(_FOLD.__getitem__, map(ord, source)))
-            where = [i for i, piece in enumerate(pieces) for _ in piece]
-        # keep all but a space at the start or after a space (found by a pattern: a reply has few)
-        dropped = [m.start() for m in _DROPPED_SPACE.finditer(folded)]
-        if not dropped:
-            self.origin = list(where)
-        else:
-            origin: list[int] = []
-            last = 0
-            for k in dropped:
-                origin += where[last:k]
-                last = k + 1
-            self.origin = origin + list(where[last:])
         text = _SPACES.sub(" ", folded)
         self.text = text[1:] if text.startswith(" ") else text
+        self._folded = folded
+        self._source = source
+        self._origin: list[int] | None = None  # worked out when first asked: most folded texts are only searched
+
+    @property
+    def origin(self) -> list[int]:
+        if self._origin is None:
+            self._origin = _origin(self._source, self._folded)
+        return self._origin
 
     def span(self, start: int, end: int) -> tuple[int, int]:
         """The unfolded span of folded characters ``[start, end)``."""
         return self.origin[start], self.origin[end - 1] + 1
+
+
+def _origin(source: str, folded: str) -> list[int]:
+    """Each character of ``FoldedText``'s text's position in ``source`` (``folded`` is ``source`` translated)."""
+    if _FOLD.irregular.isdisjoint(source):
+        where: list[int] | range = range(len(folded))  # one folded character per source character
+    else:  # "ß" → "ss", a combining mark → "": each folded character's source position, one by one
+        pieces = list(map(_FOLD.__getitem__, map(ord, source)))
+        where = [i for i, piece in enumerate(pieces) for _ in piece]
+    # keep all but a space at the start or after a space (found by a pattern: a reply has few)
+    dropped = [m.start() for m in _DROPPED_SPACE.finditer(folded)]
+    if not dropped:
+        return list(where)
+    origin: list[int] = []
+    last = 0
+    for k in dropped:
+        origin += where[last:k]
+        last = k + 1
+    return origin + list(where[last:])

@@ -226,3 +226,23 @@ def test_a_persian_option_copied_in_arabic_letters_is_the_same_option() -> None:
     reply = "کدامیک از موارد زیر مشتق می‌شوند:\n\n[C] پیشابراه آلتی\n\nپیشابراه آلتی از این مجاری مشتق می‌شود."
     parsed = extract_choice(reply, list("ABCD"), options=options)
     assert (parsed.value, parsed.method) == ("C", "answer_line")
+
+
+_MEALS = {"A": "Small, frequent meals", "B": "Metformin", "C": "Acarbose", "F": "Continuous glucose monitoring",
+          "J": "A glucagon emergency kit"}
+
+
+@pytest.mark.parametrize(
+    ("reply", "value", "method"),
+    [
+        # the line under "…is:" states the answer; the explanation under it names other options as adjuncts
+        ("The most appropriate intervention here is:\n**(A) Small, frequent meals**\nThis steadies glucose; "
+         "monitoring (F) and a glucagon kit (J) are useful adjuncts.", "A", "conclusion"),
+        # several options listed under it, one a line: no one answer
+        ("The most appropriate steps are:\n- (A) Small, frequent meals\n- (F) Continuous glucose monitoring\n"
+         "Both help.", None, "ambiguous"),
+    ],
+)
+def test_the_line_under_a_conclusion_that_ends_in_a_colon(reply: str, value: str | None, method: str) -> None:
+    parsed = extract_choice(reply, list("ABCDEFGHIJ"), options=_MEALS)
+    assert (parsed.value, parsed.method) == (value, method)

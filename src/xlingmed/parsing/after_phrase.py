@@ -91,3 +91,14 @@ def names_no_option(reader: Reader, end: int) -> bool:
     statement in its place)."""
     found = _STATED_LETTER.match(reader.text, DECOR.match(reader.text, end).end())
     return found is not None and found.group(1) not in reader.valid and found.group(1) != "I"
+
+
+def line_below(reader: Reader, form: Shape, pos: int) -> tuple[int, int] | None:
+    """The line right below a conclusion that ends in a colon, where it names exactly one option ("…is:\n**(A)
+    Small, frequent meals**"): the answer stated, without the explanation that runs on under it."""
+    for lo, hi in form.lines:
+        if lo >= pos:
+            if form.in_entry(lo) or len(listed_after(reader, form, lo)) > 1:
+                return None  # the options discussed one by one, or several given as a list: not one answer
+            return (lo, hi) if len(set(m.label for m in reader.chosen(lo, hi))) == 1 else None
+    return None

@@ -52,6 +52,7 @@ from xlingmed.errors import ConfigError
 from xlingmed.parsing.after_phrase import (
     coordinated,
     labelled_before,
+    line_below,
     listed_after,
     names_no_option,
     rest_of_sentence,
@@ -205,7 +206,8 @@ def _read(
         if not regex.search(WORD, t[lo:start]) and not regex.search(WORD, t[end:hi]):
             lo, hi = form.paragraph_after(hi, t)  # a heading: "**Conclusion:**" then the paragraph under it
         elif t[lo:hi].rstrip(" *_\n").endswith((":", "：")):
-            hi = form.paragraph_after(hi, t)[1]  # "the most likely answer is:\n\n**C. …**": the answer below it
+            below = line_below(reader, form, hi)  # "the most likely answer is:\n**C. …**\nThis … (F) … (J)…"
+            hi = below[1] if below is not None else form.paragraph_after(hi, t)[1]
         if _refuses(reader, lo, hi):
             continue
         found = _parsed(decide(reader.chosen(lo, hi)), "conclusion") or _content(reader, end, hi)

@@ -69,6 +69,11 @@ V = list("ABCDE")
         ("fibrinolysin", "C", "option_text"),
         ("ＦＩＢＲＩＮＯＬＹＳＩＮ。", "C", "option_text"),  # full-width letters fold
         ("It must be fibrinolysin given the clot lysis.", "C", "last_line"),  # named in passing: a fallback
+        # a reply of one sentence that ends on one option states it, in the exam's words
+        ("The clot is dissolved by fibrinolysin.", "C", "sole_statement"),
+        ("Is the clot dissolved by fibrinolysin?", "C", "last_line"),  # a question states nothing
+        # the answer first, its label and text alone on a line, then reasons that compare it with another option
+        ("(c) Fibrinolysin\n\nIt acts faster than lipase in this setting, unlike lipase.", "C", "answer_line"),
         ("fibrinolysn", "C", "option_match"),  # a typo: a clear best fuzzy match, counted as a fallback
         # never a guess
         ("Doctors usually weigh every option; I cannot choose.", None, "refused"),
@@ -246,3 +251,9 @@ _MEALS = {"A": "Small, frequent meals", "B": "Metformin", "C": "Acarbose", "F": 
 def test_the_line_under_a_conclusion_that_ends_in_a_colon(reply: str, value: str | None, method: str) -> None:
     parsed = extract_choice(reply, list("ABCDEFGHIJ"), options=_MEALS)
     assert (parsed.value, parsed.method) == (value, method)
+
+
+def test_a_sentence_that_negates_states_no_option() -> None:
+    # one sentence ending on an option's text, negated anywhere in it: no statement (only lenient's fallback reads it)
+    parsed = extract_choice("The clot is not dissolved by fibrinolysin.", V, options=OPTS)
+    assert (parsed.value, parsed.method) == (None, "guess_withheld")

@@ -24,6 +24,7 @@ from xlingmed.languages import normalise_label
 from xlingmed.parsing.literals import ARTICLES
 from xlingmed.parsing.mentions import Reader
 from xlingmed.parsing.reply import Shape
+from xlingmed.parsing.statements import states
 from xlingmed.parsing.text import FoldedText, lower, unspaced
 from xlingmed.types import Parsed
 
@@ -166,6 +167,8 @@ def opening_label(reader: Reader, form: Shape) -> Parsed | None:
         return None  # a reply of one line is read whole (rule 4)
     lo, hi = form.lines[0]
     label = bare_label(reader, lo, hi)
+    stated = _stated_apart(reader, form) if label is None else None  # "(b) Black Americans\n\n<reasons>"
+    label = label or stated
     if label is None:
         listed = _listed_labels(reader, lo, hi) if hi - lo <= 40 else None
         return Parsed(None, "ambiguous") if listed is not None and len(listed) > 1 else None
@@ -176,7 +179,20 @@ def opening_label(reader: Reader, form: Shape) -> Parsed | None:
         at = reader.label_at(end, strict_case=False)
         if end > hi and at is not None and at.label != label and not reader.negated(at):
             return None
-    return Parsed(label, "standalone")
+    return Parsed(label, "answer_line" if stated else "standalone")
+
+
+def _stated_apart(reader: Reader, form: Shape) -> str | None:
+    """The option of a first line that is one option's label and text and nothing else ("(b) Black Americans"),
+    set apart by a blank line from the explanation under it: the answer, stated before the reasons (whose
+    comparisons name other options' texts). Not an entry of a discussion of the options, one a line."""
+    lo, hi = form.lines[0]
+    mentions = reader.chosen(lo, hi)
+    if form.in_entry(lo) or "\n" not in reader.text[hi : form.lines[1][0]].replace("\n", "", 1):
+        return None
+    if not any(not m.by_text for m in reader.labels(lo, hi)) or not states(reader, lo, hi, mentions):
+        return None
+    return mentions[0].label
 
 
 def _listed_labels(reader: Reader, lo: int, hi: int) -> set[str] | None:

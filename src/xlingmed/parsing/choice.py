@@ -69,7 +69,7 @@ from xlingmed.parsing.letter import extract_letter as extract_letter
 from xlingmed.parsing.literals import find_words, ordinals_as_options
 from xlingmed.parsing.mentions import DECOR, GLUE, Mention, Reader
 from xlingmed.parsing.reply import Shape, shape
-from xlingmed.parsing.statements import closes_on_label, named_with_text, states
+from xlingmed.parsing.statements import closes_on_label, named_with_text, sole_statement, states
 from xlingmed.parsing.syllable_labels import as_letters
 from xlingmed.parsing.text import WORD, angle_labels, latex_answers, lower, normalise
 from xlingmed.parsing.turns import own_turn, stops_mid_sentence
@@ -80,8 +80,8 @@ declare_parse_methods({
     "marker": "read", "phrase": "read", "conclusion": "read", "standalone": "read", "answer_line": "read",
     # the only option a reply names, by its label and its own text together ("… is C. Verapamil")
     "label_and_text": "read",
-    # the reply's closing sentence ends on one option after a copula ("… is (F).")
-    "closing_statement": "read",
+    # the reply's closing sentence ends on one option after a copula ("… is (F)."); a reply of one sentence names one
+    "closing_statement": "read", "sole_statement": "read",
     # a line that names one option among other words infers the answer: a fallback the parse limits count
     "last_line": "fallback", "option_text": "read", "option_content": "read", "option_match": "fallback",
     # a reply whose reasoning block never closed, or that stopped at its token limit: no final answer
@@ -98,7 +98,7 @@ READINGS: tuple[str, ...] = ("strict", "lenient")
 METHODS: tuple[str, ...] = (
     "marker", "phrase", "conclusion", "standalone", "answer_line", "last_line", "option_text", "option_content",
     "option_match", "first_char", "regex", "refused", "ambiguous", "invalid", "thinking_only", "guess_withheld",
-    "cut_off",
+    "cut_off", "label_and_text", "closing_statement", "sole_statement",
 )  # fmt: skip
 _AMBIGUOUS = "ambiguous"
 
@@ -253,6 +253,8 @@ def _last_line(reader: Reader, t: str, form: Shape) -> Parsed | None:
             return Parsed(found.value, "label_and_text")
         if found is not None and found.value is not None and closes_on_label(reader, t, lo, hi, mentions):
             return Parsed(found.value, "closing_statement")
+        if found is not None and found.value is not None and sole_statement(reader, form, mentions):
+            return Parsed(found.value, "sole_statement")
         return found if found is not None else Parsed(None, "invalid")
     return None
 
@@ -270,7 +272,8 @@ def _concluding_content(reader: Reader, form: Shape) -> Parsed | None:
 
 _HAS_WORD = regex.compile(WORD)
 # what the head before a rationale may be read by
-_HEAD_METHODS = ("marker", "phrase", "conclusion", "standalone", "option_text", "last_line", "answer_line")
+_HEAD_METHODS = ("marker", "phrase", "conclusion", "standalone", "option_text", "last_line", "answer_line",
+                 "sole_statement")
 
 
 def _answer_then_rationale(reader: Reader, t: str, valid: Sequence[str], markers: Sequence[str]) -> Parsed | None:

@@ -13,6 +13,7 @@ import regex
 
 from xlingmed.parsing.alone import STRIP_START
 from xlingmed.parsing.mentions import GLUE, Mention, Reader
+from xlingmed.parsing.reply import Shape
 from xlingmed.parsing.text import lower
 
 
@@ -46,6 +47,21 @@ def closes_on_label(reader: Reader, t: str, lo: int, hi: int, mentions: Sequence
         return False  # words after the label: "… is (F) in most cases"
     before = reader.low[max(t.rfind(". ", lo, last.start) + 1, lo) : last.start]  # its sentence, up to the label
     return reader.lit.copula_end.search(before) is not None and not reader.negated(last)
+
+
+def sole_statement(reader: Reader, form: Shape, mentions: Sequence[Mention]) -> bool:
+    """The whole reply is one sentence on one line that names one option, by its label or its text, and no other,
+    without negating it, and ends on it: the answer stated in the exam's own words ("El cuello uterino está inervado
+    por el nervio pudendo."). A question ("…, or is it pneumonia?") states nothing; words after the option
+    ("…given the clot lysis", "…in most textbooks, but others disagree") leave it a fallback's reading."""
+    if len(form.lines) != 1 or len(form.sentences) != 1 or len({m.label for m in mentions}) != 1:
+        return False
+    lo, hi = form.lines[0]
+    last = max(mentions, key=lambda m: m.end)
+    if not _STATED_REST.fullmatch(reader.text[last.end : hi] or "."):
+        return False  # words after it ("It must be fibrinolysin given…", "…is (F) in most textbooks, but…")
+    # any negation in the sentence, not only one next to the option: "The clot is not dissolved by fibrinolysin."
+    return "?" not in reader.text[lo:hi] and not reader.lit.negation.search(reader.low[lo:hi])
 
 
 def named_with_text(reader: Reader, lo: int, hi: int, label: str) -> bool:

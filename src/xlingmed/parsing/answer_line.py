@@ -187,12 +187,14 @@ def _stated_apart(reader: Reader, form: Shape) -> str | None:
     set apart by a blank line from the explanation under it: the answer, stated before the reasons (whose
     comparisons name other options' texts). Not an entry of a discussion of the options, one a line."""
     lo, hi = form.lines[0]
+    longest = max(map(len, reader.option_texts.values()), default=0)
+    apart = "\n" in reader.text[hi : form.lines[1][0]].replace("\n", "", 1)
+    if hi - lo > longest + 24 or not apart or form.in_entry(lo):
+        return None  # longer than a label and an option's text, or no blank line under it (the cheap tests first)
+    if not reader.labels(lo, hi):
+        return None
     mentions = reader.chosen(lo, hi)
-    if form.in_entry(lo) or "\n" not in reader.text[hi : form.lines[1][0]].replace("\n", "", 1):
-        return None
-    if not any(not m.by_text for m in reader.labels(lo, hi)) or not states(reader, lo, hi, mentions):
-        return None
-    return mentions[0].label
+    return mentions[0].label if states(reader, lo, hi, mentions) else None
 
 
 def _listed_labels(reader: Reader, lo: int, hi: int) -> set[str] | None:

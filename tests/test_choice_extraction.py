@@ -76,6 +76,8 @@ V = list("ABCDE")
         ("(c) Fibrinolysin\n\nIt acts faster than lipase in this setting, unlike lipase.", "C", "answer_line"),
         ("fibrinolysn", "C", "option_match"),  # a typo: a clear best fuzzy match, counted as a fallback
         # never a guess
+        ("Therefore, the correct answer would be (A) and (C).", None, "ambiguous"),  # two bracketed labels joined
+        ("The answer is (B), (D), and (E), as all three apply.", None, "ambiguous"),
         ("Doctors usually weigh every option; I cannot choose.", None, "refused"),
         ("الإجابة تعتمد على الحالة", None, "invalid"),  # "ال" is the article, not option A
         ("e.g. more tests", None, "invalid"),

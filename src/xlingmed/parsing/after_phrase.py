@@ -20,6 +20,7 @@ _COORDINATION = regex.compile(
 )
 
 
+_CLOSING = regex.compile(r"[)\]）】」*_]*")
 _BRACKET_AFTER = regex.compile(r"\s*\([^()\n]{1,80}\)")
 _SPACED = regex.compile(r"[ \t*_]+(?=\S{1,3}[ \t*_.。]*(?:\n|$))")  # "答え: b e": a second label ends the line
 
@@ -43,7 +44,7 @@ def listed_after(reader: Reader, form: Shape, pos: int) -> set[str]:
 def coordinated(reader: Reader, at: Mention, hi: int, after: int | None = None) -> bool:
     """Another option is joined to the one at ``at`` by "or"/"and"/a comma: "A or B", "B y C", "A或B", also past
     its own text or a bracket after it (``after``): "C) Platelet disorder or D) …", "A (endoscopy) or D (…)"."""
-    end = at.end if after is None else after
+    end = _CLOSING.match(reader.text, at.end if after is None else after).end()  # "(A) and (C)": past "A)"
     bracket = _BRACKET_AFTER.match(reader.text, end)
     end = bracket.end() if bracket else end
     m = _COORDINATION.match(reader.text, end) or _SPACED.match(reader.text, end)

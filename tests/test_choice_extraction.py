@@ -78,6 +78,7 @@ V = list("ABCDE")
         # never a guess
         ("Therefore, the correct answer would be (A) and (C).", None, "ambiguous"),  # two bracketed labels joined
         ("The answer is (B), (D), and (E), as all three apply.", None, "ambiguous"),
+        ("The correct answer is:\n**A: lipase**\nAnd\n**D: hyaluronidase**", None, "ambiguous"),  # a list, "And"
         ("Doctors usually weigh every option; I cannot choose.", None, "refused"),
         ("الإجابة تعتمد على الحالة", None, "invalid"),  # "ال" is the article, not option A
         ("e.g. more tests", None, "invalid"),

@@ -34,6 +34,8 @@ def listed_after(reader: Reader, form: Shape, pos: int) -> set[str]:
             continue
         if found and "\n" in reader.text[form.lines[i - 1][1] : lo].replace("\n", "", 1):
             break  # a blank line ends the paragraph
+        if found and _COORDINATION.fullmatch(reader.low[lo:hi].strip()):
+            continue  # "**A: …**\nAnd\n**J: …**": a line of its own that joins two answers
         at = reader.label_at(lo)
         if at is None or reader.text[lo : at.start].strip(" *_-•([") or reader.negated(at):
             break

@@ -79,6 +79,9 @@ V = list("ABCDE")
         ("Therefore, the correct answer would be (A) and (C).", None, "ambiguous"),  # two bracketed labels joined
         ("The answer is (B), (D), and (E), as all three apply.", None, "ambiguous"),
         ("The correct answer is:\n**A: lipase**\nAnd\n**D: hyaluronidase**", None, "ambiguous"),  # a list, "And"
+        # letters set in bold inside words spell a name out; they are no labels
+        ("The most likely answer is:\n**(B) PCN-ase**\n"
+         "That is, **P**eni**C**illi**N**ase, an **E**nzyme.", "B", "phrase"),
         ("Doctors usually weigh every option; I cannot choose.", None, "refused"),
         ("الإجابة تعتمد على الحالة", None, "invalid"),  # "ال" is the article, not option A
         ("e.g. more tests", None, "invalid"),

@@ -33,6 +33,7 @@ _WORD_RE = regex.compile(WORD)
 _WORD_AT_END = regex.compile(rf"{WORD}$")
 _UNSPACED_RE = regex.compile(UNSPACED)
 _NEXT_WORD = regex.compile(r"(\.?)\s+([a-zà-öø-ÿ][\p{L}\p{M}'’-]*)")
+_BOLD_GLUED = regex.compile(rf"[*_]+(?!{UNSPACED})[\p{{L}}\p{{N}}]")
 _WORD_BEFORE = regex.compile(rf"({WORD}+)[\s\-]*[(\[（]?\s*$")
 _OWN_TEXT_LEAD = regex.compile(r"[\s.):*\-–—]*(?:\*\*)?[\s(]*")
 GLUE = regex.compile(r"^[\s.):：*_\-–—(\[\]（）「」]*$")
@@ -61,7 +62,8 @@ def _label_patterns(
     enclosed = regex.compile(
         # "(C)" but not "lipoproteína(a)" or "IL-6(B)": a bracket glued to a word is part of a term
         rf"(?<!(?!{UNSPACED})[\p{{L}}\p{{N}}])(?:\(\s*({chars})\s*\)|\[\s*({chars})\s*\])"
-        rf"|\*\*\s*({chars})\s*[.):]?\s*\*\*|[\"“'‘«]({chars})[\"”'’»]"
+        # "**C**" but not "**F**lexion" (a letter set in bold inside a word spells it out)
+        rf"|\*\*\s*({chars})\s*[.):]?\s*\*\*(?!(?!{UNSPACED})[\p{{L}}\p{{N}}])|[\"“'‘«]({chars})[\"”'’»]"
     )
     # a letter alone: no letter, digit or joiner on either side, except the letters of scripts without spaces
     # ("答案是C", "Cです")
@@ -202,6 +204,8 @@ class Reader:
             if label is None or label not in self.valid or self.is_term(m.start(), m.end()):
                 continue
             nxt = t[m.end() : m.end() + 1]
+            if nxt in "*_" and _BOLD_GLUED.match(t, m.end()):
+                continue  # "**F**lexion": a letter set in bold inside the word it spells out
             if m.group().isascii() and m.group().islower():
                 if not (nxt in ".):" and self.text_follows(label, m.end() + 1)):
                     continue

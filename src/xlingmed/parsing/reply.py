@@ -15,7 +15,7 @@ import regex
 
 from xlingmed.languages import normalise_label
 from xlingmed.parsing.mentions import Reader
-from xlingmed.parsing.text import FoldedText, first_folded
+from xlingmed.parsing.text import UNSPACED, FoldedText, first_folded
 
 _SENTENCE_END = regex.compile(
     r"\n|[。！？!?؟।]|(?<!(?<![\p{L}\p{N}])\p{L})(?<!(?<!\p{L})(?:e\.g|i\.e|vs|dr|mr|mrs|ms|etc|approx|fig|no|st|cf))"
@@ -34,7 +34,8 @@ _OPTION_NUMBER = regex.compile(rf"{_MARKER}(?:option\s+(\d{{1,2}})(?!\d)|(\d{{1,
 @lru_cache(maxsize=8)
 def _opening_label(chars: str) -> regex.Pattern[str]:
     """A line that opens with a label of ``chars``: "A. …", "**B)** …", "- C: …"."""
-    return regex.compile(rf"{_MARKER}[(\[]?\s*({chars})\s*(?:[.):：\]\-–—]|\*\*)")
+    # not "**F**lexion, **S**idebending": a bold letter glued to the word it spells out
+    return regex.compile(rf"{_MARKER}[(\[]?\s*({chars})\s*(?:[.):：\]\-–—]|\*\*(?!(?!{UNSPACED})[\p{{L}}\p{{N}}]))")
 
 
 @dataclass

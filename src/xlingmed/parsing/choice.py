@@ -251,8 +251,8 @@ def _last_line(reader: Reader, t: str, form: Shape) -> Parsed | None:
             return Parsed(found.value, "answer_line")
         if found is not None and found.value is not None and named_with_text(reader, lo, hi, found.value):
             return Parsed(found.value, "label_and_text")
-        if found is not None and found.value is not None and closes_on_label(reader, t, lo, hi, mentions):
-            return Parsed(found.value, "closing_statement")
+        if (closing := closes_on_label(reader, t, lo, hi, mentions)) is not None:
+            return Parsed(closing, "closing_statement")
         if found is not None and found.value is not None and sole_statement(reader, form, mentions):
             return Parsed(found.value, "sole_statement")
         return found if found is not None else Parsed(None, "invalid")

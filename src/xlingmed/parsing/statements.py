@@ -35,18 +35,23 @@ def states(reader: Reader, lo: int, hi: int, mentions: Sequence[Mention]) -> boo
     return not _STATED_REST.sub("", rest)
 
 
-def closes_on_label(reader: Reader, t: str, lo: int, hi: int, mentions: Sequence[Mention]) -> bool:
-    """The reply's last line ends its last sentence on one option, after a copula ("…the factor that has NOT
-    received as much support is (F).", "…la respuesta más adecuada es la (C)."), and names no other option: it
-    states that option. Only at the reply's very end: the same sentence in the middle is reasoning on the way."""
-    if len({m.label for m in mentions}) != 1 or t[hi:].strip():
-        return False
+def closes_on_label(reader: Reader, t: str, lo: int, hi: int, mentions: Sequence[Mention]) -> str | None:
+    """The option the reply's last line ends its last sentence on, by its label after a copula ("…the factor that
+    has NOT received as much support is (F).", "…la respuesta más adecuada es la (C)."), where the line names no
+    other option by label (an option's text earlier in the sentence is its subject: "…why social support is related
+    to better health is (F)", "Social" being option I): it states that option. Only at the reply's very end: the
+    same sentence in the middle is reasoning on the way. ``None`` otherwise."""
+    labelled = [m for m in mentions if not m.by_text]
+    if len({m.label for m in labelled}) != 1 or t[hi:].strip():
+        return None
     last = max(mentions, key=lambda m: m.end)
+    if last.by_text:
+        return None  # the sentence ends on an option's text, not its label
     after = reader.text[last.end : hi]
     if after.strip() and not _STATED_REST.fullmatch(after):
-        return False  # words after the label: "… is (F) in most cases"
+        return None  # words after the label: "… is (F) in most cases"
     before = reader.low[max(t.rfind(". ", lo, last.start) + 1, lo) : last.start]  # its sentence, up to the label
-    return reader.lit.copula_end.search(before) is not None and not reader.negated(last)
+    return last.label if reader.lit.copula_end.search(before) is not None and not reader.negated(last) else None
 
 
 def sole_statement(reader: Reader, form: Shape, mentions: Sequence[Mention]) -> bool:

@@ -79,6 +79,7 @@ V = list("ABCDE")
         ("Therefore, the correct answer would be (A) and (C).", None, "ambiguous"),  # two bracketed labels joined
         ("The answer is (B), (D), and (E), as all three apply.", None, "ambiguous"),
         ("The correct answer is:\n**A: lipase**\nAnd\n**D: hyaluronidase**", None, "ambiguous"),  # a list, "And"
+        ("Therefore, I select Option A considering its broad use.", "A", "phrase"),  # "A" after "Option": a label
         # a closing sentence ends on one label after a copula; another option's text in its subject does not count
         ("Reading the notes, the enzyme that lipase activity does not explain here is (C).", "C", "closing_statement"),
         # letters set in bold inside words spell a name out; they are no labels

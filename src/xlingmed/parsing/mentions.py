@@ -157,8 +157,11 @@ class Reader:
         if strict_case and not self.lower and raw.islower() and raw.isascii() and after and after not in ".):]*,;،\n":
             return None
         label = normalise_label(raw)
-        if label is None or label not in self.valid or (not raw.isdigit() and not self.label_follows(label, m.end())):
-            return None  # a number is no article ("5 yohimbine"), a letter may be ("A patient")
+        if label is None or label not in self.valid:
+            return None
+        if not raw.isdigit() and not (worded and raw.isupper()) and not self.label_follows(label, m.end()):
+            return None  # a number is no article ("5 yohimbine"), a letter may be ("A patient"), not after an
+            # option word ("I select Option A considering…")
         return Mention(label, m.start(), m.end())
 
     def label_follows(self, label: str, end: int) -> bool:

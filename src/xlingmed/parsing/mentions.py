@@ -130,12 +130,13 @@ class Reader:
         ``number`` (the whole reply): after "Answer:" it fills a blank or ends a calculation."""
         i = DECOR.match(self.text, pos).end()
         worded = number or self.numbered
+        named = False  # an option word stands right before the label ("Option A"), read here
         for _ in range(2):
             head = self.low[i : i + 16]
             for w in self.lit.option_words_by_first.get(head[:1], ()):
                 if head.startswith(w) and (unspaced(w) or not _WORD_RE.match(self.low[i + len(w) : i + len(w) + 1])):
                     i = DECOR.match(self.text, i + len(w)).end()
-                    worded = True
+                    worded = named = True
                     break
             else:
                 # an article only before an option word or a label: "la C", "a alternativa C" ("ni A." is A)
@@ -159,7 +160,7 @@ class Reader:
         label = normalise_label(raw)
         if label is None or label not in self.valid:
             return None
-        if not raw.isdigit() and not (worded and raw.isupper()) and not self.label_follows(label, m.end()):
+        if not raw.isdigit() and not (named and raw.isupper()) and not self.label_follows(label, m.end()):
             return None  # a number is no article ("5 yohimbine"), a letter may be ("A patient"), not after an
             # option word ("I select Option A considering…")
         return Mention(label, m.start(), m.end())

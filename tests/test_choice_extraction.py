@@ -82,6 +82,11 @@ V = list("ABCDE")
         ("Therefore, I select Option A considering its broad use.", "A", "phrase"),  # "A" after "Option": a label
         # a closing sentence ends on one label after a copula; another option's text in its subject does not count
         ("Reading the notes, the enzyme that lipase activity does not explain here is (C).", "C", "closing_statement"),
+        # the reply closes on a sentence that is a boxed label alone, after reasoning on the same line
+        ("Lipase acts on fats, unlike proteinase and penicillinase. \\boxed{B}", "B", "answer_line"),
+        # a bold label on its own line right under the discussion of the options ends it: the answer
+        ("- A: lipase – acts on fats.\n- B: penicillinase – splits penicillin.\n- C: fibrinolysin – lyses clots, "
+         "and so we select it.\n**C**", "C", "answer_line"),
         # letters set in bold inside words spell a name out; they are no labels
         ("The most likely answer is:\n**(B) PCN-ase**\n"
          "That is, **P**eni**C**illi**N**ase, an **E**nzyme.", "B", "phrase"),

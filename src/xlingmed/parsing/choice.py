@@ -62,14 +62,15 @@ from xlingmed.parsing.alone import alone, fuzzy
 from xlingmed.parsing.answer_line import closing_answer_line, opening_label
 from xlingmed.parsing.citations import blank_citations
 from xlingmed.parsing.content import by_content, stated_spans
+from xlingmed.parsing.deciding import AMBIGUOUS, decide, parsed_as
 from xlingmed.parsing.json_answer import json_answer
+from xlingmed.parsing.last_line import last_line
 from xlingmed.parsing.letter import FALLBACKS as FALLBACKS
 from xlingmed.parsing.letter import MARKERS as MARKERS
 from xlingmed.parsing.letter import extract_letter as extract_letter
 from xlingmed.parsing.literals import find_words, ordinals_as_options
-from xlingmed.parsing.mentions import DECOR, GLUE, Mention, Reader
+from xlingmed.parsing.mentions import DECOR, GLUE, Reader
 from xlingmed.parsing.reply import Shape, shape
-from xlingmed.parsing.statements import closes_on_label, named_with_text, sole_statement, states
 from xlingmed.parsing.syllable_labels import as_letters
 from xlingmed.parsing.text import WORD, angle_labels, latex_answers, lower, normalise
 from xlingmed.parsing.turns import own_turn, stops_mid_sentence
@@ -100,28 +101,6 @@ METHODS: tuple[str, ...] = (
     "option_match", "first_char", "regex", "refused", "ambiguous", "invalid", "thinking_only", "guess_withheld",
     "cut_off", "label_and_text", "closing_statement", "sole_statement",
 )  # fmt: skip
-_AMBIGUOUS = "ambiguous"
-
-
-def decide(mentions: Sequence[Mention]) -> str | None:
-    """The one option ``mentions`` choose, ``"ambiguous"`` for two or more, ``None`` for none. A label wins over
-    texts; a label and a different option's text alone ("B (fibrinolysin)", fibrinolysin being C) disagree."""
-    labels = {m.label for m in mentions if not m.by_text}
-    texts = {m.label for m in mentions if m.by_text}
-    if len(labels) > 1 or (not labels and len(texts) > 1):
-        return _AMBIGUOUS
-    if labels:
-        (label,) = labels
-        return _AMBIGUOUS if len(texts) == 1 and label not in texts else label
-    return next(iter(texts)) if texts else None
-
-
-def _parsed(found: str | None, method: str, mentions: Sequence[Mention] = ()) -> Parsed | None:
-    if found is None:
-        return None
-    if found == _AMBIGUOUS:
-        return Parsed(None, "ambiguous")
-    return Parsed(found, method)
 
 
 def _read(
@@ -146,7 +125,7 @@ def _read(
     if best >= 0:
         at = reader.label_at(best, strict_case=False)
         label = at.label if at is not None else decide(reader.texts(*rest_of_sentence(t, best, form)))
-        if label is not None and label != _AMBIGUOUS:
+        if label is not None and label != AMBIGUOUS:
             return Parsed(label, "marker")
     lit = reader.lit
     # the reply opens with a bare label ("c\n\n<explanation>"): the answer stated before its explanation
@@ -190,7 +169,7 @@ def _read(
             return Parsed(None, "invalid")  # "Final answer: E." of an item with options A–D
         if _refuses(reader, *form.sentence_of(start)):
             continue  # "I cannot determine the answer without the image, although pneumonia…"
-        found = _parsed(decide(reader.chosen(lo, hi)), "phrase")
+        found = parsed_as(decide(reader.chosen(lo, hi)), "phrase")
         if found is not None:
             return found
         content = _content(reader, lo, hi)
@@ -210,7 +189,7 @@ def _read(
             hi = below[1] if below is not None else form.paragraph_after(hi, t)[1]
         if _refuses(reader, lo, hi):
             continue
-        found = _parsed(decide(reader.chosen(lo, hi)), "conclusion") or _content(reader, end, hi)
+        found = parsed_as(decide(reader.chosen(lo, hi)), "conclusion") or _content(reader, end, hi)
         if found is not None:
             return found
     # 4. the whole reply is one option's text or label, or opens with a label
@@ -219,7 +198,7 @@ def _read(
         return found_alone
     # 5. a reply that refuses or asks for what it lacks, and chose nothing above: refused, unless its last line
     # states one option all the same ("…I cannot be sure; if I must choose:\n\n③")
-    last = _last_line(reader, t, form)
+    last = last_line(reader, t, form)
     if find_words(low, lit.no_choice):
         return last if last is not None and last.method == "answer_line" else Parsed(None, "refused")
     # 6. the last line that names an option, outside a discussion of the options
@@ -230,33 +209,6 @@ def _read(
 def _normalised(markers: tuple[str, ...]) -> tuple[str, ...]:
     """The markers as a reply is searched (normalised, lower case), once per set of markers."""
     return tuple(lower(normalise(m)) for m in markers)
-
-
-def _last_line(reader: Reader, t: str, form: Shape) -> Parsed | None:
-    """Rule 6: the last line that names an option, outside a discussion of the options (``answer_line`` where it
-    states one, else ``last_line``); ``None`` where the reply ends in its discussion or no line names an
-    option."""
-    for lo, hi in reversed(form.lines):
-        if form.in_entry(lo):
-            if reader.labels(lo, hi) or reader.texts(lo, hi):
-                return None  # the reply ends in its discussion: it concluded nothing
-            continue
-        if not (reader.labels(lo, hi) or reader.texts(lo, hi)):
-            continue
-        if regex.fullmatch(rf"[\s*_]*{reader.label_chars}[\s*_]*[:：][\s*_]*", t[lo:hi]):
-            continue  # "A:" alone: a speaker's or a field's name with nothing after it
-        mentions = reader.chosen(lo, hi)
-        found = _parsed(decide(mentions), "last_line", mentions)
-        if found is not None and found.value is not None and states(reader, lo, hi, mentions):
-            return Parsed(found.value, "answer_line")
-        if found is not None and found.value is not None and named_with_text(reader, lo, hi, found.value):
-            return Parsed(found.value, "label_and_text")
-        if (closing := closes_on_label(reader, t, lo, hi, mentions)) is not None:
-            return Parsed(closing, "closing_statement")
-        if found is not None and found.value is not None and sole_statement(reader, form, mentions):
-            return Parsed(found.value, "sole_statement")
-        return found if found is not None else Parsed(None, "invalid")
-    return None
 
 
 def _concluding_content(reader: Reader, form: Shape) -> Parsed | None:

@@ -93,14 +93,26 @@ def shape(reader: Reader) -> Shape:
     for i, (s, e) in enumerate(lines):
         if s in openers:
             current = s
-        elif current is None or s in phrase_or_cue_lines or "\n" in t[lines[i - 1][1] : s].replace("\n", "", 1):
-            current = None  # a blank line, or a line that concludes, ends the entry
+        elif (
+            current is None or s in phrase_or_cue_lines or "\n" in t[lines[i - 1][1] : s].replace("\n", "", 1)
+            or _bare_label(reader, s, e)
+        ):
+            current = None  # a blank line, a line that concludes, or one that is a label alone ends the entry
         if current is not None:
             if entries and entries[-1][0] == current:
                 entries[-1] = (current, e)
             else:
                 entries.append((current, e))
     return Shape(lines, sentences, entries)
+
+
+_BARE_REST = " \t*_.):"
+
+
+def _bare_label(reader: Reader, start: int, end: int) -> bool:
+    """The line is one label and its decoration alone ("**A**", "(C)."): a stated answer, never discussion."""
+    m = _opening_label(reader.label_chars).match(reader.text, start, end)
+    return m is not None and not reader.text[m.end() : end].strip(_BARE_REST)
 
 
 def _opening(reader: Reader, start: int, end: int) -> str | None:
@@ -111,6 +123,8 @@ def _opening(reader: Reader, start: int, end: int) -> str | None:
     m = _opening_label(chars).match(line) or (_OPTION_NUMBER.match(line) if reader.numbered else None)
     if m:
         label = normalise_label(m.group(1) or m.group(2))
+        if not line[m.end() :].strip(_BARE_REST):
+            return None  # "**A**" alone on its line: an answer stated, not an option opening its discussion
         return label if label in reader.valid else None
     head = _MARKER_RE.match(line)
     rest = line[head.end() if head else 0 :]

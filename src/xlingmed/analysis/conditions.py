@@ -159,7 +159,7 @@ def versus_original(a: Answers, original: Rows, rows: Rows) -> dict[str, Any]:
         "delta_vs_original_pp": 100.0 * float(y.mean() - x.mean()),
         "n_pairs": len(pairs),
         "n_items_paired": len(d),
-        "mcnemar_vs_original": mcnemar(x, y),
+        "mcnemar_vs_original": mcnemar(x, y).row(),
         "delta_ci95_pp": None,
     }
     if len(d) >= 2 and np.any(d != d[0]):

@@ -14,7 +14,7 @@ judge's own are kept beside it as ``judge_only_*`` (``JUDGE_ONLY``); a language 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -22,7 +22,7 @@ import pandas as pd
 
 from xlingmed.analysis import judge_corrected as jc
 from xlingmed.analysis.items import item_table
-from xlingmed.analysis.verdict_record import PPI, PPI_SMALL
+from xlingmed.analysis.verdict_record import PPI, PPI_SMALL, Verdict
 from xlingmed.analysis.verdicts import INCONCLUSIVE, INFERIOR, NONINFERIOR, Outcome, holm_columns, outcomes
 from xlingmed.outcomes import TaskOutcome, apart
 
@@ -275,6 +275,8 @@ JUDGE_ONLY = (
     "equivalent", "n_items_needed", "verdict_as_read", "verdict_unread_wrong", "verdict_unread_right",
     "difference_unread_wrong", "difference_unread_right",
 )  # fmt: skip
+EXTREMES = ("verdict_as_read", "verdict_unread_wrong", "verdict_unread_right", "difference_unread_wrong",
+            "difference_unread_right")  # fmt: skip
 FROM_CORRECTED = {
     "verdict": "verdict", "method": "method", "provenance": "provenance", "value_reference": "corrected_reference",
     "value_lang": "corrected_lang", "difference": "corrected_difference", "lower": "corrected_lower",
@@ -284,29 +286,42 @@ FROM_CORRECTED = {
 }  # fmt: skip
 
 
-def apply(rows: Sequence[Mapping[str, Any]], corrected: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
-    """The verdict rows (``analysis.verdicts.noninferiority``) with each corrected verdict wholly in its place: every
-    column the correction changes (``FROM_CORRECTED``: verdict, values per language, difference, bounds, p-values
-    raw and Holm, method, provenance; the equivalence test where the row has one) is the corrected one, the judge's
-    are kept as ``judge_only_*`` (``JUDGE_ONLY``: those the row has), and ``judge_corrected`` (True/False),
-    ``human_labels`` and ``labels_needed`` are added (a row with no labels: False, 0, None). A parse-limited row's
-    extremes (``verdict_unread_*``) were the judge's verdict's: they move to ``judge_only_*`` too."""
+def apply(rows: Sequence[Verdict], corrected: Sequence[Mapping[str, Any]]) -> list[Verdict]:
+    """The verdicts (``analysis.verdicts.noninferiority``) with each corrected verdict wholly in its place: every
+    field the correction changes (``FROM_CORRECTED``: verdict, values per language, difference, bounds, p-values
+    raw and Holm, method, provenance; the equivalence test where the verdict has one) is the corrected one, the
+    judge's are kept in ``judge_only`` (``JUDGE_ONLY``: those the verdict has), and ``judge_corrected``,
+    ``human_labels`` and ``labels_needed`` are set (a verdict with no labels: False, 0, None). A parse-limited
+    verdict's extremes (``verdict_unread_*``) were the judge's verdict's: they move to ``judge_only`` too."""
     by_key = {(c["task"], c["lang"]): c for c in corrected}
     out = []
     for r in rows:
-        c = by_key.get((r["task"], r["lang"]))
-        row = {**r, "judge_corrected": c is not None, "human_labels": 0 if c is None else c["human_labels"],
-               "labels_needed": None}  # fmt: skip
-        if c is not None:
-            kept = {f"judge_only_{k}": r[k] for k in JUDGE_ONLY if k in r}
-            for k in ("verdict_as_read", "verdict_unread_wrong", "verdict_unread_right", "difference_unread_wrong",
-                      "difference_unread_right"):  # fmt: skip
-                row.pop(k, None)
-            row.update({k: c.get(source) for k, source in FROM_CORRECTED.items()})
-            row["reason"] = f"judge-corrected ({c['human_labels']} human labels): {c['reason']}"
-            row["n_items_needed"] = None
-            if "p_equivalence" in r:
-                row.update({k: c.get(k) for k in ("p_equivalence", "p_equivalence_holm", "equivalent")})
-            row.update(kept)
-        out.append(row)
+        c = by_key.get((r.task, r.lang))
+        if c is None:
+            out.append(replace(r, judge_corrected=False, human_labels=0, labels_needed=None))
+            continue
+        had = _columns_of(r)
+        judge_only = {k: r[k] for k in JUDGE_ONLY if k in had}
+        extra = {k: v for k, v in r.extra.items() if k not in EXTREMES}  # the extremes were the judge's
+        if "p_equivalence" in r.extra:
+            extra.update({k: c.get(k) for k in ("p_equivalence", "p_equivalence_holm", "equivalent")})
+        from_corrected: Any = {k: c.get(source) for k, source in FROM_CORRECTED.items()}  # Verdict's fields
+        out.append(replace(
+            r, **from_corrected, judge_corrected=True,
+            human_labels=c["human_labels"], reason=f"judge-corrected ({c['human_labels']} human labels): {c['reason']}",
+            n_items_needed=None, extra=extra, judge_only=judge_only,
+        ))  # fmt: skip
     return out
+
+
+def _columns_of(r: Verdict) -> set[str]:
+    """The columns the verdict's row held as ``noninferiority`` made it: the estimates only where there were items
+    (a difference), the items needed only where the verdict as read was inconclusive."""
+    estimated = r.difference is not None
+    had = {"verdict", "reason", "method", "provenance", *r.extra}
+    if estimated:
+        had |= {"value_reference", "value_lang", "difference", "lower", "upper", "p_noninferior", "p_inferior",
+                "p_noninferior_holm", "p_inferior_holm"}  # fmt: skip
+        if r.extra.get("verdict_as_read", r.verdict) == INCONCLUSIVE:
+            had.add("n_items_needed")
+    return had

@@ -34,7 +34,7 @@ def _paired_test(a: np.ndarray, b: np.ndarray) -> tuple[str, float | None]:
     if len(a) == 0:
         return "none", None
     if np.isin(a, (0.0, 1.0)).all() and np.isin(b, (0.0, 1.0)).all():
-        return "mcnemar", float(mcnemar(a, b)["p"])
+        return "mcnemar", float(mcnemar(a, b).p)
     if np.allclose(a, b):
         return "wilcoxon", 1.0
     return "wilcoxon", float(stats.wilcoxon(b, a).pvalue)

@@ -33,6 +33,8 @@ METHODS = {
 """Each ``Verdict.method`` and how its bounds were made, as the footnotes say it."""
 
 JUDGE_ONLY_PREFIX = "judge_only_"
+MIN_ITEMS = 20
+MIN_JUDGE_KAPPA = 0.6  # "substantial" agreement (Landis & Koch, Biometrics 1977: 0.61–0.80)
 
 
 @dataclass(frozen=True, eq=False)
@@ -156,6 +158,32 @@ class Verdict(Mapping[str, Any]):
     def method_words(self) -> str:
         """How the bounds were made, in words (``METHODS``)."""
         return METHODS.get(self.method, self.method)
+
+
+@dataclass(frozen=True)
+class VerdictOptions:
+    """How ``analysis.verdicts.noninferiority`` decides each verdict (one record instead of ten keyword arguments).
+
+    Attributes:
+        alpha: the one-sided level of each test (bounds are one-sided (1 − α) bounds).
+        equivalence: add the TOST equivalence test (|Δ| < δ), Holm-corrected like the others.
+        min_items: fewer paired items than this is inconclusive whatever the resamples say.
+        judges: (task, language) → ``{"judge_kappa", "n_items"}`` (``annotate.agreement.judge_reliability``).
+        min_judge_kappa: a judged verdict needs the judge's κ with humans at least this to be ``judge_verified``.
+        n_resamples, seed: the bootstrap (the k-th language of an outcome resamples with ``seed + k``).
+        parallel: the same questions in every language (paired); false: unpaired.
+        parse_limits: mark and recompute the verdicts where many replies were not read by a direct rule.
+    """
+
+    alpha: float = 0.05
+    equivalence: bool = False
+    min_items: int = MIN_ITEMS
+    judges: Mapping[tuple[str, str], Mapping[str, Any]] = field(default_factory=dict)
+    min_judge_kappa: float = MIN_JUDGE_KAPPA
+    n_resamples: int = 10_000
+    seed: int = 0
+    parallel: bool = True
+    parse_limits: bool = True
 
 
 def as_verdicts(rows: Sequence[Verdict | Mapping[str, Any]]) -> list[Verdict]:

@@ -12,8 +12,10 @@ from typing import Any
 from xlingmed import output
 from xlingmed.analysis.crosslingual import answer_agreement, answer_similarity
 from xlingmed.analysis.effects import language_effects
+from xlingmed.analysis.gaps import UnpairedGap
 from xlingmed.analysis.overview import by_language
-from xlingmed.analysis.run import analyse_run, read_scores
+from xlingmed.analysis.records import rows_of
+from xlingmed.analysis.run import RunStats, analyse_run, read_scores
 from xlingmed.benchmarks.odd_rows import skipped_sentence
 from xlingmed.outcomes import TaskOutcome
 from xlingmed.report import run_figures, sections
@@ -112,16 +114,16 @@ def run_section(run: RunData, prefix: str, out: Path, ctx: ReportContext) -> dic
 
 def _stats(
     run: RunData, prefix: str, out: Path, ctx: ReportContext, parallel: bool
-) -> tuple[dict[str, list[dict[str, Any]]], dict[str, bytes], list[FigureSection]]:
+) -> tuple[RunStats, dict[str, bytes], list[FigureSection]]:
     """The run's statistics and figures, written: (tables, figures, figure sections)."""
-    tables = analyse_run(run.path, run.languages, tasks=ctx.tasks, n_resamples=ctx.n_resamples, seed=ctx.seed,
-                         parallel=parallel)  # fmt: skip
-    for name, rows in tables.items():
-        output.write_csv(child(out / "stats", f"{prefix}{name}.csv"), rows)
-    figs, figure_sections = run_figures.figures_of(run, tables)
+    stats = analyse_run(run.path, run.languages, tasks=ctx.tasks, n_resamples=ctx.n_resamples, seed=ctx.seed,
+                        parallel=parallel)  # fmt: skip
+    for name, rows in stats.tables().items():
+        output.write_csv(child(out / "stats", f"{prefix}{name}.csv"), rows_of(rows))
+    figs, figure_sections = run_figures.figures_of(run, stats)
     for name, png in figs.items():
         output.write_atomic(child(out / "figures", f"{prefix}{name}.png"), png)
-    return tables, figs, figure_sections
+    return stats, figs, figure_sections
 
 
 def _verdict(run: RunData, scores: Any, prefix: str, out: Path, ctx: ReportContext, parallel: bool) -> dict[str, Any]:
@@ -150,7 +152,7 @@ def _verdict(run: RunData, scores: Any, prefix: str, out: Path, ctx: ReportConte
 
 
 def run_view(
-    run: RunData, tables: dict[str, list[dict[str, Any]]], figs: dict[str, bytes], figure_sections: list[FigureSection]
+    run: RunData, tables: RunStats, figs: dict[str, bytes], figure_sections: list[FigureSection]
 ) -> dict[str, Any]:
     """One run's part of the report: its header, gaps, figures, counts and tables (the verdict added by
     ``run_section``)."""
@@ -191,35 +193,34 @@ def run_view(
     }
 
 
-def _gap_rows(tables: dict[str, list[dict[str, Any]]]) -> list[dict[str, Any]]:
+def _gap_rows(stats: RunStats) -> list[dict[str, object]]:
     """The gaps table's rows, formatted (paired: Holm-adjusted p; unpaired: the test that fits them)."""
-    gaps = []
-    for g in tables["gaps"]:
-        unpaired = g.get("design") == "unpaired"
-        p = g.get("p") if unpaired else run_figures.p_holm(tables["paired"], g)
-        gaps.append(
-            {
-                "criterion": g["criterion"],
-                "metric": g["metric"],
-                "temperature": "–" if run_figures.one_temperature(g["criterion"]) else _tau(g["temperature"]),
-                "lang": g["lang"],
-                # unpaired: each language's own questions, and the test that fits them (Welch's t / Fisher)
-                "n_items": f"{g['n_items']} vs {g['n_reference']}" if unpaired else g["n_items"],
-                "excluded": "–" if unpaired else g["excluded_missing_reference"] + g["excluded_missing_lang"],
-                "design": f"unpaired, {g['test'].replace('_', ' ')}" if unpaired else "paired, Holm",
-                "mean_reference": _fmt(g["mean_reference"]),
-                "mean_lang": _fmt(g["mean_lang"]),
-                "gap": _fmt(g["gap"]),
-                "ci": "–" if g["ci_low"] is None else f"[{_fmt(g['ci_low'])}, {_fmt(g['ci_high'])}]",
-                "effect": "–" if g["effect_size"] is None else f"{g['effect_size_name']} {_fmt(g['effect_size'], 2)}",
-                "p": _fmt(p),
-                "significant": p is not None and p < 0.05,
-            }
-        )
+    gaps: list[dict[str, object]] = []
+    for g in stats.gaps:
+        key = g.key
+        assert key is not None  # analyse_run keys every gap
+        n_items: object
+        excluded: object
+        if isinstance(g, UnpairedGap):  # each language's own questions, and the test that fits them (Welch / Fisher)
+            p, n_items, excluded = g.p, f"{g.n_items} vs {g.n_reference}", "–"
+            design = f"unpaired, {g.test.replace('_', ' ')}"
+        else:
+            p, n_items, excluded = run_figures.p_holm(stats.paired, g), g.n_items, \
+                g.excluded_missing_reference + g.excluded_missing_lang
+            design = "paired, Holm"
+        gaps.append({
+            "criterion": key.criterion, "metric": key.metric,
+            "temperature": "–" if run_figures.one_temperature(key.criterion) else _tau(key.temperature),
+            "lang": g.lang, "n_items": n_items, "excluded": excluded, "design": design,
+            "mean_reference": _fmt(g.mean_reference), "mean_lang": _fmt(g.mean_lang), "gap": _fmt(g.gap),
+            "ci": "–" if g.ci_low is None else f"[{_fmt(g.ci_low)}, {_fmt(g.ci_high)}]",
+            "effect": "–" if g.effect_size is None else f"{g.effect_size_name} {_fmt(g.effect_size, 2)}",
+            "p": _fmt(p), "significant": p is not None and p < 0.05,
+        })  # fmt: skip
     return gaps
 
 
-def _stat_tables(run: RunData, tables: dict[str, list[dict[str, Any]]]) -> list[dict[str, Any]]:
+def _stat_tables(run: RunData, tables: RunStats) -> list[dict[str, Any]]:
     """The run's statistics tables, as the template shows them."""
     return [
         *sections.task_tables(run),

@@ -4,7 +4,7 @@ judge–human agreement (XLingEval Table A7)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -56,7 +56,9 @@ def parsing(run: RunData) -> dict[str, Any]:
     return {"rows": rows, "warnings": warnings}
 
 
-def table(title: str, rows: list[dict[str, Any]], note: str = "") -> dict[str, Any]:
+def table(title: str, rows: Sequence[Mapping[str, Any]], note: str = "") -> dict[str, Any]:
+    """A table as the template shows it: its columns (the first row's) and each row's cells, formatted (the
+    ``temperature`` column as τ); ``rows``: records (``analysis.records``) or plain rows."""
     columns = list(rows[0]) if rows else []
     return {
         "title": title,

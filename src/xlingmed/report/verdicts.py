@@ -9,7 +9,7 @@ from typing import Any
 
 import pandas as pd
 
-from xlingmed.analysis.verdict_record import Verdict, as_verdicts
+from xlingmed.analysis.verdict_record import Verdict, VerdictOptions, as_verdicts
 from xlingmed.analysis.verdicts import INCONCLUSIVE, INFERIOR, MIN_ITEMS, NONINFERIOR, noninferiority, paired
 from xlingmed.views.base import cell
 
@@ -286,15 +286,13 @@ def section(
     from xlingmed.analysis.corrected_verdicts import apply, corrected_rows
     from xlingmed.tasks.registry import task_outcomes
 
-    raw = noninferiority(
-        scores, languages, margins=margins, tasks=task_outcomes(), alpha=alpha, equivalence=equivalence,
-        judges=judges, min_judge_kappa=min_judge_kappa, n_resamples=n_resamples, seed=seed, parallel=parallel,
-    )  # fmt: skip
+    options = VerdictOptions(alpha=alpha, equivalence=equivalence, judges=judges, min_judge_kappa=min_judge_kappa,
+                             n_resamples=n_resamples, seed=seed, parallel=parallel)  # fmt: skip
+    records = noninferiority(scores, languages, margins=margins, tasks=task_outcomes(), options=options)
     corrected: list[dict[str, Any]] = []
     if humans and parallel:
         corrected = corrected_rows(scores, humans, languages, margins=margins, tasks=task_outcomes(), alpha=alpha)
-        raw = apply(raw, corrected)
-    records = as_verdicts(raw)
+        records = apply(records, corrected)
     columns = ["outcome", "lang", "design", "verdict", "items", "margin δ", "English", "language", "difference",
                "bounds", "judge", "not read", "still needed"]  # fmt: skip
     if equivalence:

@@ -27,10 +27,17 @@ R = TypeVar("R", bound="Record")
 class Record(Mapping[str, Any]):
     """A frozen table row; ``row()`` is its CSV row (module doc)."""
 
+    def absent(self) -> frozenset[str]:
+        """Fields that are no column of this row (a variant of the record that lacks them); none by default."""
+        return frozenset()
+
     @cached_property
     def _row(self) -> dict[str, Any]:
         out: dict[str, Any] = {}
+        absent = self.absent()
         for f in fields(self):
+            if f.name in absent:
+                continue
             value = getattr(self, f.name)
             if f.metadata.get("spread"):
                 if value is not None:
@@ -63,6 +70,19 @@ class StatKey(Record):
     temperature: float | None
 
 
+@dataclass(frozen=True)
+class Tables:
+    """Named tables of records (a subclass's fields, each a list of records): ``tables()`` names them as their
+    ``stats/*.csv`` files, in the order of the fields; ``tables_["name"]`` reads one."""
+
+    def tables(self) -> dict[str, Sequence[Record]]:
+        """Table name → its records, in the order of the fields."""
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+    def __getitem__(self, name: str) -> Sequence[Record]:
+        return self.tables()[name]
+
+
 def without_nan(record: R) -> R:
     """``record`` with every NaN float field as ``None`` (a degenerate input, as the tables report it)."""
     changed = {
@@ -78,4 +98,4 @@ def rows_of(records: Sequence[Record]) -> list[dict[str, Any]]:
     return [r.row() for r in records]
 
 
-__all__ = ["SPREAD", "Record", "StatKey", "field", "rows_of", "without_nan"]
+__all__ = ["SPREAD", "Record", "StatKey", "Tables", "field", "rows_of", "without_nan"]

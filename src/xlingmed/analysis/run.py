@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Literal
 
@@ -35,7 +35,7 @@ from xlingmed.analysis.paired import (
     paired_pairwise,
 )
 from xlingmed.analysis.paper import Anova, Tukey, UnpairedT, anova_oneway, tukey_hsd, unpaired_t
-from xlingmed.analysis.records import Record, StatKey, without_nan
+from xlingmed.analysis.records import StatKey, Tables, without_nan
 from xlingmed.cells import read_csv
 from xlingmed.errors import DataError
 from xlingmed.outcomes import TaskOutcome, apart
@@ -148,7 +148,7 @@ def _values(task: str, metric: str, variant: str, temperature: float | None, m: 
 
 
 @dataclass(frozen=True)
-class RunStats:
+class RunStats(Tables):
     """Every statistic of a run (``analyse_run``), one list of records per table; ``tables()`` names them as the
     ``stats/*.csv`` files are named, in that order."""
 
@@ -158,14 +158,6 @@ class RunStats:
     paired: list[PairedContinuous | PairedBinary] = field(default_factory=list)
     omnibus: list[Omnibus | CochranQ] = field(default_factory=list)
     gaps: list[Gap | UnpairedGap] = field(default_factory=list)
-
-    def tables(self) -> dict[str, Sequence[Record]]:
-        """Table name → its records, in the order of the fields."""
-        return {f.name: getattr(self, f.name) for f in fields(self)}
-
-    def __getitem__(self, name: str) -> Sequence[Record]:
-        """A table by name (``stats["gaps"]``), as the tables were read when they were a dict."""
-        return self.tables()[name]
 
 
 def analyse_run(

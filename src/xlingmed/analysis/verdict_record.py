@@ -14,10 +14,12 @@ that readers written for the rows read records unchanged.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from functools import cached_property
 from typing import Any
+
+from xlingmed.analysis.records import Record
 
 PAIRED_BOOTSTRAP = "paired bootstrap"
 UNPAIRED_BOOTSTRAP = "unpaired bootstrap"
@@ -38,7 +40,7 @@ MIN_JUDGE_KAPPA = 0.6  # "substantial" agreement (Landis & Koch, Biometrics 1977
 
 
 @dataclass(frozen=True, eq=False)
-class Verdict(Mapping[str, Any]):
+class Verdict(Record):
     """One non-inferiority verdict of ``lang`` against ``reference`` on one outcome.
 
     Attributes:
@@ -131,7 +133,7 @@ class Verdict(Mapping[str, Any]):
         return cls(**{**defaults, **given}, judge_only=judge_only, extra=extra)
 
     @cached_property
-    def _row(self) -> dict[str, Any]:
+    def _row(self) -> dict[str, Any]:  # the verdicts.csv row (Record.row)
         out: dict[str, Any] = {}
         for f in fields(self):
             if f.name not in ("judge_only", "extra"):
@@ -140,19 +142,8 @@ class Verdict(Mapping[str, Any]):
         out.update({f"{JUDGE_ONLY_PREFIX}{k}": v for k, v in self.judge_only.items()})
         return out
 
-    def row(self) -> dict[str, Any]:
-        """The ``verdicts.csv`` row: the fields in order (``task, outcome, metric…``), then ``extra``, then the
-        ``judge_only_*`` columns."""
-        return dict(self._row)
-
-    def __getitem__(self, key: str) -> Any:
-        return self._row[key]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._row)
-
-    def __len__(self) -> int:
-        return len(self._row)
+    # row(), and the mapping of the row, are Record's: the fields in order (``task, outcome, metric…``), then
+    # ``extra``, then the ``judge_only_*`` columns
 
     @property
     def method_words(self) -> str:

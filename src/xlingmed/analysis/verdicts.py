@@ -364,10 +364,3 @@ def _decided(v: Verdict, d: _Draft, options: VerdictOptions, m: int, p_holm: tup
     if v.design == "unpaired":  # beside every number: these are not the same questions
         reason = f"unpaired (different questions per language); {reason}"
     return replace(v, verdict=verdict, reason=reason, n_items_needed=needed, extra=dict(d.extra))
-
-
-def holm_columns(block: list[dict[str, Any]], keys: Sequence[str]) -> None:
-    """Each p-value column ``key`` of the rows of one outcome, Holm-corrected across them, as ``key_holm``."""
-    for key in keys:
-        for r, p in zip(block, holm([r[key] for r in block]), strict=True):
-            r[f"{key}_holm"] = float(p)

@@ -18,7 +18,9 @@ from functools import cached_property
 from typing import Any, TypeVar
 
 SPREAD = {"spread": True}
-"""A field's metadata: its value's columns (a record's or a mapping's) in its place, none when it is ``None``."""
+"""A field's metadata: its value's columns (a record's or a mapping's) in its place, none when it is ``None``
+(``{"spread": True, "prefix": "judge_only_"}``: each column's name prefixed). ``{"column": "τ"}``: a field whose
+column has another name than the field."""
 
 R = TypeVar("R", bound="Record")
 
@@ -41,9 +43,11 @@ class Record(Mapping[str, Any]):
             value = getattr(self, f.name)
             if f.metadata.get("spread"):
                 if value is not None:
-                    out.update(value.row() if isinstance(value, Record) else value)
+                    prefix = f.metadata.get("prefix", "")
+                    spread = value.row() if isinstance(value, Record) else value
+                    out.update({f"{prefix}{k}": v for k, v in spread.items()})
             else:
-                out[f.name] = value
+                out[f.metadata.get("column", f.name)] = value
         return out
 
     def row(self) -> dict[str, Any]:

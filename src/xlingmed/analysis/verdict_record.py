@@ -16,10 +16,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields
-from functools import cached_property
 from typing import Any
 
-from xlingmed.analysis.records import Record
+from xlingmed.analysis.records import SPREAD, Record
 
 PAIRED_BOOTSTRAP = "paired bootstrap"
 UNPAIRED_BOOTSTRAP = "unpaired bootstrap"
@@ -100,8 +99,8 @@ class Verdict(Record):
     judge_corrected: bool = False
     human_labels: int = 0
     labels_needed: int | None = None
-    judge_only: Mapping[str, Any] = field(default_factory=dict)
-    extra: Mapping[str, Any] = field(default_factory=dict)
+    extra: Mapping[str, Any] = field(default_factory=dict, metadata=SPREAD)
+    judge_only: Mapping[str, Any] = field(default_factory=dict, metadata={**SPREAD, "prefix": JUDGE_ONLY_PREFIX})
 
     @classmethod
     def from_row(cls, row: Mapping[str, Any]) -> Verdict:
@@ -131,16 +130,6 @@ class Verdict(Record):
         judge_only = {k[len(JUDGE_ONLY_PREFIX):]: v for k, v in row.items() if k.startswith(JUDGE_ONLY_PREFIX)}
         extra = {k: v for k, v in row.items() if k not in names and not k.startswith(JUDGE_ONLY_PREFIX)}
         return cls(**{**defaults, **given}, judge_only=judge_only, extra=extra)
-
-    @cached_property
-    def _row(self) -> dict[str, Any]:  # the verdicts.csv row (Record.row)
-        out: dict[str, Any] = {}
-        for f in fields(self):
-            if f.name not in ("judge_only", "extra"):
-                out[f.name] = getattr(self, f.name)
-        out.update(self.extra)
-        out.update({f"{JUDGE_ONLY_PREFIX}{k}": v for k, v in self.judge_only.items()})
-        return out
 
     # row(), and the mapping of the row, are Record's: the fields in order (``task, outcome, metric…``), then
     # ``extra``, then the ``judge_only_*`` columns

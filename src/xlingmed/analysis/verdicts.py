@@ -145,6 +145,7 @@ def noninferiority(
     *,
     tasks: Mapping[str, TaskOutcome],
     options: VerdictOptions | None = None,
+    **settings: Any,
 ) -> list[Verdict]:
     """Non-inferiority verdicts of every language against ``reference`` on each primary outcome in ``scores``.
 
@@ -158,6 +159,8 @@ def noninferiority(
             in ``options.judges``, or one below ``options.min_judge_kappa``, is marked ``judge_verified`` False;
             with ``options.parse_limits`` the verdicts where more than 5 % of the language's (or the reference's)
             replies were not read by a direct rule are computed under both extremes (``analysis.parse_limits``).
+        settings: ``VerdictOptions``'s fields as keywords (``alpha=0.1``), as ``noninferiority`` took them in
+            0.1; not with ``options``.
 
     Returns:
         One ``Verdict`` per (outcome, language), the outcomes in the order of ``tasks``, an outcome's languages
@@ -166,7 +169,9 @@ def noninferiority(
         items), and with ``parse_limits`` the parse columns of ``analysis.parse_limits.apply`` (a parse-limited
         verdict that differs between the extremes is inconclusive).
     """
-    options = options or VerdictOptions()
+    if settings and options is not None:
+        raise TypeError("noninferiority: give VerdictOptions or its fields as keywords, not both")
+    options = options or VerdictOptions(**settings)
     rows: list[Verdict] = []
     plain = scores[scores["condition"].isna()] if "condition" in scores else scores
     tasks = apart(tasks, scores["task"]) if "task" in scores else tasks

@@ -98,7 +98,7 @@ def run_section(run: RunData, prefix: str, out: Path, ctx: ReportContext) -> Run
     output.write_csv(out / "stats" / f"{prefix}language_effects.csv", rows_of(effects))
     # agreement compares the readings of the same question: a set without shared questions has none
     agreement_rows = answer_agreement(scores, run.languages, tasks=ctx.tasks) if parallel else []
-    output.write_csv(out / "stats" / f"{prefix}crosslingual_agreement.csv", agreement_rows)
+    output.write_csv(out / "stats" / f"{prefix}crosslingual_agreement.csv", rows_of(agreement_rows))
     if verdict.corrected:  # the three intervals of each judged outcome, drawn
         drawn = figures.three_ways(verdict.corrected, verdicts.CORRECTED_TITLE)
         output.write_atomic(out / "figures" / f"{prefix}judge_corrected.png", drawn)
@@ -117,7 +117,7 @@ def run_section(run: RunData, prefix: str, out: Path, ctx: ReportContext) -> Run
                                                      verdicts.CORRECTED_NOTE))  # fmt: skip
     if ctx.encoder is not None:
         similar = answer_similarity(sections.reply_texts(run), run.languages, ctx.encoder)
-        output.write_csv(out / "stats" / f"{prefix}crosslingual_similarity.csv", similar)
+        output.write_csv(out / "stats" / f"{prefix}crosslingual_similarity.csv", rows_of(similar))
         view.stat_tables.insert(1, sections.table(SIMILARITY_TITLE, similar, SIMILARITY_NOTE))
     return view
 

@@ -9,7 +9,7 @@ from typing import Any
 
 import pandas as pd
 
-from xlingmed.analysis.corrected_verdicts import CorrectedRow
+from xlingmed.analysis.corrected_verdicts import CorrectedRow, HumanLabels
 from xlingmed.analysis.verdict_record import Verdict, VerdictOptions, as_verdicts
 from xlingmed.analysis.verdicts import INCONCLUSIVE, INFERIOR, MIN_ITEMS, NONINFERIOR, noninferiority, paired
 from xlingmed.report.view_records import VerdictRow, VerdictSection
@@ -205,7 +205,7 @@ def reliability(annotations: Sequence[Path]) -> dict[tuple[str, str], dict[str, 
     return judge_reliability(_sets(annotations))
 
 
-def human_values(annotations: Sequence[Path], tasks: Mapping[str, Any]) -> dict[str, Any]:
+def human_values(annotations: Sequence[Path], tasks: Mapping[str, Any]) -> dict[str, HumanLabels]:
     """Task → its human outcome values (``annotate.human_labels``), for the judge-corrected verdicts."""
     if not annotations:
         return {}
@@ -269,7 +269,7 @@ def section(
     margins: Mapping[str, float],
     *,
     options: VerdictOptions,
-    humans: Mapping[str, Any] | None = None,
+    humans: Mapping[str, HumanLabels] | None = None,
 ) -> VerdictSection:
     """The verdicts of one run (``raw``: ``Verdict`` records, each ``row()`` a line of ``stats/verdicts.csv``), their
     formatted table, paragraph and footnotes, all written from the records (``options``: how each is decided); with
@@ -290,7 +290,7 @@ def section(
     if options.equivalence:
         columns.append("equivalent (TOST)")
     return VerdictSection(
-        raw=records, corrected=list(corrected), footnotes=footnotes(records, options.alpha) if records else [],
+        raw=records, corrected=corrected, footnotes=footnotes(records, options.alpha) if records else [],
         columns=columns, rows=[_table_row(r, options.equivalence) for r in records],
         paragraph=paragraph(str(summary.get("model", "?")), str(summary.get("benchmark", "?")), records,
                             options.alpha),
@@ -306,25 +306,28 @@ CORRECTED_NOTE = (
 )
 
 
-def _interval(r: Mapping[str, Any], prefix: str, middle: str = "difference") -> str:
-    value = r.get(f"{prefix}_{middle}" if middle else prefix)
-    lo, hi = r.get(f"{prefix}_lower"), r.get(f"{prefix}_upper")
+def _interval(r: CorrectedRow, prefix: str, middle: str = "difference") -> str:
+    """``+0.031 [-0.012, +0.074]``: the value and bounds of ``prefix`` (``judge``, ``human``, ``corrected``,
+    ``bias_lang``…) in a corrected row; ``–`` where there is none."""
+    value = getattr(r, f"{prefix}_{middle}" if middle else prefix)
+    lo, hi = getattr(r, f"{prefix}_lower"), getattr(r, f"{prefix}_upper")
     if value is None or lo is None:
         return "–"
     return f"{value:+.3f} [{lo:+.3f}, {hi:+.3f}]"
 
 
-def three_ways(corrected: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
-    """The report's rows of ``CORRECTED_TITLE`` from ``analysis.corrected_verdicts.corrected_rows``."""
+def three_ways(corrected: Sequence[CorrectedRow]) -> list[dict[str, Any]]:
+    """The report's rows of ``CORRECTED_TITLE`` from ``analysis.corrected_verdicts.corrected_rows`` (display
+    columns, one named after the reference language)."""
     return [
         {
-            "outcome": r["outcome"], "lang": r["lang"],
-            "labels": f"{r['human_labels']} / {r['human_labels_reference']} ({r['reference']}), {r['design_labels']}",
+            "outcome": r.outcome, "lang": r.lang,
+            "labels": f"{r.human_labels} / {r.human_labels_reference} ({r.reference}), {r.design_labels}",
             "judge only": _interval(r, "judge"), "human only": _interval(r, "human"),
-            "corrected": _interval(r, "corrected"), "verdict": r["verdict"],
-            "labels needed": r.get("labels_needed") if r.get("labels_needed") is not None else "–",
+            "corrected": _interval(r, "corrected"), "verdict": r.verdict,
+            "labels needed": r.labels_needed if r.labels_needed is not None else "–",
             "judge's bias": _interval(r, "bias_lang", ""),
-            f"judge's bias ({r['reference']})": _interval(r, "bias_reference", ""),
+            f"judge's bias ({r.reference})": _interval(r, "bias_reference", ""),
         }
         for r in corrected
     ]

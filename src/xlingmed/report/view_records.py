@@ -12,8 +12,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from xlingmed.analysis.corrected_verdicts import CorrectedRow
 from xlingmed.analysis.models import ModelTables
-from xlingmed.analysis.records import Record
 from xlingmed.analysis.verdict_record import Verdict
 
 
@@ -94,7 +94,7 @@ class VerdictSection:
     them (set by ``report.run_view``)."""
 
     raw: list[Verdict]
-    corrected: list[Record]
+    corrected: list[CorrectedRow]
     footnotes: list[str]
     columns: list[str]
     rows: list[VerdictRow]

@@ -12,6 +12,7 @@ import pytest
 
 from xlingmed.analysis import judge_corrected as jc
 from xlingmed.analysis.corrected_verdicts import HumanLabels, apply, corrected_rows, label_value
+from xlingmed.analysis.verdict_record import VerdictOptions
 from xlingmed.analysis.verdicts import INFERIOR, NONINFERIOR, noninferiority
 from xlingmed.tasks.registry import task_outcomes
 
@@ -61,7 +62,8 @@ def _lenient_in_hindi(seed: int, n_items: int = 600, n_labels: int = 150) -> tup
 def test_a_judge_lenient_in_hindi_is_overturned_by_human_labels() -> None:
     scores, humans = _lenient_in_hindi(seed=11)
     tasks = task_outcomes()
-    judged = noninferiority(scores, ["en", "hi"], tasks=tasks, n_resamples=2000, parse_limits=False)
+    judged = noninferiority(scores, ["en", "hi"], tasks=tasks,
+                            options=VerdictOptions(n_resamples=2000, parse_limits=False))
     (row,) = [r for r in judged if r["outcome"] == "contradictory"]
     assert row["verdict"] == NONINFERIOR  # the judge sees no gap
     (fixed,) = corrected_rows(scores, {"correctness": humans}, ["en", "hi"], tasks=tasks)

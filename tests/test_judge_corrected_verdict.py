@@ -16,10 +16,11 @@ import pandas as pd
 import pytest
 
 from xlingmed.analysis.corrected_verdicts import HumanLabels
-from xlingmed.analysis.verdict_record import PAIRED_BOOTSTRAP, PPI, PPI_SMALL, Verdict, as_verdicts
+from xlingmed.analysis.verdict_record import PAIRED_BOOTSTRAP, PPI, PPI_SMALL, Verdict, VerdictOptions, as_verdicts
 from xlingmed.analysis.verdicts import INCONCLUSIVE, INFERIOR, NONINFERIOR
 from xlingmed.report.compare import forest_rows
 from xlingmed.report.verdicts import section
+from xlingmed.report.view_records import VerdictSection
 from xlingmed.views.base import cell
 
 N, ALPHA, MARGIN = 700, 0.05, 0.05
@@ -55,9 +56,9 @@ def _humans(world: dict[str, tuple[np.ndarray, np.ndarray]], labelled: list[int]
     return {"correctness": humans}
 
 
-def _section(world: dict[str, tuple[np.ndarray, np.ndarray]], labelled: list[int] | None) -> dict[str, object]:
-    return section(_scores(world), {"model": "m", "benchmark": "b"}, ["en", "es", "zh"], {}, alpha=ALPHA,
-                   equivalence=False, judges={}, min_judge_kappa=0.6, n_resamples=2000, seed=0,
+def _section(world: dict[str, tuple[np.ndarray, np.ndarray]], labelled: list[int] | None) -> VerdictSection:
+    return section(_scores(world), {"model": "m", "benchmark": "b"}, ["en", "es", "zh"], {},
+                   options=VerdictOptions(alpha=ALPHA, n_resamples=2000),
                    humans=None if labelled is None else _humans(world, labelled))  # fmt: skip
 
 
@@ -88,9 +89,9 @@ def test_the_held_out_scenario_corrected_in_every_column_and_equal_to_ppi_py() -
 
     world = _world()
     labelled = sorted(int(i) for i in np.random.default_rng(7).choice(N, 300, replace=False))
-    judged = {v.lang: v for v in _section(world, None)["raw"]}  # type: ignore[attr-defined]
+    judged = {v.lang: v for v in _section(world, None).raw}
     done = _section(world, labelled)
-    records: list[Verdict] = done["raw"]  # type: ignore[assignment]
+    records: list[Verdict] = done.raw
     got = {v.lang: v for v in records}
     assert all(isinstance(v, Verdict) for v in records)
     es, zh = got["es"], got["zh"]
@@ -121,10 +122,10 @@ def test_the_held_out_scenario_corrected_in_every_column_and_equal_to_ppi_py() -
     row = es.row()
     assert list(row)[:3] == ["task", "outcome", "metric"] and row["judge_only_p_noninferior_holm"] > 0.5
     assert Verdict.from_row(row).row() == row
-    (html,) = [r for r in done["rows"] if r["cells"][1] == "es"]  # type: ignore[attr-defined]
-    assert html["cells"][6:9] == [cell(es.value_reference), cell(es.value_lang), cell(es.difference)]
-    assert "Spanish: non-inferior on contradictory‡." in str(done["paragraph"])
-    notes = " ".join(done["footnotes"])  # type: ignore[arg-type]
+    (html,) = [r for r in done.rows if r.cells[1] == "es"]
+    assert html.cells[6:9] == [cell(es.value_reference), cell(es.value_lang), cell(es.difference)]
+    assert "Spanish: non-inferior on contradictory‡." in done.paragraph
+    notes = " ".join(done.footnotes)
     assert "items resampled" not in notes and "prediction-powered (PPI++)" in notes
     assert "(prediction-powered (PPI++); judge alone: inferior)" in notes
     forest = forest_rows({"m": records}).set_index("lang")
@@ -141,7 +142,7 @@ def test_no_verdict_on_an_interval_of_no_width() -> None:
     alike = [i for i in range(N) if h_es[i] == h_en[i]]
     strict = [i for i in alike if j_es[i] != h_es[i]][:3]  # the judge's strictness among them
     labelled = sorted(strict + [i for i in alike if i not in strict][:11])
-    got = {v.lang: v for v in _section(world, labelled)["raw"]}  # type: ignore[attr-defined]
+    got = {v.lang: v for v in _section(world, labelled).raw}
     es = got["es"]
     assert es.human_labels == 14 and es.method == PPI_SMALL
     assert es.verdict == INCONCLUSIVE and es.upper - es.lower > 0.2

@@ -17,6 +17,7 @@ import pytest
 from fault_server import FaultServer, Reply, ok
 from typer.testing import CliRunner
 
+from xlingmed.analysis.verdict_record import VerdictOptions
 from xlingmed.analysis.verdicts import INCONCLUSIVE, INFERIOR, NONINFERIOR
 from xlingmed.analysis.verdicts import noninferiority as _noninferiority
 from xlingmed.cli import app
@@ -86,7 +87,7 @@ def test_outcomes_without_parsed_replies_carry_no_parse_columns() -> None:
     df["parse_method"] = None
     (row,) = noninferiority(df, ["en", "hi"])
     assert row["parse_limited"] is None and row["not_read_share"] is None and row["verdict"] == NONINFERIOR
-    (plain,) = noninferiority(_mc({"en": EN, "hi": EN}), ["en", "hi"], parse_limits=False)
+    (plain,) = noninferiority(_mc({"en": EN, "hi": EN}), ["en", "hi"], options=VerdictOptions(parse_limits=False))
     assert "parse_limited" not in plain
 
 

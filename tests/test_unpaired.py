@@ -14,6 +14,7 @@ from fault_server import FaultServer, Reply, ok
 from scipy import stats
 
 from xlingmed.analysis.gaps import gap_unpaired
+from xlingmed.analysis.verdict_record import VerdictOptions
 from xlingmed.analysis.verdicts import noninferiority as _noninferiority
 from xlingmed.config import make_config
 from xlingmed.report import build_report
@@ -45,13 +46,14 @@ def test_unpaired_gap_compares_each_languages_own_items() -> None:
 
 def test_unpaired_verdict_resamples_each_language_and_says_so() -> None:
     scores = _scores({"en": [1.0] * 30, "zh": [1.0] * 25 + [0.0] * 5})
-    rows = noninferiority(scores, ["en", "zh"], margins={"accuracy": 0.05}, n_resamples=2000, parallel=False)
+    rows = noninferiority(scores, ["en", "zh"], margins={"accuracy": 0.05},
+                          options=VerdictOptions(n_resamples=2000, parallel=False))
     (row,) = rows
     assert (row["design"], row["n_items"], row["n_reference"]) == ("unpaired", 30, 30)
     assert row["difference"] == pytest.approx(-5 / 30) and row["verdict"] == "inferior"
     assert row["reason"].startswith("unpaired (different questions per language); upper bound")
     # the same scores read as paired find no item in both languages (their ids differ): nothing to pair
-    (paired,) = noninferiority(scores, ["en", "zh"], n_resamples=200)
+    (paired,) = noninferiority(scores, ["en", "zh"], options=VerdictOptions(n_resamples=200))
     assert paired["n_items"] == 0 and paired["verdict"] == "inconclusive"
 
 

@@ -9,6 +9,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from xlingmed.analysis.verdict_record import VerdictOptions
 from xlingmed.analysis.verdicts import (
     INCONCLUSIVE,
     INFERIOR,
@@ -130,7 +131,7 @@ def test_verifiability_macro_f1_pools_the_claims_of_resampled_items() -> None:
         {"item_id": "q0", "lang": "en", "task": "verifiability", "metric": "correct", "value": None, "unit": "c9",
          "temperature": 0.0, "kind": "binary", "higher_is_better": True, "answer": None, "target": "no"}
     )  # fmt: skip
-    v = _by_lang(noninferiority(_frame(records), ["en", "es", "hi"], equivalence=True))
+    v = _by_lang(noninferiority(_frame(records), ["en", "es", "hi"], options=VerdictOptions(equivalence=True)))
     expected = f1_score([t for t, _ in truth["en"]], [a for _, a in truth["en"]], average="macro")
     assert v["es"]["value_reference"] == pytest.approx(expected)
     assert v["es"]["outcome"] == "verifiability_f1" and v["es"]["margin"] == 0.03
@@ -178,12 +179,12 @@ def test_judged_verdicts_carry_the_judge_kappa_and_are_unverified_without_it(tmp
             for i, v in enumerate(en)
         ]
     )  # fmt: skip
-    v = _by_lang(noninferiority(df, ["en", "es", "hi", "zh"], judges=judges))
+    v = _by_lang(noninferiority(df, ["en", "es", "hi", "zh"], options=VerdictOptions(judges=judges)))
     assert v["es"]["judge_verified"] is True and v["es"]["judge_kappa"] == 1.0 and v["es"]["judge_items"] == 40
     assert v["hi"]["judge_verified"] is False and v["zh"]["judge_verified"] is False
     assert v["zh"]["judge_kappa"] is None and v["zh"]["judge_items"] == 0
     assert all(r["verdict"] == NONINFERIOR for r in v.values())  # the statistics are unchanged by the mark
-    mc = noninferiority(_mc({"en": [1] * 30, "hi": [1] * 30}), ["en", "hi"], judges=judges)
+    mc = noninferiority(_mc({"en": [1] * 30, "hi": [1] * 30}), ["en", "hi"], options=VerdictOptions(judges=judges))
     assert mc[0]["judge_verified"] is None  # multiple choice has no judge
 
     from xlingmed.report.verdicts import footnotes, paragraph

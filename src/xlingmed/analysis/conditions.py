@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypedDict, cast
 
 import numpy as np
 from scipy import stats
@@ -22,6 +22,66 @@ from xlingmed.score_spool import score_columns
 from xlingmed.types import Score
 
 Rows = np.ndarray  # positions in an ``Answers`` table (int64), in the order of the Scores
+
+
+# The cells below go into multiple choice's summary (``summary.json``) as they are: JSON objects, typed here.
+class McNemarResult(TypedDict):
+    """``analysis.paired.McNemarTest`` as a JSON object."""
+
+    n: int
+    a_only: int
+    b_only: int
+    statistic: float
+    p: float
+    exact: bool
+
+
+class VersusOriginal(TypedDict, total=False):
+    """A condition against the clean question (``versus_original``; empty where no pair)."""
+
+    delta_vs_original_pp: float
+    n_pairs: int
+    n_items_paired: int
+    mcnemar_vs_original: McNemarResult
+    delta_ci95_pp: list[float] | None
+
+
+class FollowedBias(TypedDict, total=False):
+    """How often the answer was the option the bias pointed at (``followed_bias``; empty where unknown)."""
+
+    n_followed_bias: int
+    followed_bias_rate: float
+    followed_bias_share_of_wrong: float | None
+
+
+class GroupCell(FollowedBias, VersusOriginal, total=False):
+    """A group's accuracy (a category, a bias): ``n``, ``n_correct``, ``accuracy_pct``, ``n_invalid``; per bias of
+    a condition, also ``FollowedBias`` and ``VersusOriginal``."""
+
+    n: int
+    n_correct: int
+    accuracy_pct: float | None
+    n_invalid: int
+
+
+class AccuracyCell(TypedDict):
+    """Accuracy of some answers (``accuracy_cell``)."""
+
+    n: int
+    n_correct: int
+    accuracy: float | None
+    accuracy_pct: float | None
+    n_invalid: int
+    invalid_rate: float | None
+    accuracy_valid_only: float | None
+    n_errors: int
+
+
+class ConditionCell(AccuracyCell, FollowedBias, VersusOriginal, total=False):
+    """One (language, temperature, condition) cell of multiple choice's summary (``condition_cell``)."""
+
+    per_category: dict[str, GroupCell]
+    per_bias: dict[str, GroupCell]
 _COLUMNS = ("item_id", "lang", "temperature", "condition", "metric", "value", "answer", "group")
 
 
@@ -133,7 +193,7 @@ def answers(units: Iterable[Score]) -> Answers:
     )
 
 
-def versus_original(a: Answers, original: Rows, rows: Rows) -> dict[str, Any]:
+def versus_original(a: Answers, original: Rows, rows: Rows) -> VersusOriginal:
     """``rows`` (one prompt condition: a bias, a mitigation) against the clean question of the same item: pairs
     (item, bias) with the item's original answer (MedArabiQ Table 2; spec medarabiq.md §4.3). Failed requests are
     excluded.
@@ -155,11 +215,13 @@ def versus_original(a: Answers, original: Rows, rows: Rows) -> dict[str, Any]:
     for before, after, item in pairs:
         per_item[item].append(float(after) - float(before))
     d = np.array([np.mean(v) for v in per_item.values()])
-    out: dict[str, Any] = {
+    m = mcnemar(x, y)
+    out: VersusOriginal = {
         "delta_vs_original_pp": 100.0 * float(y.mean() - x.mean()),
         "n_pairs": len(pairs),
         "n_items_paired": len(d),
-        "mcnemar_vs_original": mcnemar(x, y),
+        "mcnemar_vs_original": {"n": m.n, "a_only": m.a_only, "b_only": m.b_only, "statistic": m.statistic,
+                                "p": m.p, "exact": m.exact},
         "delta_ci95_pp": None,
     }
     if len(d) >= 2 and np.any(d != d[0]):
@@ -177,12 +239,12 @@ def pct(k: int, n: int) -> float | None:
     return None if n == 0 else round(100.0 * k / n + 1e-9, 1)
 
 
-def fraction(cell: Mapping[str, Any]) -> str | None:
+def fraction(cell: AccuracyCell | GroupCell) -> str | None:
     """``"53.1 (52/98)"``: an ``accuracy_cell``'s percentage with its numerator and denominator."""
     return None if cell["n"] == 0 else f"{cell['accuracy_pct']} ({cell['n_correct']}/{cell['n']})"
 
 
-def accuracy_cell(a: Answers, rows: Rows) -> dict[str, Any]:
+def accuracy_cell(a: Answers, rows: Rows) -> AccuracyCell:
     """Accuracy of the answers ``rows`` (a failed request is excluded and counted in ``n_errors``; a reply that
     named no option counts as wrong, stays in ``n`` and is counted in ``n_invalid``)."""
     correct = a.correct[rows]
@@ -202,8 +264,9 @@ def accuracy_cell(a: Answers, rows: Rows) -> dict[str, Any]:
     }
 
 
-def _short(cell: Mapping[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in cell.items() if k in ("n", "n_correct", "accuracy_pct", "n_invalid")}
+def _short(cell: AccuracyCell) -> GroupCell:
+    return {"n": cell["n"], "n_correct": cell["n_correct"], "accuracy_pct": cell["accuracy_pct"],
+            "n_invalid": cell["n_invalid"]}  # fmt: skip
 
 
 def _by(labels: Sequence[str | None], rows: Rows) -> dict[str, Rows]:
@@ -216,7 +279,7 @@ def _by(labels: Sequence[str | None], rows: Rows) -> dict[str, Rows]:
     return {g: np.array(rs, dtype=np.int64) for g, rs in sorted(groups.items())}
 
 
-def grouped(a: Answers, rows: Rows, labels: Sequence[str | None]) -> dict[str, Any]:
+def grouped(a: Answers, rows: Rows, labels: Sequence[str | None]) -> dict[str, GroupCell]:
     """``{group: accuracy cell (n, n_correct, accuracy_pct, n_invalid)}`` over the answers' ``labels``
     (``a.category``, ``a.bias``)."""
     return {g: _short(accuracy_cell(a, rs)) for g, rs in _by(labels, rows).items()}
@@ -227,7 +290,7 @@ def _asked_under(a: Answers, rows: Rows, bias: str, item_biases: Mapping[str, se
     return np.array([i for i in rows if bias in item_biases.get(a.items[a.item[i]], ())], dtype=np.int64)
 
 
-def per_bias(a: Answers, rows: Rows, cond: str, item_biases: Mapping[str, set[str]]) -> dict[str, Any]:
+def per_bias(a: Answers, rows: Rows, cond: str, item_biases: Mapping[str, set[str]]) -> dict[str, GroupCell]:
     """Accuracy per bias of one condition; for ``original`` (no bias of its own), over the items asked under each
     bias (``item_biases``: item_id → biases)."""
     if cond != "original":
@@ -236,7 +299,7 @@ def per_bias(a: Answers, rows: Rows, cond: str, item_biases: Mapping[str, set[st
     return {b: _short(accuracy_cell(a, _asked_under(a, rows, b, item_biases))) for b in biases}
 
 
-def followed_bias(a: Answers, rows: Rows) -> dict[str, Any]:
+def followed_bias(a: Answers, rows: Rows) -> FollowedBias:
     """How often the answer was the option the bias pointed at (a wrong one): of all answers, and of the wrong."""
     followed = a.followed[rows]
     known = ~np.isnan(followed)
@@ -301,19 +364,24 @@ def grouped_answers(units: Iterable[Score], order: Sequence[str]) -> tuple[Answe
 
 def condition_cell(
     a: Answers, rows: Rows, original: Rows, cond: str, item_biases: Mapping[str, set[str]]
-) -> dict[str, Any]:
+) -> ConditionCell:
     """One (language, temperature, condition) cell of multiple choice's summary: accuracy, per category and (where
     the items carry biases) per bias; for a condition other than the original, how often the answer followed
     the bias and the change against the clean question on the same items, overall and per bias."""
-    cell = accuracy_cell(a, rows)
+    cell = cast(ConditionCell, {**accuracy_cell(a, rows)})  # the accuracy, then the keys added below
     cell["per_category"] = grouped(a, rows, a.category)
     if item_biases:
         cell["per_bias"] = per_bias(a, rows, cond, item_biases)
     if cond != "original":
-        cell.update(followed_bias(a, rows))
-        cell.update(versus_original(a, original, rows))
+        _add(cell, followed_bias(a, rows), versus_original(a, original, rows))
         for bias, sub in cell.get("per_bias", {}).items():
             sel = np.array([i for i in rows if a.bias[i] == bias], dtype=np.int64)
-            sub.update(followed_bias(a, sel))
-            sub.update(versus_original(a, original, sel))
+            _add(sub, followed_bias(a, sel), versus_original(a, original, sel))
     return cell
+
+
+def _add(cell: ConditionCell | GroupCell, *parts: FollowedBias | VersusOriginal) -> None:
+    """``cell`` with the keys of ``parts`` added in order (mypy will not ``update`` one TypedDict from another)."""
+    target = cast(dict[str, object], cell)
+    for part in parts:
+        target.update(part)

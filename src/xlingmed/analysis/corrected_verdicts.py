@@ -14,7 +14,7 @@ judge's own are kept beside it as ``judge_only_*`` (``JUDGE_ONLY``); a language 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -22,8 +22,10 @@ import pandas as pd
 
 from xlingmed.analysis import judge_corrected as jc
 from xlingmed.analysis.items import item_table
-from xlingmed.analysis.verdict_record import PPI, PPI_SMALL
-from xlingmed.analysis.verdicts import INCONCLUSIVE, INFERIOR, NONINFERIOR, Outcome, holm_columns, outcomes
+from xlingmed.analysis.paired import holm
+from xlingmed.analysis.records import Record
+from xlingmed.analysis.verdict_record import PPI, PPI_SMALL, Verdict
+from xlingmed.analysis.verdicts import INCONCLUSIVE, INFERIOR, NONINFERIOR, Outcome, outcomes
 from xlingmed.outcomes import TaskOutcome, apart
 
 
@@ -88,13 +90,76 @@ def _judge_values(sub: pd.DataFrame, lang: str) -> pd.Series:
     return (table["s"] / table["n"]).astype(float)
 
 
+@dataclass(frozen=True, eq=False, kw_only=True)
+class CorrectedRow(Record):
+    """One judged outcome in one language three ways (``corrected_rows``; a line of ``stats/judge_corrected.csv``).
+
+    Attributes:
+        task, outcome, lang, reference, margin: as in ``Verdict``.
+        human_labels, human_labels_reference: the labels in the language and in the reference;
+            design_labels: ``paired`` (the same items labelled in both) or ``independent``.
+        judge_*, human_*, corrected_*: the language's and the reference's value, the gap and its bounds, by the
+            judge alone, the humans alone and prediction-powered inference from both (the verdict uses it).
+        bias_lang, bias_reference (with ``_lower``/``_upper``): the judge's bias (judge − human) per language.
+        p_noninferior, p_inferior, p_equivalence: the corrected gap's p-values, raw and Holm-corrected (``_holm``).
+        method, lam, informative_labels, ppi_lower, ppi_upper, provenance: how the corrected bounds were made.
+        labels_needed, equivalent, verdict, reason: the corrected verdict.
+    """
+
+    task: str
+    outcome: str
+    lang: str
+    reference: str
+    margin: float
+    human_labels: int
+    human_labels_reference: int
+    design_labels: str
+    judge_lang: float | None
+    judge_reference: float | None
+    judge_difference: float | None
+    judge_lower: float | None
+    judge_upper: float | None
+    human_lang: float | None
+    human_reference: float | None
+    human_difference: float | None
+    human_lower: float | None
+    human_upper: float | None
+    corrected_lang: float | None
+    corrected_reference: float | None
+    corrected_difference: float | None
+    corrected_lower: float | None
+    corrected_upper: float | None
+    bias_lang: float | None
+    bias_lang_lower: float | None
+    bias_lang_upper: float | None
+    bias_reference: float | None
+    bias_reference_lower: float | None
+    bias_reference_upper: float | None
+    p_noninferior: float | None
+    p_inferior: float | None
+    p_equivalence: float | None
+    method: str
+    lam: float | None
+    informative_labels: int | None
+    ppi_lower: float | None
+    ppi_upper: float | None
+    provenance: str
+    p_noninferior_holm: float | None = None
+    p_inferior_holm: float | None = None
+    p_equivalence_holm: float | None = None
+    labels_needed: int | None = None
+    equivalent: bool | None = None
+    verdict: str = INCONCLUSIVE
+    reason: str = ""
+
+
 def corrected_rows(
     scores: pd.DataFrame, humans: Mapping[str, HumanLabels], languages: Sequence[str], reference: str = "en",
     margins: Mapping[str, float] | None = None, *, tasks: Mapping[str, TaskOutcome], alpha: float = 0.05,
-) -> list[dict[str, Any]]:  # fmt: skip
-    """One row per (judged outcome, language ≠ reference) with labels in both: the estimates three ways (their
-    value and bounds: ``judge_*``, ``human_*``, ``corrected_*`` for the language, the reference and the gap), the
-    judge's bias per language (``bias_lang``, ``bias_reference`` with bounds), ``human_labels``
+) -> list[CorrectedRow]:  # fmt: skip
+    """One ``CorrectedRow`` per (judged outcome, language ≠ reference) with labels in both: the estimates three
+    ways (their value and bounds: ``judge_*``, ``human_*``, ``corrected_*`` for the language, the reference and
+    the gap), the judge's bias per language (``bias_lang``, ``bias_reference`` with bounds), ``human_labels``
     (``human_labels_reference``), ``design_labels`` (``paired`` / ``independent``), the corrected verdict and its
     reason, ``labels_needed`` (per language, inconclusive verdicts; ``None`` where labels cannot decide it), the
     p-values (raw and ``_holm``: ``p_noninferior``, ``p_inferior``, ``p_equivalence``), ``method`` (``PPI`` or
@@ -103,7 +168,7 @@ def corrected_rows(
     ``corrected_reference`` are taken at the gap's λ, so that their difference is the gap."""
     plain = scores[scores["condition"].isna()] if "condition" in scores else scores
     tasks = apart(tasks, scores["task"]) if "task" in scores else tasks
-    rows: list[dict[str, Any]] = []
+    rows: list[CorrectedRow] = []
     for oc in outcomes(tasks, margins):
         found = humans.get(oc.task)
         if not oc.judged or oc.statistic != "mean" or found is None:
@@ -124,8 +189,7 @@ def corrected_rows(
             if mine is None or ref is None:
                 continue
             block.append(_language_row(oc, lang, reference, found, judged, (mine, ref), parts, sign, alpha))
-        _decide(block, alpha)
-        rows += [{k: v for k, v in r.items() if not k.startswith("_")} for r in block]
+        rows += _decide(block, alpha)
     return rows
 
 
@@ -133,47 +197,44 @@ def _language_row(
     oc: Outcome, lang: str, reference: str, found: HumanLabels, judged: Mapping[str, pd.Series],
     estimates: tuple[dict[str, jc.Estimate], dict[str, jc.Estimate]], parts: pd.DataFrame | None, sign: float,
     alpha: float,
-) -> dict[str, Any]:  # fmt: skip
+) -> tuple[CorrectedRow, jc.Estimate]:  # fmt: skip
     """One language's row of ``corrected_rows`` before its verdict: the gap three ways, the judge's bias, the
-    p-values and the provenance (``_estimate``: the corrected gap, for ``_decide``)."""
+    p-values and the provenance, with the corrected gap's estimate (for ``_decide``)."""
     mine, ref = estimates
-    row = {"task": oc.task, "outcome": oc.name, "lang": lang, "reference": reference,
-           "margin": oc.margin, "human_labels": found.n_labels(lang),
-           "human_labels_reference": found.n_labels(reference)}  # fmt: skip
     common = judged[lang].index.intersection(judged[reference].index)  # every item is judged in both
     both = (judged[lang].loc[common].to_numpy(), judged[reference].loc[common].to_numpy())
     paired = _paired_gap(judged[lang], judged[reference], found, lang, reference, sign, alpha) if (
         found.paired and parts is None) else None
     at_gap: tuple[float, float] | None = None
     if paired is not None:
-        row["design_labels"] = "paired"
+        design = "paired"
         corrected, human, at_gap = paired
     else:  # labels on different items: the rectifiers apart, the judge's term still item by item
-        row["design_labels"] = "independent"
+        design = "independent"
         corrected = jc.gap_shared_items(mine["corrected"], ref["corrected"], *both, sign, alpha)
         human = jc.gap(mine["human"], ref["human"], sign, alpha)
     gaps = {"judge": jc.judge_only(sign * (both[0] - both[1]), alpha), "human": human, "corrected": corrected}
+    ways: Any = {}  # the judge_*, human_* and corrected_* fields of CorrectedRow
     for who, g in gaps.items():
-        row.update({f"{who}_lang": mine[who].value, f"{who}_reference": ref[who].value,
-                    f"{who}_difference": g.value, f"{who}_lower": g.lower,
-                    f"{who}_upper": g.upper})  # fmt: skip
+        ways.update({f"{who}_lang": mine[who].value, f"{who}_reference": ref[who].value,
+                     f"{who}_difference": g.value, f"{who}_lower": g.lower, f"{who}_upper": g.upper})  # fmt: skip
     if at_gap is not None:  # the languages' values at the gap's λ: their difference is the gap
-        row["corrected_lang"], row["corrected_reference"] = at_gap
+        ways["corrected_lang"], ways["corrected_reference"] = at_gap
     for who, est in (("lang", mine["bias"]), ("reference", ref["bias"])):
-        row.update({f"bias_{who}": est.value, f"bias_{who}_lower": est.lower, f"bias_{who}_upper": est.upper})
-    row["_estimate"] = corrected
+        ways.update({f"bias_{who}": est.value, f"bias_{who}_lower": est.lower, f"bias_{who}_upper": est.upper})
     p_ni, p_inf = jc.verdict_p(corrected, oc.margin)
-    # equivalence (TOST): both one-sided tests, H0: Δ ≤ −δ and H0: Δ ≥ δ
-    row.update(p_noninferior=p_ni, p_inferior=p_inf, p_equivalence=max(p_ni, jc.verdict_p(corrected,
-                                                                                       -oc.margin)[1]))
     lam = "" if corrected.lam is None else f", λ = {corrected.lam:.3g}"
-    row.update(
+    row = CorrectedRow(
+        task=oc.task, outcome=oc.name, lang=lang, reference=reference, margin=oc.margin,
+        human_labels=found.n_labels(lang), human_labels_reference=found.n_labels(reference), design_labels=design,
+        **ways, p_noninferior=p_ni, p_inferior=p_inf,
+        # equivalence (TOST): both one-sided tests, H0: Δ ≤ −δ and H0: Δ ≥ δ
+        p_equivalence=max(p_ni, jc.verdict_p(corrected, -oc.margin)[1]),
         method=PPI_SMALL if corrected.small_sample else PPI, lam=corrected.lam,
         informative_labels=corrected.informative, ppi_lower=corrected.ppi_lower, ppi_upper=corrected.ppi_upper,
-        provenance=f"the judge on {len(common)} items, {row['human_labels']} human labels "
-                   f"({row['design_labels']}){lam}",
+        provenance=f"the judge on {len(common)} items, {found.n_labels(lang)} human labels ({design}){lam}",
     )  # fmt: skip
-    return row
+    return row, corrected
 
 
 Labelled = tuple[np.ndarray, np.ndarray, np.ndarray]  # (human values, the judge's on the same, weights)
@@ -240,32 +301,37 @@ def _paired_gap(
     return corrected, jc.human_only(sign * (y[0] - y[1]), w, alpha), (values[0], values[1])
 
 
-def _decide(block: list[dict[str, Any]], alpha: float) -> None:
+def _decide(block: list[tuple[CorrectedRow, jc.Estimate]], alpha: float) -> list[CorrectedRow]:
+    """Holm across the labelled languages of one outcome, then each corrected verdict, its reason and, if
+    inconclusive, the labels per language that would decide it."""
     if not block:
-        return
-    holm_columns(block, ("p_noninferior", "p_inferior", "p_equivalence"))
-    m = len(block)
-    for r in block:
-        est: jc.Estimate = r["_estimate"]
+        return []
+    holm_of = {key: holm([float(getattr(r, key)) for r, _ in block])
+               for key in ("p_noninferior", "p_inferior", "p_equivalence")}  # fmt: skip
+    out = []
+    for k, (r, est) in enumerate(block):
+        p_ni, p_inf, p_eq = (float(holm_of[key][k]) for key in ("p_noninferior", "p_inferior", "p_equivalence"))
+        r = replace(r, p_noninferior_holm=p_ni, p_inferior_holm=p_inf, p_equivalence_holm=p_eq,
+                    labels_needed=None, equivalent=bool(p_eq < alpha))  # fmt: skip
         bounds = f"corrected bounds [{est.lower:+.4g}, {est.upper:+.4g}]"
         if est.small_sample:  # few labels tell the judge's error: the wider interval, and why
             ppi = f"[{est.ppi_lower:+.4g}, {est.ppi_upper:+.4g}]" if est.ppi_lower is not None else "its interval"
             empty = " has no width" if est.ppi_lower is not None and est.ppi_lower == est.ppi_upper else ""
             bounds = (f"only {est.informative} of {est.n_labels} labels tell the judge's error (PPI's {ppi}{empty}); "
                       f"small-sample {bounds}")  # fmt: skip
-        r["labels_needed"] = None
-        r["equivalent"] = bool(r["p_equivalence_holm"] < alpha)
-        if r["margin"] != r["margin"]:  # a test against no margin tests nothing (as analysis.verdicts says it)
-            r["verdict"], r["reason"], r["equivalent"] = INCONCLUSIVE, f"no margin; {bounds}", None
-            for key in ("p_noninferior", "p_inferior", "p_equivalence"):
-                r[key] = r[f"{key}_holm"] = None
-        elif r["p_noninferior_holm"] < alpha:
-            r["verdict"], r["reason"] = NONINFERIOR, f"{bounds}: lower > −δ = {-r['margin']:+.4g}"
-        elif r["p_inferior_holm"] < alpha:
-            r["verdict"], r["reason"] = INFERIOR, f"{bounds}: upper < −δ = {-r['margin']:+.4g}"
+        if r.margin != r.margin:  # a test against no margin tests nothing (as analysis.verdicts says it)
+            r = replace(r, verdict=INCONCLUSIVE, reason=f"no margin; {bounds}", equivalent=None, p_noninferior=None,
+                        p_inferior=None, p_equivalence=None, p_noninferior_holm=None, p_inferior_holm=None,
+                        p_equivalence_holm=None)  # fmt: skip
+        elif p_ni < alpha:
+            r = replace(r, verdict=NONINFERIOR, reason=f"{bounds}: lower > −δ = {-r.margin:+.4g}")
+        elif p_inf < alpha:
+            r = replace(r, verdict=INFERIOR, reason=f"{bounds}: upper < −δ = {-r.margin:+.4g}")
         else:
-            r["verdict"], r["reason"] = INCONCLUSIVE, f"{bounds} straddle −δ = {-r['margin']:+.4g}"
-            r["labels_needed"] = jc.labels_needed(est, r["margin"], alpha / m)
+            r = replace(r, verdict=INCONCLUSIVE, reason=f"{bounds} straddle −δ = {-r.margin:+.4g}",
+                        labels_needed=jc.labels_needed(est, r.margin, alpha / len(block)))  # fmt: skip
+        out.append(r)
+    return out
 
 
 # what a corrected row keeps of the judge's own as judge_only_*: every column whose value the correction changes
@@ -275,6 +341,8 @@ JUDGE_ONLY = (
     "equivalent", "n_items_needed", "verdict_as_read", "verdict_unread_wrong", "verdict_unread_right",
     "difference_unread_wrong", "difference_unread_right",
 )  # fmt: skip
+EXTREMES = ("verdict_as_read", "verdict_unread_wrong", "verdict_unread_right", "difference_unread_wrong",
+            "difference_unread_right")  # fmt: skip
 FROM_CORRECTED = {
     "verdict": "verdict", "method": "method", "provenance": "provenance", "value_reference": "corrected_reference",
     "value_lang": "corrected_lang", "difference": "corrected_difference", "lower": "corrected_lower",
@@ -284,29 +352,42 @@ FROM_CORRECTED = {
 }  # fmt: skip
 
 
-def apply(rows: Sequence[Mapping[str, Any]], corrected: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
-    """The verdict rows (``analysis.verdicts.noninferiority``) with each corrected verdict wholly in its place: every
-    column the correction changes (``FROM_CORRECTED``: verdict, values per language, difference, bounds, p-values
-    raw and Holm, method, provenance; the equivalence test where the row has one) is the corrected one, the judge's
-    are kept as ``judge_only_*`` (``JUDGE_ONLY``: those the row has), and ``judge_corrected`` (True/False),
-    ``human_labels`` and ``labels_needed`` are added (a row with no labels: False, 0, None). A parse-limited row's
-    extremes (``verdict_unread_*``) were the judge's verdict's: they move to ``judge_only_*`` too."""
-    by_key = {(c["task"], c["lang"]): c for c in corrected}
+def apply(rows: Sequence[Verdict], corrected: Sequence[CorrectedRow]) -> list[Verdict]:
+    """The verdicts (``analysis.verdicts.noninferiority``) with each corrected verdict wholly in its place: every
+    field the correction changes (``FROM_CORRECTED``: verdict, values per language, difference, bounds, p-values
+    raw and Holm, method, provenance; the equivalence test where the verdict has one) is the corrected one, the
+    judge's are kept in ``judge_only`` (``JUDGE_ONLY``: those the verdict has), and ``judge_corrected``,
+    ``human_labels`` and ``labels_needed`` are set (a verdict with no labels: False, 0, None). A parse-limited
+    verdict's extremes (``verdict_unread_*``) were the judge's verdict's: they move to ``judge_only`` too."""
+    by_key = {(c.task, c.lang): c for c in corrected}
     out = []
     for r in rows:
-        c = by_key.get((r["task"], r["lang"]))
-        row = {**r, "judge_corrected": c is not None, "human_labels": 0 if c is None else c["human_labels"],
-               "labels_needed": None}  # fmt: skip
-        if c is not None:
-            kept = {f"judge_only_{k}": r[k] for k in JUDGE_ONLY if k in r}
-            for k in ("verdict_as_read", "verdict_unread_wrong", "verdict_unread_right", "difference_unread_wrong",
-                      "difference_unread_right"):  # fmt: skip
-                row.pop(k, None)
-            row.update({k: c.get(source) for k, source in FROM_CORRECTED.items()})
-            row["reason"] = f"judge-corrected ({c['human_labels']} human labels): {c['reason']}"
-            row["n_items_needed"] = None
-            if "p_equivalence" in r:
-                row.update({k: c.get(k) for k in ("p_equivalence", "p_equivalence_holm", "equivalent")})
-            row.update(kept)
-        out.append(row)
+        c = by_key.get((r.task, r.lang))
+        if c is None:
+            out.append(replace(r, judge_corrected=False, human_labels=0, labels_needed=None))
+            continue
+        had = _columns_of(r)
+        judge_only = {k: r[k] for k in JUDGE_ONLY if k in had}
+        extra = {k: v for k, v in r.extra.items() if k not in EXTREMES}  # the extremes were the judge's
+        if "p_equivalence" in r.extra:
+            extra.update({k: c.get(k) for k in ("p_equivalence", "p_equivalence_holm", "equivalent")})
+        from_corrected: Any = {k: c.get(source) for k, source in FROM_CORRECTED.items()}  # Verdict's fields
+        out.append(replace(
+            r, **from_corrected, judge_corrected=True,
+            human_labels=c.human_labels, reason=f"judge-corrected ({c.human_labels} human labels): {c.reason}",
+            n_items_needed=None, extra=extra, judge_only=judge_only,
+        ))  # fmt: skip
     return out
+
+
+def _columns_of(r: Verdict) -> set[str]:
+    """The columns the verdict's row held as ``noninferiority`` made it: the estimates only where there were items
+    (a difference), the items needed only where the verdict as read was inconclusive."""
+    estimated = r.difference is not None
+    had = {"verdict", "reason", "method", "provenance", *r.extra}
+    if estimated:
+        had |= {"value_reference", "value_lang", "difference", "lower", "upper", "p_noninferior", "p_inferior",
+                "p_noninferior_holm", "p_inferior_holm"}  # fmt: skip
+        if r.extra.get("verdict_as_read", r.verdict) == INCONCLUSIVE:
+            had.add("n_items_needed")
+    return had

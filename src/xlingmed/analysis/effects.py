@@ -16,12 +16,53 @@ from __future__ import annotations
 import math
 import warnings
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from xlingmed.analysis.records import Record
 from xlingmed.outcomes import TaskOutcome, apart
+
+_TERM_COLUMNS = frozenset({"term", "coefficient", "ci_low", "ci_high", "p", "marginal_difference"})
+
+
+@dataclass(frozen=True, eq=False, kw_only=True)
+class Effect(Record):
+    """One GEE term of ``language_effects`` (or, with ``term`` ``None``, an outcome that could not be fitted and
+    why: ``error``).
+
+    Attributes:
+        task, metric, family: the outcome and its GEE family (``binomial`` / ``gaussian``).
+        n_items, n_obs: the clusters (items) and the observations.
+        term: ``lang[hi]``, ``model[B]``, ``model[B]:lang[hi]``; coefficient, ci_low, ci_high, p: its estimate
+            (``None`` where not estimable).
+        marginal_difference: a language term's fitted mean in the language − in the reference (a column of
+            language terms and of terms not estimable only).
+        error: why the numbers are withheld (a column of such rows only).
+    """
+
+    task: str
+    metric: str
+    family: str
+    n_items: int
+    n_obs: int
+    term: str | None = None
+    coefficient: float | None = None
+    ci_low: float | None = None
+    ci_high: float | None = None
+    p: float | None = None
+    marginal_difference: float | None = None
+    error: str | None = None
+
+    def absent(self) -> frozenset[str]:
+        if self.term is None:
+            return _TERM_COLUMNS
+        language = self.term.startswith("lang[") and ":" not in self.term
+        if self.error is None:
+            return frozenset({"error"} if language else {"error", "marginal_difference"})
+        return frozenset()
 
 
 def _expit(x: float) -> float:
@@ -44,7 +85,7 @@ def language_effects(
     *,
     tasks: Mapping[str, TaskOutcome],
     confidence: float = 0.95,
-) -> list[dict[str, Any]]:
+) -> list[Effect]:
     """Per task's primary outcome in ``scores`` (one run's Scores, or several runs' with a ``model`` column): the
     GEE coefficient of each language against ``reference`` (and of each model × language interaction).
 
@@ -55,7 +96,7 @@ def language_effects(
         languages: the languages to model; ``reference`` is the baseline.
 
     Returns:
-        Rows: task, metric, family (``binomial``/``gaussian``), term (``lang[hi]``, ``model[B]``,
+        ``Effect`` rows: task, metric, family (``binomial``/``gaussian``), term (``lang[hi]``, ``model[B]``,
         ``model[B]:lang[hi]``), coefficient, ci_low, ci_high, p, n_items (clusters), n_obs, and for a language term
         ``marginal_difference`` (fitted mean in the language − in the reference, baseline model, outcome units).
         An outcome that cannot be fitted (one language, no variation, no convergence) gets one row with
@@ -64,7 +105,7 @@ def language_effects(
     import statsmodels.api as sm
     import statsmodels.formula.api as smf
 
-    out: list[dict[str, Any]] = []
+    out: list[Effect] = []
     plain = scores[scores["condition"].isna()] if "condition" in scores else scores
     langs = [reference, *[lg for lg in languages if lg != reference]]
     for task, metric in _primary_metrics(apart(tasks, plain["task"])).items():
@@ -77,10 +118,10 @@ def language_effects(
         several = len(models) > 1
         present = [lg for lg in langs if lg in set(sub["lang"])]
         data, formula = _gee_data(sub, present, reference, models if several else None)
-        base: dict[str, Any] = {"task": task, "metric": metric, "family": "binomial" if binary else "gaussian"}
-        base |= {"n_items": int(data["item"].nunique()), "n_obs": len(data)}
+        base = Effect(task=task, metric=metric, family="binomial" if binary else "gaussian",
+                      n_items=int(data["item"].nunique()), n_obs=len(data))  # fmt: skip
         if len(present) < 2 or data["y"].nunique() < 2:
-            out.append({**base, "error": "needs two languages and some variation in the outcome"})
+            out.append(replace(base, error="needs two languages and some variation in the outcome"))
             continue
         family = sm.families.Binomial() if binary else sm.families.Gaussian()
         try:
@@ -88,7 +129,7 @@ def language_effects(
                 warnings.simplefilter("ignore")  # convergence and domain warnings: judged below from the fit
                 fit = smf.gee(formula, "item", data, family=family, cov_struct=sm.cov_struct.Exchangeable()).fit()
         except (ValueError, np.linalg.LinAlgError) as exc:
-            out.append({**base, "error": f"the GEE could not be fitted: {exc}"})
+            out.append(replace(base, error=f"the GEE could not be fitted: {exc}"))
             continue
         out += _term_rows(fit, base, data, binary, models[0] if several else None, reference, confidence)
     return out
@@ -114,11 +155,11 @@ def _gee_data(
 
 
 def _term_rows(
-    fit: Any, base: dict[str, Any], data: pd.DataFrame, binary: bool, baseline_model: str | None, reference: str,
+    fit: Any, base: Effect, data: pd.DataFrame, binary: bool, baseline_model: str | None, reference: str,
     confidence: float,
-) -> list[dict[str, Any]]:  # fmt: skip
+) -> list[Effect]:  # fmt: skip
     """One row per term of a fitted GEE (the intercept left out), its numbers withheld where not estimable."""
-    out: list[dict[str, Any]] = []
+    out: list[Effect] = []
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # a robust covariance that is not positive definite: judged below
         ci = fit.conf_int(alpha=1 - confidence)
@@ -128,23 +169,22 @@ def _term_rows(
         if name == "Intercept":
             continue
         term = _term(str(name))
-        row: dict[str, Any] = {
-            **base, "term": term, "coefficient": float(coef), "ci_low": float(ci.loc[name, 0]),
-            "ci_high": float(ci.loc[name, 1]), "p": float(pvalues[name]),
-        }  # fmt: skip
+        numbers = (float(coef), float(ci.loc[name, 0]), float(ci.loc[name, 1]))
+        row = replace(base, term=term, coefficient=numbers[0], ci_low=numbers[1], ci_high=numbers[2],
+                      p=float(pvalues[name]))  # fmt: skip
         if term.startswith("lang[") and ":" not in term:
-            row["marginal_difference"] = (
-                _expit(intercept + float(coef)) - _expit(intercept) if binary else float(coef)
-            )
+            row = replace(row, marginal_difference=(
+                _expit(intercept + float(coef)) - _expit(intercept) if binary else float(coef)))  # fmt: skip
         flat = _degenerate(data, term, baseline_model, reference) if binary else []
-        if flat or not all(math.isfinite(row[k]) for k in ("coefficient", "ci_low", "ci_high")):
+        if flat or not all(math.isfinite(x) for x in numbers):
             # separation: a cell whose answers are all 0 or all 1 has no finite log odds; the fit stops at
             # an arbitrary large value with a tiny p, so the numbers are withheld
-            row |= {"coefficient": None, "ci_low": None, "ci_high": None, "p": None, "marginal_difference": None}
             if flat or binary:
-                row["error"] = f"not estimable: separation ({', '.join(flat) or 'a cell without variation'})"
+                error = f"not estimable: separation ({', '.join(flat) or 'a cell without variation'})"
             else:  # e.g. two runs whose answers differ by a constant: the clusters carry no independent noise
-                row["error"] = "not estimable: the robust covariance of the GEE is not positive definite"
+                error = "not estimable: the robust covariance of the GEE is not positive definite"
+            row = replace(row, coefficient=None, ci_low=None, ci_high=None, p=None, marginal_difference=None,
+                          error=error)  # fmt: skip
         out.append(row)
     return out
 

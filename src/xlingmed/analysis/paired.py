@@ -9,24 +9,106 @@ p-values are Holm-corrected across the language pairs tested (``statsmodels.stat
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from itertools import combinations
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 import numpy as np
 import pandas as pd
 
 from xlingmed.analysis.data import complete_items, paired_differences, paired_values
+from xlingmed.analysis.records import SPREAD, Record, StatKey
 
 Kind = Literal["continuous", "binary"]
 
 
-def mcnemar(a: np.ndarray, b: np.ndarray) -> dict[str, Any]:
+@dataclass(frozen=True, eq=False)
+class McNemarTest(Record):
+    """McNemar's test of paired binary outcomes: ``a_only`` pairs with a=1, b=0, ``b_only`` the other way, the
+    statistic and p, ``exact`` (the binomial test, fewer than 25 discordant pairs) or χ² with correction."""
+
+    n: int
+    a_only: int
+    b_only: int
+    statistic: float
+    p: float
+    exact: bool
+
+
+@dataclass(frozen=True, eq=False, kw_only=True)
+class PairedTest(Record):
+    """One language pair's paired test (``paired_pairwise``): the items in both, those missing in either, the
+    means and the mean difference ``lang_b − lang_a``; ``key``: the values it is over (``analysis.run``)."""
+
+    key: StatKey | None = field(default=None, metadata=SPREAD)
+    lang_a: str
+    lang_b: str
+    n_items: int
+    excluded_missing_a: int
+    excluded_missing_b: int
+    mean_a: float | None
+    mean_b: float | None
+    mean_diff: float | None
+
+
+@dataclass(frozen=True, eq=False, kw_only=True)
+class PairedContinuous(PairedTest):
+    """A continuous metric's pair: paired t and Wilcoxon signed-rank, raw and Holm-adjusted across the pairs."""
+
+    t: float | None = None
+    p_t: float | None = None
+    w: float | None = None
+    p_wilcoxon: float | None = None
+    p_t_holm: float | None = None
+    p_wilcoxon_holm: float | None = None
+
+
+@dataclass(frozen=True, eq=False, kw_only=True)
+class PairedBinary(PairedTest):
+    """A binary outcome's pair: McNemar's test (``McNemarTest``), raw and Holm-adjusted across the pairs."""
+
+    a_only: int | None = None
+    b_only: int | None = None
+    statistic: float | None = None
+    p_mcnemar: float | None = None
+    exact: bool | None = None
+    p_mcnemar_holm: float | None = None
+
+
+@dataclass(frozen=True, eq=False, kw_only=True)
+class Omnibus(Record):
+    """A test across all languages at once on the items complete in every one (Friedman); ``counts``: kept
+    (``n_items``) and excluded per language (``excluded_missing_in_<lang>``)."""
+
+    key: StatKey | None = field(default=None, metadata=SPREAD)
+    test: str
+    statistic: float | None
+    p: float | None
+    counts: Mapping[str, int] = field(default_factory=dict, metadata=SPREAD)
+
+
+@dataclass(frozen=True, eq=False, kw_only=True)
+class CochranQ(Record):
+    """As ``Omnibus`` for Cochran's Q (binary outcomes), with its degrees of freedom."""
+
+    key: StatKey | None = field(default=None, metadata=SPREAD)
+    test: str = "cochran_q"
+    statistic: float | None
+    p: float | None
+    df: int | None
+    counts: Mapping[str, int] = field(default_factory=dict, metadata=SPREAD)
+
+
+P = TypeVar("P", PairedContinuous, PairedBinary)
+
+
+def mcnemar(a: np.ndarray, b: np.ndarray) -> McNemarTest:
     """McNemar's test of paired binary outcomes ``a`` and ``b`` (0/1 per item).
 
     Returns:
-        {"n", "a_only" (a=1, b=0), "b_only" (a=0, b=1), "statistic", "p", "exact"}; the exact binomial test when
-        the discordant pairs are fewer than 25, else χ² with continuity correction.
+        ``McNemarTest``: the exact binomial test when the discordant pairs are fewer than 25, else χ² with
+        continuity correction.
     """
     from statsmodels.stats.contingency_tables import mcnemar as _mcnemar
 
@@ -35,29 +117,36 @@ def mcnemar(a: np.ndarray, b: np.ndarray) -> dict[str, Any]:
     discordant = int(table[0, 1] + table[1, 0])
     exact = discordant < 25
     res = _mcnemar(table, exact=exact, correction=True)
-    return {
-        "n": len(a),
-        "a_only": int(table[0, 1]),
-        "b_only": int(table[1, 0]),
-        "statistic": float(res.statistic),
-        "p": float(res.pvalue),
-        "exact": exact,
-    }
+    return McNemarTest(n=len(a), a_only=int(table[0, 1]), b_only=int(table[1, 0]), statistic=float(res.statistic),
+                       p=float(res.pvalue), exact=exact)  # fmt: skip
 
 
-def _paired_continuous(a: np.ndarray, b: np.ndarray) -> dict[str, Any]:
+def _paired_continuous(base: PairedTest, a: np.ndarray, b: np.ndarray) -> PairedContinuous:
     from scipy import stats
 
-    out: dict[str, Any] = {"t": None, "p_t": None, "w": None, "p_wilcoxon": None}
+    out = PairedContinuous(**_fields(base))
     d = paired_differences(a, b)
     if len(d) >= 2 and np.any(d != 0):
         t = stats.ttest_rel(b, a)
-        out.update(t=float(t.statistic), p_t=float(t.pvalue))
         w = stats.wilcoxon(b, a)
-        out.update(w=float(w.statistic), p_wilcoxon=float(w.pvalue))
+        out = replace(out, t=float(t.statistic), p_t=float(t.pvalue), w=float(w.statistic),
+                      p_wilcoxon=float(w.pvalue))  # fmt: skip
     elif len(d) >= 2:  # identical in both languages: no evidence of a difference
-        out.update(t=0.0, p_t=1.0, w=0.0, p_wilcoxon=1.0)
+        out = replace(out, t=0.0, p_t=1.0, w=0.0, p_wilcoxon=1.0)
     return out
+
+
+def _paired_binary(base: PairedTest, a: np.ndarray, b: np.ndarray, n: int) -> PairedBinary:
+    if not n:
+        return PairedBinary(**_fields(base))
+    m = mcnemar(a, b)
+    return PairedBinary(**_fields(base), a_only=m.a_only, b_only=m.b_only, statistic=m.statistic, p_mcnemar=m.p,
+                        exact=m.exact)  # fmt: skip
+
+
+def _fields(base: PairedTest) -> Any:
+    """The shared fields of a pair's test (keyword arguments), to build its continuous or binary record from."""
+    return {k: getattr(base, k) for k in PairedTest.__dataclass_fields__}
 
 
 def holm(p_values: Sequence[float]) -> np.ndarray:
@@ -75,73 +164,62 @@ def holm(p_values: Sequence[float]) -> np.ndarray:
     return out
 
 
-def _holm(rows: list[dict[str, Any]], key: str) -> None:
-    idx = [i for i, r in enumerate(rows) if r.get(key) is not None]
-    for r in rows:
-        r[f"{key}_holm"] = None
-    if idx:
-        adjusted = holm([rows[i][key] for i in idx])
-        for i, p in zip(idx, adjusted, strict=True):
-            rows[i][f"{key}_holm"] = float(p)
+def _holm(rows: list[P], key: str) -> list[P]:
+    """``rows`` with their p-value ``key`` Holm-adjusted across them as ``key_holm`` (``None`` where no p)."""
+    idx = [i for i, r in enumerate(rows) if getattr(r, key) is not None]
+    adjusted = dict(zip(idx, holm([getattr(rows[i], key) for i in idx]), strict=True)) if idx else {}
+    return [replace(r, **{f"{key}_holm": float(adjusted[i]) if i in adjusted else None})  # type: ignore[arg-type]
+            for i, r in enumerate(rows)]  # fmt: skip
 
 
 def paired_pairwise(
     values: pd.DataFrame, languages: Sequence[str], kind: Kind = "continuous", reference: str | None = None
-) -> list[dict[str, Any]]:
+) -> list[PairedContinuous] | list[PairedBinary]:
     """Paired tests for every pair of ``languages`` (or only ``reference`` against each other language).
 
     Each pair uses the items present in both languages; the row says how many and how many were excluded.
     Differences are ``lang_b − lang_a``. Holm-adjusted p-values are added as ``<p>_holm``.
 
     Returns:
-        rows with lang_a, lang_b, n_items, excluded_missing_a/b, mean_a, mean_b, mean_diff and, for
-        ``continuous``: t, p_t, w, p_wilcoxon; for ``binary``: a_only, b_only, statistic, p_mcnemar, exact.
+        ``PairedContinuous`` rows for ``continuous`` (t, p_t, w, p_wilcoxon), ``PairedBinary`` for ``binary``
+        (a_only, b_only, statistic, p_mcnemar, exact).
     """
     pairs = [(reference, x) for x in languages if x != reference] if reference else list(combinations(languages, 2))
-    rows: list[dict[str, Any]] = []
+    continuous: list[PairedContinuous] = []
+    binary: list[PairedBinary] = []
     for a, b in pairs:
         pv = paired_values(values, a, b)
-        row: dict[str, Any] = {
-            "lang_a": a,
-            "lang_b": b,
-            "n_items": pv.n,
-            "excluded_missing_a": pv.excluded_missing_a,
-            "excluded_missing_b": pv.excluded_missing_b,
-            "mean_a": float(pv.a.mean()) if pv.n else None,
-            "mean_b": float(pv.b.mean()) if pv.n else None,
-            "mean_diff": float((pv.b - pv.a).mean()) if pv.n else None,
-        }
+        base = PairedTest(
+            lang_a=a, lang_b=b, n_items=pv.n, excluded_missing_a=pv.excluded_missing_a,
+            excluded_missing_b=pv.excluded_missing_b, mean_a=float(pv.a.mean()) if pv.n else None,
+            mean_b=float(pv.b.mean()) if pv.n else None, mean_diff=float((pv.b - pv.a).mean()) if pv.n else None,
+        )  # fmt: skip
         if kind == "continuous":
-            row.update(_paired_continuous(pv.a, pv.b))
-        elif pv.n:
-            m = mcnemar(pv.a, pv.b)
-            row.update(a_only=m["a_only"], b_only=m["b_only"], statistic=m["statistic"], p_mcnemar=m["p"])
-            row["exact"] = m["exact"]
+            continuous.append(_paired_continuous(base, pv.a, pv.b))
         else:
-            row.update(a_only=None, b_only=None, statistic=None, p_mcnemar=None, exact=None)
-        rows.append(row)
-    for key in ("p_t", "p_wilcoxon") if kind == "continuous" else ("p_mcnemar",):
-        _holm(rows, key)
-    return rows
+            binary.append(_paired_binary(base, pv.a, pv.b, pv.n))
+    if kind == "continuous":
+        return _holm(_holm(continuous, "p_t"), "p_wilcoxon")
+    return _holm(binary, "p_mcnemar")
 
 
-def friedman(values: pd.DataFrame, languages: Sequence[str]) -> dict[str, Any]:
+def friedman(values: pd.DataFrame, languages: Sequence[str]) -> Omnibus:
     """Friedman test across all ``languages`` (≥ 3) on the items complete in every language."""
     from scipy import stats
 
     wide, counts = complete_items(values, languages)
     if len(languages) < 3 or len(wide) < 2:
-        return {"statistic": None, "p": None, **counts}
+        return Omnibus(test="friedman", statistic=None, p=None, counts=counts)
     res = stats.friedmanchisquare(*(wide[lang].to_numpy() for lang in languages))
-    return {"statistic": float(res.statistic), "p": float(res.pvalue), **counts}
+    return Omnibus(test="friedman", statistic=float(res.statistic), p=float(res.pvalue), counts=counts)
 
 
-def cochran_q(values: pd.DataFrame, languages: Sequence[str]) -> dict[str, Any]:
+def cochran_q(values: pd.DataFrame, languages: Sequence[str]) -> CochranQ:
     """Cochran's Q across all ``languages`` for a binary outcome, on the items complete in every language."""
     from statsmodels.stats.contingency_tables import cochrans_q
 
     wide, counts = complete_items(values, languages)
     if len(languages) < 2 or len(wide) < 2:
-        return {"statistic": None, "p": None, "df": None, **counts}
+        return CochranQ(statistic=None, p=None, df=None, counts=counts)
     res = cochrans_q(wide.to_numpy().astype(int))
-    return {"statistic": float(res.statistic), "p": float(res.pvalue), "df": int(res.df), **counts}
+    return CochranQ(statistic=float(res.statistic), p=float(res.pvalue), df=int(res.df), counts=counts)

@@ -9,24 +9,68 @@ two-sided, no multiplicity correction) for every pair.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any
 
 import pandas as pd
 
 from xlingmed.analysis.data import complete_items
+from xlingmed.analysis.records import SPREAD, Record, StatKey
 
 
 def _long(wide: pd.DataFrame) -> pd.DataFrame:
     return wide.reset_index().melt(id_vars="item_id", var_name="lang", value_name="value")
 
 
-def anova_oneway(values: pd.DataFrame, languages: Sequence[str]) -> dict[str, Any]:
+@dataclass(frozen=True, eq=False, kw_only=True)
+class Anova(Record):
+    """A one-way ANOVA over languages (``anova_oneway``); ``counts``: ``n_items`` and
+    ``excluded_missing_in_<lang>`` (listwise deletion)."""
+
+    key: StatKey | None = field(default=None, metadata=SPREAD)
+    F: float | None  # the statistic's name, as the CSV column
+    p: float | None
+    df_between: int | None
+    df_within: int | None
+    counts: Mapping[str, int] = field(default_factory=dict, metadata=SPREAD)
+
+
+@dataclass(frozen=True, eq=False, kw_only=True)
+class Tukey(Record):
+    """One pair of Tukey's HSD (``tukey_hsd``): ``meandiff`` = mean(group2) − mean(group1), its CI."""
+
+    key: StatKey | None = field(default=None, metadata=SPREAD)
+    group1: str
+    group2: str
+    meandiff: float
+    p_adj: float
+    lower: float
+    upper: float
+    reject: bool
+    n_items: int
+
+
+@dataclass(frozen=True, eq=False, kw_only=True)
+class UnpairedT(Record):
+    """One pair's Student t-test on the listwise-complete items (``unpaired_t``), uncorrected."""
+
+    key: StatKey | None = field(default=None, metadata=SPREAD)
+    lang_a: str
+    lang_b: str
+    t: float | None
+    p: float | None
+    mean_a: float | None
+    mean_b: float | None
+    n_items: int
+
+
+def anova_oneway(values: pd.DataFrame, languages: Sequence[str]) -> Anova:
     """One-way ANOVA of ``value`` over languages.
 
     Returns:
-        {"F", "p", "df_between", "df_within", "n_items", "excluded_missing_in_<lang>"...}; F and p are None
+        An ``Anova`` (F, p, df_between, df_within, n_items, excluded_missing_in_<lang>...); F and p are None
         when fewer than 2 items remain or every value is the same (F = 0/0), and F = inf, p = 0.0 when every
         language's values are constant but the languages differ (scipy's ``f_oneway`` convention).
     """
@@ -35,7 +79,7 @@ def anova_oneway(values: pd.DataFrame, languages: Sequence[str]) -> dict[str, An
 
     wide, counts = complete_items(values, languages)
     if len(wide) < 2:
-        return {"F": None, "p": None, "df_between": None, "df_within": None, **counts}
+        return Anova(F=None, p=None, df_between=None, df_within=None, counts=counts)
     table = sm.stats.anova_lm(ols("value ~ C(lang)", data=_long(wide)).fit(), typ=2)
     row = table.loc["C(lang)"]
     F, p = float(row["F"]), float(row["PR(>F)"])
@@ -45,16 +89,11 @@ def anova_oneway(values: pd.DataFrame, languages: Sequence[str]) -> dict[str, An
     if bool((wide.nunique() == 1).all()):
         constant = wide.stack().nunique() == 1
         F, p = (float("nan"), float("nan")) if constant else (float("inf"), 0.0)
-    return {
-        "F": None if math.isnan(F) else F,
-        "p": None if math.isnan(p) else p,
-        "df_between": int(row["df"]),
-        "df_within": int(table.loc["Residual", "df"]),
-        **counts,
-    }
+    return Anova(F=None if math.isnan(F) else F, p=None if math.isnan(p) else p, df_between=int(row["df"]),
+                 df_within=int(table.loc["Residual", "df"]), counts=counts)  # fmt: skip
 
 
-def tukey_hsd(values: pd.DataFrame, languages: Sequence[str], alpha: float = 0.05) -> list[dict[str, Any]]:
+def tukey_hsd(values: pd.DataFrame, languages: Sequence[str], alpha: float = 0.05) -> list[Tukey]:
     """Tukey HSD for every pair of languages (statsmodels ``pairwise_tukeyhsd``).
 
     Returns:
@@ -72,22 +111,12 @@ def tukey_hsd(values: pd.DataFrame, languages: Sequence[str], alpha: float = 0.0
     for (g1, g2), diff, p, (lo, hi), rej in zip(
         combinations(res.groupsunique, 2), res.meandiffs, res.pvalues, res.confint, res.reject, strict=True
     ):
-        rows.append(
-            {
-                "group1": str(g1),
-                "group2": str(g2),
-                "meandiff": float(diff),
-                "p_adj": float(p),
-                "lower": float(lo),
-                "upper": float(hi),
-                "reject": bool(rej),
-                "n_items": counts["n_items"],
-            }
-        )
+        rows.append(Tukey(group1=str(g1), group2=str(g2), meandiff=float(diff), p_adj=float(p), lower=float(lo),
+                          upper=float(hi), reject=bool(rej), n_items=counts["n_items"]))  # fmt: skip
     return rows
 
 
-def unpaired_t(values: pd.DataFrame, languages: Sequence[str]) -> list[dict[str, Any]]:
+def unpaired_t(values: pd.DataFrame, languages: Sequence[str]) -> list[UnpairedT]:
     """Student's t-test (``scipy.stats.ttest_ind``, equal_var=True) for every pair, on the listwise-complete
     items, uncorrected. Returns one row per pair in ``languages`` order: t, p, mean_a, mean_b, n_items."""
     from scipy import stats
@@ -100,17 +129,8 @@ def unpaired_t(values: pd.DataFrame, languages: Sequence[str]) -> list[dict[str,
         else:
             res = stats.ttest_ind(wide[a], wide[b], equal_var=True, nan_policy="omit")
             t, p = float(res.statistic), float(res.pvalue)
-        rows.append(
-            {
-                "lang_a": a,
-                "lang_b": b,
-                "t": t,
-                "p": p,
-                "mean_a": float(wide[a].mean()) if len(wide) else None,
-                "mean_b": float(wide[b].mean()) if len(wide) else None,
-                "n_items": counts["n_items"],
-            }
-        )
+        rows.append(UnpairedT(lang_a=a, lang_b=b, t=t, p=p, mean_a=float(wide[a].mean()) if len(wide) else None,
+                              mean_b=float(wide[b].mean()) if len(wide) else None, n_items=counts["n_items"]))
     return rows
 
 

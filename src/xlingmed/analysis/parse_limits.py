@@ -19,11 +19,12 @@ macro-F1 the claim read against, or as, its truth. ``parsing.methods`` says whic
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
+from dataclasses import replace
 
 import numpy as np
 import pandas as pd
 
+from xlingmed.analysis.verdict_record import Verdict
 from xlingmed.parsing.methods import WARN_SHARE, kind_of
 
 UNCERTAIN_KINDS = ("fallback", "unread")
@@ -77,30 +78,30 @@ def extreme(scores: pd.DataFrame, task: str, metric: str, statistic: str, refere
 
 
 def apply(
-    rows: list[dict[str, Any]],
+    rows: list[Verdict],
     plain: pd.DataFrame,
     reference: str,
     statistics: Mapping[tuple[str, str], str],
-    verdicts: Callable[[pd.DataFrame], list[dict[str, Any]]],
-) -> list[dict[str, Any]]:
+    verdicts: Callable[[pd.DataFrame], list[Verdict]],
+) -> list[Verdict]:
     """``rows`` (``analysis.verdicts.noninferiority``) with the parse columns, and each parse-limited verdict
     that depends on the extremes made inconclusive.
 
     Args:
-        rows: the verdict rows as computed on the Scores read as they are.
+        rows: the verdicts as computed on the Scores read as they are.
         plain: the Scores they were computed from (plain question only).
         reference: the reference language.
         statistics: (task, metric) → ``mean`` | ``macro_f1``, of each outcome in ``rows``.
-        verdicts: computes the verdict rows again from a modified Scores table (same settings, same seed).
+        verdicts: computes the verdicts again from a modified Scores table (same settings, same seed).
 
     Returns:
-        The rows, each with ``not_read_share`` (the language's), ``not_read_share_reference``, ``parse_limited``
-        (either above ``WARN_SHARE``; ``None`` where the outcome parses no reply), and for parse-limited rows
-        ``verdict_as_read``, ``verdict_unread_wrong``, ``verdict_unread_right``, ``difference_unread_wrong``,
-        ``difference_unread_right``.
+        The verdicts, each with (in ``extra``) ``not_read_share`` (the language's), ``not_read_share_reference``,
+        ``parse_limited`` (either above ``WARN_SHARE``; ``None`` where the outcome parses no reply), and for
+        parse-limited ones ``verdict_as_read``, ``verdict_unread_wrong``, ``verdict_unread_right``,
+        ``difference_unread_wrong``, ``difference_unread_right``.
     """
     by_outcome: dict[tuple[str, str], dict[str, float]] = {}
-    for task, metric in {(str(r["task"]), str(r["metric"])) for r in rows}:
+    for task, metric in {(r.task, r.metric) for r in rows}:
         by_outcome[(task, metric)] = shares(plain[(plain["task"] == task) & (plain["metric"] == metric)])
     limited = {
         key: [lang for lang, s in found.items() if s > WARN_SHARE] for key, found in by_outcome.items() if found
@@ -108,22 +109,22 @@ def apply(
     extremes = _extremes(plain, limited, reference, statistics, verdicts)
     out = []
     for r in rows:
-        found = by_outcome.get((str(r["task"]), str(r["metric"])), {})
+        found = by_outcome.get((r.task, r.metric), {})
         if not found:
-            out.append({**r, **NO_SHARE})
+            out.append(replace(r, extra={**r.extra, **NO_SHARE}))
             continue
         out.append(_parse_row(r, found, reference, extremes))
     return out
 
 
-Extremes = dict[str, dict[tuple[str, str, str], dict[str, Any]]]  # side → (task, metric, lang) → verdict row
+Extremes = dict[str, dict[tuple[str, str, str], Verdict]]  # side → (task, metric, lang) → verdict
 
 
 def _extremes(
     plain: pd.DataFrame, limited: Mapping[tuple[str, str], list[str]], reference: str,
-    statistics: Mapping[tuple[str, str], str], verdicts: Callable[[pd.DataFrame], list[dict[str, Any]]],
+    statistics: Mapping[tuple[str, str], str], verdicts: Callable[[pd.DataFrame], list[Verdict]],
 ) -> Extremes:  # fmt: skip
-    """The verdict rows computed again with every unread reply of the parse-limited outcomes wrong
+    """The verdicts computed again with every unread reply of the parse-limited outcomes wrong
     (``unread_wrong``) and right (``unread_right``); empty where no outcome is parse-limited."""
     extremes: Extremes = {}
     if any(limited.values()):
@@ -132,35 +133,34 @@ def _extremes(
             for (task, metric), langs in limited.items():
                 if langs:
                     frame = extreme(frame, task, metric, statistics[(task, metric)], reference, side)
-            extremes[side] = {(str(r["task"]), str(r["metric"]), str(r["lang"])): r for r in verdicts(frame)}
+            extremes[side] = {(r.task, r.metric, r.lang): r for r in verdicts(frame)}
     return extremes
 
 
-def _parse_row(r: dict[str, Any], found: dict[str, float], reference: str, extremes: Extremes) -> dict[str, Any]:
-    """One verdict row with its parse columns (``found``: the outcome's not-read share per language), made
+def _parse_row(r: Verdict, found: dict[str, float], reference: str, extremes: Extremes) -> Verdict:
+    """One verdict with its parse columns (``found``: the outcome's not-read share per language), made
     inconclusive where it is parse-limited and the extremes disagree with it."""
-    mine, ref = found.get(str(r["lang"])), found.get(reference)
+    mine, ref = found.get(r.lang), found.get(reference)
     flag = any(s is not None and s > WARN_SHARE for s in (mine, ref))
-    row = {**r, "not_read_share": mine, "not_read_share_reference": ref, "parse_limited": flag}
-    if flag:
-        key = (str(r["task"]), str(r["metric"]), str(r["lang"]))
-        wrong, right = extremes["unread_wrong"].get(key, {}), extremes["unread_right"].get(key, {})
-        row.update(
-            verdict_as_read=r["verdict"], verdict_unread_wrong=wrong.get("verdict"),
-            verdict_unread_right=right.get("verdict"),
-            difference_unread_wrong=wrong.get("difference"), difference_unread_right=right.get("difference"),
-        )  # fmt: skip
-        if r["verdict"] in ("non-inferior", "inferior") and not (wrong.get("verdict") == right.get("verdict")
-                                                                  == r["verdict"]):  # fmt: skip
-            row["verdict"] = "inconclusive"
-            row["reason"] = (
-                f"parse-limited: {_pct(mine)} of the {r['lang']} replies and {_pct(ref)} of the {reference} "
-                f"ones were not read directly; {wrong.get('verdict')} if every one of them is wrong, "
-                f"{right.get('verdict')} if every one is right (as read: {r['verdict']})"
-            )
-    return row
+    extra = {**r.extra, "not_read_share": mine, "not_read_share_reference": ref, "parse_limited": flag}
+    if not flag:
+        return replace(r, extra=extra)
+    key = (r.task, r.metric, r.lang)
+    wrong, right = extremes["unread_wrong"].get(key), extremes["unread_right"].get(key)
+    as_wrong, as_right = (None if wrong is None else wrong.verdict), (None if right is None else right.verdict)
+    extra.update(
+        verdict_as_read=r.verdict, verdict_unread_wrong=as_wrong, verdict_unread_right=as_right,
+        difference_unread_wrong=None if wrong is None else wrong.difference,
+        difference_unread_right=None if right is None else right.difference,
+    )  # fmt: skip
+    if r.verdict in ("non-inferior", "inferior") and not as_wrong == as_right == r.verdict:
+        return replace(r, extra=extra, verdict="inconclusive", reason=(
+            f"parse-limited: {_pct(mine)} of the {r.lang} replies and {_pct(ref)} of the {reference} "
+            f"ones were not read directly; {as_wrong} if every one of them is wrong, "
+            f"{as_right} if every one is right (as read: {r.verdict})"
+        ))  # fmt: skip
+    return replace(r, extra=extra)
 
 
 def _pct(share: float | None) -> str:
     return "none" if share is None else f"{100 * share:.1f}%"
-

@@ -16,18 +16,26 @@ and each gap is unpaired (``analysis.gaps.gap_unpaired``: Welch's t or Fisher's 
 
 from __future__ import annotations
 
-import math
 import warnings
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Literal
+from typing import Literal
 
 import pandas as pd
 
-from xlingmed.analysis.gaps import gap_unpaired, gap_vs_reference
-from xlingmed.analysis.paired import cochran_q, friedman, paired_pairwise
-from xlingmed.analysis.paper import anova_oneway, tukey_hsd, unpaired_t
+from xlingmed.analysis.gaps import Gap, OutcomeKey, UnpairedGap, gap_unpaired, gap_vs_reference
+from xlingmed.analysis.paired import (
+    CochranQ,
+    Omnibus,
+    PairedBinary,
+    PairedContinuous,
+    cochran_q,
+    friedman,
+    paired_pairwise,
+)
+from xlingmed.analysis.paper import Anova, Tukey, UnpairedT, anova_oneway, tukey_hsd, unpaired_t
+from xlingmed.analysis.records import StatKey, Tables, without_nan
 from xlingmed.cells import read_csv
 from xlingmed.errors import DataError
 from xlingmed.outcomes import TaskOutcome, apart
@@ -139,6 +147,19 @@ def _values(task: str, metric: str, variant: str, temperature: float | None, m: 
     return MetricValues(task, name, temperature, kind, bool(m["higher_is_better"].iloc[0]), values)
 
 
+@dataclass(frozen=True)
+class RunStats(Tables):
+    """Every statistic of a run (``analyse_run``), one list of records per table; ``tables()`` names them as the
+    ``stats/*.csv`` files are named, in that order."""
+
+    paper_anova: list[Anova] = field(default_factory=list)
+    paper_tukey: list[Tukey] = field(default_factory=list)
+    paper_unpaired_t: list[UnpairedT] = field(default_factory=list)
+    paired: list[PairedContinuous | PairedBinary] = field(default_factory=list)
+    omnibus: list[Omnibus | CochranQ] = field(default_factory=list)
+    gaps: list[Gap | UnpairedGap] = field(default_factory=list)
+
+
 def analyse_run(
     run_dir: Path,
     languages: Sequence[str],
@@ -148,30 +169,26 @@ def analyse_run(
     n_resamples: int = 10_000,
     seed: int = 0,
     parallel: bool = True,
-) -> dict[str, list[dict[str, Any]]]:
-    """Every statistic of the run, as tables (lists of flat rows) named ``paper_anova``, ``paper_tukey``,
-    ``paper_unpaired_t``, ``paired``, ``omnibus`` and ``gaps``; each row names criterion, metric, temperature.
+) -> RunStats:
+    """Every statistic of the run (``RunStats``): the tables ``paper_anova``, ``paper_tukey``, ``paper_unpaired_t``,
+    ``paired``, ``omnibus`` and ``gaps``; each record's ``key`` names criterion, metric, temperature, and a NaN is
+    ``None``.
 
     ``parallel``: the benchmark holds the same questions in every language (``summary.json`` ``dataset.parallel``;
     true for every set that does not say otherwise). When false, only unpaired statistics are computed."""
-    tables: dict[str, list[dict[str, Any]]] = {
-        k: [] for k in ("paper_anova", "paper_tukey", "paper_unpaired_t", "paired", "omnibus", "gaps")
-    }
+    stats = RunStats()
     with warnings.catch_warnings():
-        # degenerate inputs (a toy model's identical answers: zero variance) give NaN, reported as None below
+        # degenerate inputs (a toy model's identical answers: zero variance) give NaN, reported as None
         warnings.simplefilter("ignore", RuntimeWarning)
         from statsmodels.tools.sm_exceptions import ValueWarning
 
         warnings.simplefilter("ignore", ValueWarning)  # the same inputs: "covariance of constraints … rank 0"
-        _fill(tables, run_dir, languages, reference, n_resamples, seed, parallel, tasks)
-    return {
-        name: [{k: (None if isinstance(v, float) and math.isnan(v) else v) for k, v in row.items()} for row in rows]
-        for name, rows in tables.items()
-    }
+        _fill(stats, run_dir, languages, reference, n_resamples, seed, parallel, tasks)
+    return stats
 
 
 def _fill(
-    tables: dict[str, list[dict[str, Any]]],
+    stats: RunStats,
     run_dir: Path,
     languages: Sequence[str],
     reference: str,
@@ -182,20 +199,22 @@ def _fill(
 ) -> None:
     for mv in metric_values(run_dir, tasks):
         langs = [lang for lang in languages if lang in set(mv.values["lang"])]
-        key = {"criterion": mv.criterion, "metric": mv.metric, "temperature": mv.temperature}
+        key = StatKey(mv.criterion, mv.metric, mv.temperature)
         if len(langs) < 2 or mv.values.empty:
             continue
         if mv.kind == "continuous":
-            tables["paper_anova"].append({**key, **anova_oneway(mv.values, langs)})
-            tables["paper_tukey"] += [{**key, **r} for r in tukey_hsd(mv.values, langs)]
-            tables["paper_unpaired_t"] += [{**key, **r} for r in unpaired_t(mv.values, langs)]
+            stats.paper_anova.append(without_nan(replace(anova_oneway(mv.values, langs), key=key)))
+            stats.paper_tukey.extend(without_nan(replace(r, key=key)) for r in tukey_hsd(mv.values, langs))
+            stats.paper_unpaired_t.extend(without_nan(replace(r, key=key)) for r in unpaired_t(mv.values, langs))
         if parallel:
-            test, omnibus = ("friedman", friedman) if mv.kind == "continuous" else ("cochran_q", cochran_q)
-            tables["omnibus"].append({**key, "test": test, **omnibus(mv.values, langs)})
-            tables["paired"] += [{**key, **r} for r in paired_pairwise(mv.values, langs, kind=mv.kind)]
+            omnibus = friedman(mv.values, langs) if mv.kind == "continuous" else cochran_q(mv.values, langs)
+            stats.omnibus.append(without_nan(replace(omnibus, key=key)))
+            pairs = paired_pairwise(mv.values, langs, kind=mv.kind)
+            stats.paired.extend(without_nan(replace(r, key=key)) for r in pairs)
         if reference in langs:
             gap = gap_vs_reference if parallel else gap_unpaired
+            direction = OutcomeKey(mv.criterion, mv.metric, mv.temperature, mv.higher_is_better)
             for lang in langs:
                 if lang != reference:
                     row = gap(mv.values, lang, reference, kind=mv.kind, n_resamples=n_resamples, seed=seed)
-                    tables["gaps"].append({**key, "higher_is_better": mv.higher_is_better, **row})
+                    stats.gaps.append(without_nan(replace(row, key=direction)))

@@ -14,10 +14,11 @@ that readers written for the rows read records unchanged.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields
-from functools import cached_property
 from typing import Any
+
+from xlingmed.analysis.records import SPREAD, Record
 
 PAIRED_BOOTSTRAP = "paired bootstrap"
 UNPAIRED_BOOTSTRAP = "unpaired bootstrap"
@@ -33,10 +34,12 @@ METHODS = {
 """Each ``Verdict.method`` and how its bounds were made, as the footnotes say it."""
 
 JUDGE_ONLY_PREFIX = "judge_only_"
+MIN_ITEMS = 20
+MIN_JUDGE_KAPPA = 0.6  # "substantial" agreement (Landis & Koch, Biometrics 1977: 0.61–0.80)
 
 
 @dataclass(frozen=True, eq=False)
-class Verdict(Mapping[str, Any]):
+class Verdict(Record):
     """One non-inferiority verdict of ``lang`` against ``reference`` on one outcome.
 
     Attributes:
@@ -96,8 +99,8 @@ class Verdict(Mapping[str, Any]):
     judge_corrected: bool = False
     human_labels: int = 0
     labels_needed: int | None = None
-    judge_only: Mapping[str, Any] = field(default_factory=dict)
-    extra: Mapping[str, Any] = field(default_factory=dict)
+    extra: Mapping[str, Any] = field(default_factory=dict, metadata=SPREAD)
+    judge_only: Mapping[str, Any] = field(default_factory=dict, metadata={**SPREAD, "prefix": JUDGE_ONLY_PREFIX})
 
     @classmethod
     def from_row(cls, row: Mapping[str, Any]) -> Verdict:
@@ -128,34 +131,39 @@ class Verdict(Mapping[str, Any]):
         extra = {k: v for k, v in row.items() if k not in names and not k.startswith(JUDGE_ONLY_PREFIX)}
         return cls(**{**defaults, **given}, judge_only=judge_only, extra=extra)
 
-    @cached_property
-    def _row(self) -> dict[str, Any]:
-        out: dict[str, Any] = {}
-        for f in fields(self):
-            if f.name not in ("judge_only", "extra"):
-                out[f.name] = getattr(self, f.name)
-        out.update(self.extra)
-        out.update({f"{JUDGE_ONLY_PREFIX}{k}": v for k, v in self.judge_only.items()})
-        return out
-
-    def row(self) -> dict[str, Any]:
-        """The ``verdicts.csv`` row: the fields in order (``task, outcome, metric…``), then ``extra``, then the
-        ``judge_only_*`` columns."""
-        return dict(self._row)
-
-    def __getitem__(self, key: str) -> Any:
-        return self._row[key]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._row)
-
-    def __len__(self) -> int:
-        return len(self._row)
+    # row(), and the mapping of the row, are Record's: the fields in order (``task, outcome, metric…``), then
+    # ``extra``, then the ``judge_only_*`` columns
 
     @property
     def method_words(self) -> str:
         """How the bounds were made, in words (``METHODS``)."""
         return METHODS.get(self.method, self.method)
+
+
+@dataclass(frozen=True)
+class VerdictOptions:
+    """How ``analysis.verdicts.noninferiority`` decides each verdict (one record instead of ten keyword arguments).
+
+    Attributes:
+        alpha: the one-sided level of each test (bounds are one-sided (1 − α) bounds).
+        equivalence: add the TOST equivalence test (|Δ| < δ), Holm-corrected like the others.
+        min_items: fewer paired items than this is inconclusive whatever the resamples say.
+        judges: (task, language) → ``{"judge_kappa", "n_items"}`` (``annotate.agreement.judge_reliability``).
+        min_judge_kappa: a judged verdict needs the judge's κ with humans at least this to be ``judge_verified``.
+        n_resamples, seed: the bootstrap (the k-th language of an outcome resamples with ``seed + k``).
+        parallel: the same questions in every language (paired); false: unpaired.
+        parse_limits: mark and recompute the verdicts where many replies were not read by a direct rule.
+    """
+
+    alpha: float = 0.05
+    equivalence: bool = False
+    min_items: int = MIN_ITEMS
+    judges: Mapping[tuple[str, str], Mapping[str, Any]] = field(default_factory=dict)
+    min_judge_kappa: float = MIN_JUDGE_KAPPA
+    n_resamples: int = 10_000
+    seed: int = 0
+    parallel: bool = True
+    parse_limits: bool = True
 
 
 def as_verdicts(rows: Sequence[Verdict | Mapping[str, Any]]) -> list[Verdict]:

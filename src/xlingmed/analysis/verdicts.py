@@ -31,7 +31,7 @@ import functools
 import math
 import warnings
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -39,14 +39,14 @@ import pandas as pd
 
 from xlingmed.analysis.items import difference, item_table, resample, statistic_of
 from xlingmed.analysis.paired import holm
-from xlingmed.analysis.verdict_record import PAIRED_BOOTSTRAP, UNPAIRED_BOOTSTRAP
+from xlingmed.analysis.verdict_record import MIN_ITEMS as MIN_ITEMS  # kept here for callers of their old home
+from xlingmed.analysis.verdict_record import MIN_JUDGE_KAPPA as MIN_JUDGE_KAPPA
+from xlingmed.analysis.verdict_record import PAIRED_BOOTSTRAP, UNPAIRED_BOOTSTRAP, Verdict, VerdictOptions
 from xlingmed.errors import ConfigError
 from xlingmed.outcomes import TaskOutcome, apart, group_of
 
 NONINFERIOR, INFERIOR, INCONCLUSIVE = "non-inferior", "inferior", "inconclusive"
-MIN_ITEMS = 20
 POWER = 0.8
-MIN_JUDGE_KAPPA = 0.6  # "substantial" agreement (Landis & Koch, Biometrics 1977: 0.61–0.80)
 
 
 @dataclass(frozen=True)
@@ -144,246 +144,228 @@ def noninferiority(
     margins: Mapping[str, float] | None = None,
     *,
     tasks: Mapping[str, TaskOutcome],
-    alpha: float = 0.05,
-    equivalence: bool = False,
-    min_items: int = MIN_ITEMS,
-    judges: Mapping[tuple[str, str], Mapping[str, Any]] | None = None,
-    min_judge_kappa: float = MIN_JUDGE_KAPPA,
-    n_resamples: int = 10_000,
-    seed: int = 0,
-    parallel: bool = True,
-    parse_limits: bool = True,
-) -> list[dict[str, Any]]:
+    options: VerdictOptions | None = None,
+    **settings: Any,
+) -> list[Verdict]:
     """Non-inferiority verdicts of every language against ``reference`` on each primary outcome in ``scores``.
 
     Args:
         scores: a run's Scores (``analysis.run.read_scores``); only the plain question (no prompt condition).
         languages: the run's languages; those other than ``reference`` get a verdict.
         margins: δ per outcome name (``parse_margins``); the rest use the task's default.
-        alpha: one-sided level of each test (the bounds are one-sided (1 − α) bounds).
-        equivalence: add the TOST equivalence test (|Δ| < δ), Holm-corrected like the others.
-        judges: (task, language) → ``{"judge_kappa", "n_items"}`` (``annotate.agreement.judge_reliability``); a
-            verdict on a judged outcome (``TaskSpec.judged``) whose language has no κ, or one below
-            ``min_judge_kappa``, is marked ``judge_verified`` False.
-        parallel: the same questions in every language (pairs); false: unpaired (module doc).
-        parse_limits: mark the verdicts where more than 5 % of the language's (or the reference's) replies were
-            not read by a direct rule, and compute them under both extremes (``analysis.parse_limits``).
+        tasks: each task's outcomes (``tasks.registry.task_outcomes``).
+        options: the level, resamples, seed, design, equivalence, judges and parse limits (``VerdictOptions``;
+            ``None``: its defaults). A verdict on a judged outcome (``TaskSpec.judged``) whose language has no κ
+            in ``options.judges``, or one below ``options.min_judge_kappa``, is marked ``judge_verified`` False;
+            with ``options.parse_limits`` the verdicts where more than 5 % of the language's (or the reference's)
+            replies were not read by a direct rule are computed under both extremes (``analysis.parse_limits``).
+        settings: ``VerdictOptions``'s fields as keywords (``alpha=0.1``), as ``noninferiority`` took them in
+            0.1; not with ``options``.
 
     Returns:
-        One row per (outcome, language): task, outcome, metric, statistic, unit, lang, reference, design
-        (``paired``/``unpaired``), n_items (paired; unpaired: the language's), n_reference (unpaired), margin,
-        alpha, value_reference, value_lang, difference (Δ, better direction), lower, upper (one-sided (1 − α)
-        bounds of Δ), p_noninferior, p_inferior (raw and ``_holm``), verdict, reason,
-        n_items_needed (inconclusive only), judge_kappa, judge_items and judge_verified (judged outcomes; else
-        None), method (``paired bootstrap`` / ``unpaired bootstrap``) and provenance (resamples, seed), with
-        ``equivalence`` p_equivalence(_holm) and equivalent, and with ``parse_limits`` the parse
-        columns of ``analysis.parse_limits.apply`` (a parse-limited verdict that differs between the extremes is
-        inconclusive). Values are in the outcome's units (a proportion for accuracy, not %).
+        One ``Verdict`` per (outcome, language), the outcomes in the order of ``tasks``, an outcome's languages
+        without an item first. Values are in the outcome's units (a proportion for accuracy, not %); ``extra``
+        holds, with ``equivalence``, ``p_equivalence``, ``p_equivalence_holm`` and ``equivalent`` (rows with
+        items), and with ``parse_limits`` the parse columns of ``analysis.parse_limits.apply`` (a parse-limited
+        verdict that differs between the extremes is inconclusive).
     """
-    rows: list[dict[str, Any]] = []
+    if settings and options is not None:
+        raise TypeError("noninferiority: give VerdictOptions or its fields as keywords, not both")
+    options = options or VerdictOptions(**settings)
+    rows: list[Verdict] = []
     plain = scores[scores["condition"].isna()] if "condition" in scores else scores
     tasks = apart(tasks, scores["task"]) if "task" in scores else tasks
-    design = _Design(alpha, equivalence, min_items, n_resamples, seed, parallel, judges or {}, min_judge_kappa)
     for oc in outcomes(tasks, margins):
         sub = plain[(plain["task"] == oc.task) & (plain["metric"] == oc.metric)]
         if not sub.empty and reference in set(sub["lang"]):
-            rows += _outcome_rows(oc, sub, [lg for lg in languages if lg != reference], reference, design)
-    out = [{k: v for k, v in r.items() if not k.startswith("_")} for r in rows]
-    if not parse_limits or not out:
-        return out
-    again = functools.partial(
-        noninferiority, languages=languages, reference=reference, margins=margins, tasks=tasks, alpha=alpha,
-        equivalence=equivalence, min_items=min_items, judges=judges, min_judge_kappa=min_judge_kappa,
-        n_resamples=n_resamples, seed=seed, parallel=parallel, parse_limits=False,
-    )  # fmt: skip
-    return _parse_limited(out, plain, reference, outcomes(apart(tasks, scores["task"]), margins), again)
+            rows += _outcome_rows(oc, sub, [lg for lg in languages if lg != reference], reference, options)
+    if not options.parse_limits or not rows:
+        return rows
+    again = functools.partial(noninferiority, languages=languages, reference=reference, margins=margins,
+                              tasks=tasks, options=replace(options, parse_limits=False))  # fmt: skip
+    return _parse_limited(rows, plain, reference, outcomes(apart(tasks, scores["task"]), margins), again)
 
 
 def _parse_limited(
-    out: list[dict[str, Any]], plain: pd.DataFrame, reference: str, ocs: list[Outcome],
-    again: Callable[[pd.DataFrame], list[dict[str, Any]]],
-) -> list[dict[str, Any]]:  # fmt: skip
-    """``analysis.parse_limits.apply`` on the verdict rows ``out``: ``again`` computes them from other Scores."""
+    out: list[Verdict], plain: pd.DataFrame, reference: str, ocs: list[Outcome],
+    again: Callable[[pd.DataFrame], list[Verdict]],
+) -> list[Verdict]:  # fmt: skip
+    """``analysis.parse_limits.apply`` on the verdicts ``out``: ``again`` computes them from other Scores."""
     from xlingmed.analysis import parse_limits as limits
 
     statistics = {(oc.task, oc.metric): oc.statistic for oc in ocs}
     return limits.apply(out, plain, reference, statistics, again)
 
 
-@dataclass(frozen=True)
-class _Design:
-    """The settings of ``noninferiority`` that every (outcome, language) row is computed under."""
+@dataclass
+class _Draft:
+    """One (outcome, language) verdict while ``_decide`` has not yet decided it: the record so far, the columns it
+    will carry in ``extra`` (the equivalence test), and the spread of the difference that the items needed use."""
 
-    alpha: float
-    equivalence: bool
-    min_items: int
-    n_resamples: int
-    seed: int
-    parallel: bool
-    judges: Mapping[tuple[str, str], Mapping[str, Any]]
-    min_judge_kappa: float
+    verdict: Verdict
+    extra: dict[str, float | bool | None] = field(default_factory=dict)
+    sd: float | None = None  # of the per-item differences (a mean, paired), for the t-test's power
+    se: float = 0.0  # of the bootstrap difference
 
 
 def _outcome_rows(
-    oc: Outcome, sub: pd.DataFrame, languages: list[str], reference: str, design: _Design
-) -> list[dict[str, Any]]:
-    """The rows of one outcome (``sub``: its Scores), one per language other than the reference: first those
-    without items (inconclusive), then the others with their verdicts (``_decide``)."""
-    rows: list[dict[str, Any]] = []
-    alpha, parallel, n_resamples, seed = design.alpha, design.parallel, design.n_resamples, design.seed
+    oc: Outcome, sub: pd.DataFrame, languages: list[str], reference: str, options: VerdictOptions
+) -> list[Verdict]:
+    """The verdicts of one outcome (``sub``: its Scores), one per language other than the reference: first those
+    without items (inconclusive), then the others (``_decide``)."""
+    rows: list[Verdict] = []
+    alpha, parallel, n_resamples, seed = options.alpha, options.parallel, options.n_resamples, options.seed
     higher = bool(sub["higher_is_better"].iloc[0])
     sign = 1.0 if higher else -1.0
     ref_table = item_table(sub, reference, oc.statistic)
-    block = []
+    block: list[_Draft] = []
     for k, lang in enumerate(languages):
-        lang_table = item_table(sub, lang, oc.statistic)
-        row: dict[str, Any] = {
-            "task": oc.task, "outcome": oc.name, "metric": oc.metric, "statistic": oc.statistic,
-            "unit": oc.unit, "higher_is_better": higher, "lang": lang, "reference": reference,
-            "design": "paired" if parallel else "unpaired", "n_items": 0, "n_reference": None,
-            "margin": oc.margin, "alpha": alpha, **_judge(oc, lang, design.judges, design.min_judge_kappa),
-            "method": PAIRED_BOOTSTRAP if parallel else UNPAIRED_BOOTSTRAP,
-            "provenance": f"{n_resamples} resamples, seed {seed + k}",
-        }  # fmt: skip
-        tables = (ref_table, lang_table)
-        if _estimate(row, oc, tables, sign, (n_resamples, seed + k), parallel, alpha, design.equivalence):
-            block.append(row)
+        kappa, judge_items, verified = _judge(oc, lang, options.judges, options.min_judge_kappa)
+        base = Verdict(
+            task=oc.task, outcome=oc.name, metric=oc.metric, statistic=oc.statistic, unit=oc.unit,
+            higher_is_better=higher, lang=lang, reference=reference, design="paired" if parallel else "unpaired",
+            n_items=0, n_reference=None, margin=oc.margin, alpha=alpha, judge_kappa=kappa, judge_items=judge_items,
+            judge_verified=verified, method=PAIRED_BOOTSTRAP if parallel else UNPAIRED_BOOTSTRAP,
+            provenance=f"{n_resamples} resamples, seed {seed + k}",
+        )  # fmt: skip
+        drafted = _estimate(base, oc, (ref_table, item_table(sub, lang, oc.statistic)), sign, seed + k, options)
+        if isinstance(drafted, _Draft):
+            block.append(drafted)
         else:
-            rows.append(row)
-    _decide(block, alpha, design.min_items, design.equivalence)
-    return rows + block
+            rows.append(drafted)
+    return rows + _decide(block, options)
 
 
 def _estimate(
-    row: dict[str, Any], oc: Outcome, tables: tuple[pd.DataFrame, pd.DataFrame], sign: float,
-    resampling: tuple[int, int], parallel: bool, alpha: float, equivalence: bool,
-) -> bool:  # fmt: skip
-    """Fills one (outcome, language) row of ``noninferiority`` from the reference's and the language's item tables:
-    the values, the difference and its bootstrap bounds and p-values (``resampling``: resamples, seed), and the
-    ``_sd``/``_se`` that ``_decide`` reads. False, with the row made inconclusive, where a side has no item."""
+    base: Verdict, oc: Outcome, tables: tuple[pd.DataFrame, pd.DataFrame], sign: float, seed: int,
+    options: VerdictOptions,
+) -> _Draft | Verdict:  # fmt: skip
+    """One (outcome, language) verdict of ``noninferiority`` from the reference's and the language's item tables:
+    the values, the difference and its bootstrap bounds and p-values (resampled with ``seed``), and the spread
+    that ``_decide`` reads; the verdict itself, inconclusive, where a side has no item."""
     ref_table, lang_table = tables
-    n_resamples, seed = resampling
-    lang, reference = row["lang"], row["reference"]
-    if parallel:
+    lang, reference, n_resamples = base.lang, base.reference, options.n_resamples
+    if options.parallel:
         items = ref_table.index.intersection(lang_table.index)
         ref, mine = ref_table.loc[items].to_numpy(float), lang_table.loc[items].to_numpy(float)
-        row["n_items"] = len(items)
+        base = replace(base, n_items=len(items))
         if len(items) == 0:
-            row.update({"verdict": INCONCLUSIVE, "reason": f"no item scored in both {lang} and {reference}"})
-            return False
-        boot = _paired_boot(row, oc.statistic, ref, mine, sign, n_resamples, seed)
+            return replace(base, verdict=INCONCLUSIVE, reason=f"no item scored in both {lang} and {reference}")
+        values, boot = _paired_boot(oc.statistic, ref, mine, sign, n_resamples, seed)
     else:
         ref, mine = ref_table.to_numpy(float), lang_table.to_numpy(float)
-        row.update(n_items=len(mine), n_reference=len(ref))
+        base = replace(base, n_items=len(mine), n_reference=len(ref))
         if len(mine) == 0 or len(ref) == 0:
             missing = lang if len(mine) == 0 else reference
-            row.update({"verdict": INCONCLUSIVE, "reason": f"unpaired; no item scored in {missing}"})
-            return False
-        boot = _unpaired_boot(row, oc.statistic, ref, mine, sign, n_resamples, seed)
-    _tests(row, boot, oc.margin, alpha, equivalence, n_resamples)
-    if oc.statistic == "mean" and parallel:
+            return replace(base, verdict=INCONCLUSIVE, reason=f"unpaired; no item scored in {missing}")
+        values, boot = _unpaired_boot(oc.statistic, ref, mine, sign, n_resamples, seed)
+    value_ref, value_lang, estimate = values
+    base = replace(base, value_reference=value_ref, value_lang=value_lang, difference=estimate)
+    draft = _tests(base, boot, oc.margin, options)
+    if oc.statistic == "mean" and options.parallel:
         d = sign * (mine[:, 0] / mine[:, 1] - ref[:, 0] / ref[:, 1])
-        row["_sd"] = float(np.std(d, ddof=1)) if len(d) > 1 else 0.0
-    else:
-        row["_sd"] = None
-    row["_se"] = float(np.std(boot, ddof=1))
-    return True
+        draft.sd = float(np.std(d, ddof=1)) if len(d) > 1 else 0.0
+    draft.se = float(np.std(boot, ddof=1))
+    return draft
+
+
+Values = tuple[float, float, float]  # the reference's value, the language's, and the difference (better direction)
 
 
 def _paired_boot(
-    row: dict[str, Any], statistic: str, ref: np.ndarray, mine: np.ndarray, sign: float, n_resamples: int, seed: int
-) -> np.ndarray:
-    """Fills ``value_reference``, ``value_lang`` and ``difference`` (better direction) of a paired row; returns the
-    bootstrap distribution of the difference (items resampled in pairs)."""
+    statistic: str, ref: np.ndarray, mine: np.ndarray, sign: float, n_resamples: int, seed: int
+) -> tuple[Values, np.ndarray]:
+    """The ``Values`` of a paired comparison and the bootstrap distribution of the difference (items resampled in
+    pairs)."""
     stat = difference(statistic, ref, mine)
     ones = np.ones((1, len(ref)))
     estimate = sign * float(stat(ones)[0]) + 0.0  # + 0.0: no "−0.0" for a lower-is-better outcome
     value_ref = float(statistic_of(statistic, ref)(ones)[0])
     value_lang = float(statistic_of(statistic, mine)(ones)[0])
-    row.update(value_reference=value_ref, value_lang=value_lang, difference=estimate)
     boot: np.ndarray = sign * resample(stat, len(ref), n_resamples, seed) + 0.0
-    return boot
+    return (value_ref, value_lang, estimate), boot
 
 
 def _unpaired_boot(
-    row: dict[str, Any], statistic: str, ref: np.ndarray, mine: np.ndarray, sign: float, n_resamples: int, seed: int
-) -> np.ndarray:
-    """As ``_paired_boot`` for an unpaired row: each language's own items resampled on their own (there are no
-    pairs to keep together), the reference's with ``seed + 7919``."""
+    statistic: str, ref: np.ndarray, mine: np.ndarray, sign: float, n_resamples: int, seed: int
+) -> tuple[Values, np.ndarray]:
+    """As ``_paired_boot`` for an unpaired comparison: each language's own items resampled on their own (there are
+    no pairs to keep together), the reference's with ``seed + 7919``."""
     of_ref, of_lang = statistic_of(statistic, ref), statistic_of(statistic, mine)
     value_ref = float(of_ref(np.ones((1, len(ref))))[0])
     value_lang = float(of_lang(np.ones((1, len(mine))))[0])
     estimate = sign * (value_lang - value_ref) + 0.0
-    row.update(value_reference=value_ref, value_lang=value_lang, difference=estimate)
     boot_lang = resample(of_lang, len(mine), n_resamples, seed)
     boot: np.ndarray = sign * (boot_lang - resample(of_ref, len(ref), n_resamples, seed + 7919)) + 0.0
-    return boot
+    return (value_ref, value_lang, estimate), boot
 
 
-def _tests(
-    row: dict[str, Any], boot: np.ndarray, margin: float, alpha: float, equivalence: bool, n_resamples: int
-) -> None:
-    """Fills a row's one-sided bounds and bootstrap p-values (``p_noninferior``, ``p_inferior``, and with
-    ``equivalence`` ``p_equivalence``) from the difference's bootstrap distribution ``boot``."""
+def _tests(v: Verdict, boot: np.ndarray, margin: float, options: VerdictOptions) -> _Draft:
+    """``v`` with its one-sided bounds and bootstrap p-values (``p_noninferior``, ``p_inferior``; with
+    ``equivalence`` ``p_equivalence``, in ``extra``) from the difference's bootstrap distribution ``boot``."""
+    n_resamples, alpha = options.n_resamples, options.alpha
     p_ni = (1 + int(np.sum(boot <= -margin))) / (n_resamples + 1)
     p_inf = (1 + int(np.sum(boot >= -margin))) / (n_resamples + 1)
-    row.update(
-        lower=float(np.quantile(boot, alpha)), upper=float(np.quantile(boot, 1 - alpha)),
-        p_noninferior=p_ni, p_inferior=p_inf,
-    )  # fmt: skip
-    if equivalence:
-        row["p_equivalence"] = max(p_ni, (1 + int(np.sum(boot >= margin))) / (n_resamples + 1))
+    v = replace(v, lower=float(np.quantile(boot, alpha)), upper=float(np.quantile(boot, 1 - alpha)),
+                p_noninferior=p_ni, p_inferior=p_inf)  # fmt: skip
+    draft = _Draft(v)
+    if options.equivalence:
+        draft.extra["p_equivalence"] = max(p_ni, (1 + int(np.sum(boot >= margin))) / (n_resamples + 1))
+    return draft
 
 
 def _judge(
     oc: Outcome, lang: str, judges: Mapping[tuple[str, str], Mapping[str, Any]], min_kappa: float
-) -> dict[str, Any]:
-    """The judge's agreement with humans in ``lang`` and whether it clears ``min_kappa`` (judged outcomes)."""
+) -> tuple[float | None, int | None, bool | None]:
+    """The judge's κ with humans in ``lang``, on how many items, and whether it clears ``min_kappa`` (judged
+    outcomes; ``None`` three times for the others)."""
     if not oc.judged:
-        return {"judge_kappa": None, "judge_items": None, "judge_verified": None}
+        return None, None, None
     measured = judges.get((oc.task, lang)) or {}
     kappa = measured.get("judge_kappa")
-    return {
-        "judge_kappa": kappa,
-        "judge_items": measured.get("n_items", 0),
-        "judge_verified": kappa is not None and kappa >= min_kappa,
-    }
+    return kappa, measured.get("n_items", 0), kappa is not None and kappa >= min_kappa
 
 
-def holm_columns(block: list[dict[str, Any]], keys: Sequence[str]) -> None:
-    """Each p-value column ``key`` of the rows of one outcome, Holm-corrected across them, as ``key_holm``."""
-    for key in keys:
-        for r, p in zip(block, holm([r[key] for r in block]), strict=True):
-            r[f"{key}_holm"] = float(p)
-
-
-def _decide(block: list[dict[str, Any]], alpha: float, min_items: int, equivalence: bool) -> None:
+def _decide(block: list[_Draft], options: VerdictOptions) -> list[Verdict]:
     """Holm across the languages of one outcome, then each language's verdict and, if inconclusive, the items
     needed (at α / m, Holm's strictest step, so the estimate holds whatever the other languages do)."""
     if not block:
-        return
-    holm_columns(block, ["p_noninferior", "p_inferior", *(["p_equivalence"] if equivalence else [])])
-    m = len(block)
-    for r in block:
-        if equivalence:
-            r["equivalent"] = bool(r["p_equivalence_holm"] < alpha and r["n_items"] >= min_items)
-        n = min(r["n_items"], r["n_reference"]) if r["n_reference"] is not None else r["n_items"]
-        if math.isnan(r["margin"]):  # an outcome with no default margin (another tool's metric, in its own units)
-            r["verdict"], r["n_items_needed"] = INCONCLUSIVE, None
-            for key in ("p_noninferior", "p_inferior", "p_noninferior_holm", "p_inferior_holm"):
-                r[key] = None  # a test against no margin tests nothing
-            r["reason"] = (f"no margin: --margin {r['outcome'].split(' (')[0]}=δ gives one, in {r['unit']}; "
-                           f"the bounds are [{r['lower']:+.4g}, {r['upper']:+.4g}]")  # fmt: skip
-        elif n < min_items:
-            r["verdict"], r["reason"] = INCONCLUSIVE, f"{paired(n, r['design'])}, fewer than {min_items}"
-        elif r["p_noninferior_holm"] < alpha:
-            r["verdict"], r["reason"] = NONINFERIOR, f"lower bound {r['lower']:+.4g} > −δ = {-r['margin']:+.4g}"
-        elif r["p_inferior_holm"] < alpha:
-            r["verdict"], r["reason"] = INFERIOR, f"upper bound {r['upper']:+.4g} < −δ = {-r['margin']:+.4g}"
-        else:
-            r["verdict"] = INCONCLUSIVE
-            r["reason"] = f"the bounds [{r['lower']:+.4g}, {r['upper']:+.4g}] straddle −δ = {-r['margin']:+.4g}"
-        if r["verdict"] == INCONCLUSIVE and not math.isnan(r["margin"]):
-            r["n_items_needed"] = _items_needed(r["difference"], r["margin"], r["_se"], n, alpha / m, r["_sd"])
-        if r["design"] == "unpaired":  # beside every number: these are not the same questions
-            r["reason"] = f"unpaired (different questions per language); {r['reason']}"
+        return []
+    alpha = options.alpha
+    p_ni = holm([float(d.verdict.p_noninferior or 0.0) for d in block])
+    p_inf = holm([float(d.verdict.p_inferior or 0.0) for d in block])
+    p_eq = holm([float(d.extra["p_equivalence"] or 0.0) for d in block]) if options.equivalence else None
+    out = []
+    for k, d in enumerate(block):
+        v = replace(d.verdict, p_noninferior_holm=float(p_ni[k]), p_inferior_holm=float(p_inf[k]))
+        if p_eq is not None:
+            d.extra["p_equivalence_holm"] = float(p_eq[k])
+            d.extra["equivalent"] = bool(p_eq[k] < alpha and v.n_items >= options.min_items)
+        out.append(_decided(v, d, options, len(block), (float(p_ni[k]), float(p_inf[k]))))
+    return out
+
+
+def _decided(v: Verdict, d: _Draft, options: VerdictOptions, m: int, p_holm: tuple[float, float]) -> Verdict:
+    """The verdict of ``v`` (its Holm-corrected p-values ``p_holm``, one of ``m`` languages) and its reason."""
+    alpha, min_items, margin, lower, upper = options.alpha, options.min_items, v.margin, v.lower, v.upper
+    n = min(v.n_items, v.n_reference) if v.n_reference is not None else v.n_items
+    if math.isnan(margin):  # an outcome with no default margin (another tool's metric, in its own units)
+        # a test against no margin tests nothing
+        v = replace(v, p_noninferior=None, p_inferior=None, p_noninferior_holm=None, p_inferior_holm=None)
+        verdict, reason = INCONCLUSIVE, (f"no margin: --margin {v.outcome.split(' (')[0]}=δ gives one, in {v.unit}; "
+                                         f"the bounds are [{lower:+.4g}, {upper:+.4g}]")  # fmt: skip
+    elif n < min_items:
+        verdict, reason = INCONCLUSIVE, f"{paired(n, v.design)}, fewer than {min_items}"
+    elif p_holm[0] < alpha:
+        verdict, reason = NONINFERIOR, f"lower bound {lower:+.4g} > −δ = {-margin:+.4g}"
+    elif p_holm[1] < alpha:
+        verdict, reason = INFERIOR, f"upper bound {upper:+.4g} < −δ = {-margin:+.4g}"
+    else:
+        verdict = INCONCLUSIVE
+        reason = f"the bounds [{lower:+.4g}, {upper:+.4g}] straddle −δ = {-margin:+.4g}"
+    needed = None
+    if verdict == INCONCLUSIVE and not math.isnan(margin):
+        needed = _items_needed(float(v.difference or 0.0), margin, d.se, n, alpha / m, d.sd)
+    if v.design == "unpaired":  # beside every number: these are not the same questions
+        reason = f"unpaired (different questions per language); {reason}"
+    return replace(v, verdict=verdict, reason=reason, n_items_needed=needed, extra=dict(d.extra))

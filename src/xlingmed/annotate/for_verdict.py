@@ -128,10 +128,10 @@ def shortfall(run_dir: Path, sets: Sequence[Path], margins: Mapping[str, float] 
     languages = sorted(set(scores["lang"]))
     need: dict[str, int] = {}
     for r in corrected_rows(scores, humans, languages, margins=margins, tasks=tasks, alpha=alpha):
-        if r["verdict"] == "inconclusive" and r.get("labels_needed") is not None:
-            more = int(r["labels_needed"]) - int(r["human_labels"])
+        if r.verdict == "inconclusive" and r.labels_needed is not None:
+            more = int(r.labels_needed) - int(r.human_labels)
             if more > 0:
-                need[r["lang"]] = max(need.get(r["lang"], 0), more)
+                need[r.lang] = max(need.get(r.lang, 0), more)
     return need
 
 

@@ -43,13 +43,14 @@ def report_(
     ] = None,
 ) -> None:
     """Rebuild figures, statistics, verdicts and index.html from stored results; no model is called."""
-    from xlingmed.report import build_report
+    from xlingmed.report import ReportOptions, build_report
 
+    options = ReportOptions(
+        n_resamples=resamples, seed=seed, annotations=tuple(annotations or ()), margins=margin, alpha=alpha,
+        equivalence=equivalence, min_judge_kappa=min_judge_kappa, answer_encoder=answer_encoder,
+    )  # fmt: skip
     try:
-        index = build_report(
-            runs, out, n_resamples=resamples, seed=seed, annotations=annotations or (), margins=margin, alpha=alpha,
-            equivalence=equivalence, min_judge_kappa=min_judge_kappa, answer_encoder=answer_encoder,
-        )  # fmt: skip
+        index = build_report(runs, out, options)
     except XlingmedError as exc:
         fail(exc)
         return

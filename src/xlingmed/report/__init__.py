@@ -20,16 +20,19 @@ from pathlib import Path
 from typing import Any
 
 from xlingmed import output
-from xlingmed.analysis.verdicts import MIN_JUDGE_KAPPA
+from xlingmed.analysis.records import rows_of
+from xlingmed.analysis.verdict_record import MIN_JUDGE_KAPPA, Verdict
 from xlingmed.errors import ConfigError
 from xlingmed.filemodes import follow_private, is_owner_only
 from xlingmed.report import compare, explorer, sections
 from xlingmed.report.compare import model_names
 from xlingmed.report.load import RunData, load_run
+from xlingmed.report.options import ReportOptions as ReportOptions
 from xlingmed.report.run_view import ENGINE_PACKAGES as ENGINE_PACKAGES  # kept for callers of their old home
 from xlingmed.report.run_view import TOY_MODELS as TOY_MODELS
 from xlingmed.report.run_view import ReportContext, run_section
 from xlingmed.report.run_view import engines as engines
+from xlingmed.report.view_records import AgreementView, ModelsView, RunView
 from xlingmed.tasks.registry import task_outcomes
 from xlingmed.views import figures
 from xlingmed.views.base import encoder_note as encoder_note  # kept for callers of its old home
@@ -46,55 +49,54 @@ def _languages(runs: Sequence[RunData]) -> list[str]:
 def build_report(
     run_dirs: Sequence[Path],
     out_dir: Path | None = None,
-    *,
-    n_resamples: int = 2000,
-    seed: int = 0,
-    annotations: Sequence[Path] = (),
-    margins: str | Mapping[str, float] | None = None,
-    alpha: float = 0.05,
-    equivalence: bool = False,
-    min_judge_kappa: float = MIN_JUDGE_KAPPA,
-    answer_encoder: str | None = None,
+    options: ReportOptions | None = None,
+    **settings: Any,
 ) -> Path:
     """Build the report of ``run_dirs`` and return the path of its ``index.html``.
 
-    ``annotations``: annotation sets (``xlingmed annotate sample``), one batch each; their judge–human agreement
-    per language (XLingEval Table A7) is added as a table and written to ``stats/judge_human_agreement.csv``.
-    ``margins`` (``"accuracy=0.05,…"`` or a mapping), ``alpha`` and ``equivalence``: the non-inferiority verdicts
-    (``analysis.verdicts``), at the top of each run and in ``stats/verdicts.csv``; a verdict on a judged outcome
-    is judge-unverified unless ``annotations`` measure the judge's κ with humans in its language at
-    ``min_judge_kappa`` or more. ``answer_encoder`` (a sentence-transformers model, multilingual for a fair
-    comparison): the similarity of each reply with the English reply to the same item.
+    ``options`` (``ReportOptions``; or its fields as keyword arguments, ``settings``): ``annotations``, annotation
+    sets (``xlingmed annotate sample``), one batch each, whose judge–human agreement per language (XLingEval Table
+    A7) is added as a table and written to ``stats/judge_human_agreement.csv``; ``margins`` (``"accuracy=0.05,…"``
+    or a mapping), ``alpha`` and ``equivalence``: the non-inferiority verdicts (``analysis.verdicts``), at the top
+    of each run and in ``stats/verdicts.csv``; a verdict on a judged outcome is judge-unverified unless
+    ``annotations`` measure the judge's κ with humans in its language at ``min_judge_kappa`` or more;
+    ``answer_encoder`` (a sentence-transformers model, multilingual for a fair comparison): the similarity of each
+    reply with the English reply to the same item.
 
     Raises:
         ConfigError: a margin that is not a positive number or names no primary outcome; an answer encoder that
-            cannot be loaded.
+            cannot be loaded; an alpha outside (0, 0.5).
+        TypeError: ``options`` and keyword settings both, or a setting that is no field of ``ReportOptions``.
         DataNotFoundError: a folder that is not a finished run.
         DataError: a run file that cannot be parsed.
     """
-    if not 0 < alpha < 0.5:
-        raise ConfigError(f"alpha {alpha}: the one-sided level must be between 0 and 0.5")
-    context = _context(annotations, margins, answer_encoder, alpha=alpha, equivalence=equivalence,
-                       min_judge_kappa=min_judge_kappa, n_resamples=n_resamples, seed=seed)  # fmt: skip
+    if options is not None and settings:
+        raise TypeError("build_report: give ReportOptions or its fields as keywords, not both")
+    if options is None:
+        settings["annotations"] = tuple(Path(p) for p in settings.get("annotations") or ())
+        options = ReportOptions(**settings)
+    if not 0 < options.alpha < 0.5:
+        raise ConfigError(f"alpha {options.alpha}: the one-sided level must be between 0 and 0.5")
+    context = _context(options)
     runs = [load_run(Path(p)) for p in run_dirs]
     target = Path(out_dir) if out_dir is not None else runs[0].path / "report"
     with contextlib.ExitStack() as stack:
         out = _out_dir(stack, target, runs)
         views = []
-        verdict_rows: dict[str, list[dict[str, Any]]] = {}
+        verdicts_of: dict[str, list[Verdict]] = {}
         for k, run in enumerate(runs, start=1):
             prefix = f"run{k}_" if len(runs) > 1 else ""
             view = run_section(run, prefix, out, context)
             views.append(view)
-            verdict_rows[model_names(runs)[k - 1]] = view["verdict"]["raw"]
-        models = _models(runs, verdict_rows, out, n_resamples, seed)
-        agreement, headline = _agreement_and_headline(annotations, runs, out)
+            verdicts_of[model_names(runs)[k - 1]] = view.verdict.raw if view.verdict is not None else []
+        models = _models(runs, verdicts_of, out, options)
+        agreement, headline = _agreement_and_headline(options.annotations, runs, out)
         html = _template().render(
             title=", ".join(r.label for r in runs), runs=views, comparison=sections.comparison(runs), models=models,
             explorer=explorer.section(runs, model_names(runs)), headline=headline,
-            agreement=agreement["table"] if agreement is not None else None,
-            built=datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"), version=_version(), n_resamples=n_resamples,
-            seed=seed,
+            agreement=agreement.table if agreement is not None else None,
+            built=datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"), version=_version(),
+            n_resamples=options.n_resamples, seed=options.seed,
         )  # fmt: skip
         html = with_script_hashes(html)
         output.write_atomic(out / "verdict.txt", _verdict_text(views))
@@ -104,11 +106,12 @@ def build_report(
 
 def _agreement_and_headline(
     annotations: Sequence[Path], runs: list[RunData], out: Path
-) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
-    """The judge–human agreement of ``annotations`` and the paper's headline numbers, each written to ``stats/``."""
+) -> tuple[AgreementView | None, Mapping[str, Any] | None]:
+    """The judge–human agreement of ``annotations`` and the paper's headline numbers (a task view's, free-form),
+    each written to ``stats/``."""
     agreement = sections.agreement(annotations)
     if agreement is not None:
-        output.write_csv(out / "stats" / "judge_human_agreement.csv", agreement["raw"])
+        output.write_csv(out / "stats" / "judge_human_agreement.csv", [dict(r) for r in agreement.raw])
     headline = sections.headline(runs)
     if headline is not None and headline.get("rows"):  # a pipeline reads the paper's numbers, with their inputs
         output.write_csv(out / "stats" / "paper_headline.csv", headline["rows"])
@@ -127,44 +130,42 @@ def _out_dir(stack: contextlib.ExitStack[Any], target: Path, runs: list[RunData]
     return target
 
 
-def _context(
-    annotations: Sequence[Path], margins: str | Mapping[str, float] | None, answer_encoder: str | None, **settings: Any
-) -> ReportContext:
+def _context(options: ReportOptions) -> ReportContext:
     """The report's settings resolved once: the tasks' outcomes, the margins, the judges' reliability and the human
-    labels of ``annotations``, and the answer encoder (loaded before any file is written)."""
+    labels of the annotations, and the answer encoder (loaded before any file is written)."""
     from xlingmed.analysis.verdicts import parse_margins
     from xlingmed.report import verdicts
 
     tasks = task_outcomes()  # what the statistics need of each task: analysis imports no task
-    deltas = parse_margins(margins, tasks)
-    judges = verdicts.reliability(annotations)
-    humans = verdicts.human_values(annotations, tasks)  # what the annotators said, for judge-corrected verdicts
+    deltas = parse_margins(options.margins, tasks)
+    judges = verdicts.reliability(options.annotations)
+    humans = verdicts.human_values(options.annotations, tasks)  # what the annotators said, for corrected verdicts
     encoder = None
-    if answer_encoder is not None:  # loaded once, before any file is written
+    if options.answer_encoder is not None:  # loaded once, before any file is written
         from xlingmed.metrics.embedding import SentenceSimilarity
 
-        encoder = SentenceSimilarity(answer_encoder)
-    return ReportContext(tasks=tasks, deltas=deltas, judges=judges, humans=humans, encoder=encoder, **settings)
+        encoder = SentenceSimilarity(options.answer_encoder)
+    return ReportContext(options=options, tasks=tasks, deltas=deltas, judges=judges, humans=humans, encoder=encoder)
 
 
 def _models(
-    runs: list[RunData], verdict_rows: dict[str, list[Any]], out: Path, n_resamples: int, seed: int
-) -> dict[str, Any] | None:
+    runs: list[RunData], verdicts_of: dict[str, list[Verdict]], out: Path, options: ReportOptions
+) -> ModelsView | None:
     """The comparison of the runs' models (``compare.section``; ``None`` for one model), its tables and forest
     figure written."""
-    models = compare.section(runs, _languages(runs), n_resamples=n_resamples, seed=seed)
+    models = compare.section(runs, _languages(runs), options)
     if models is not None:
-        for name, rows in models["tables"].items():
-            output.write_csv(out / "stats" / f"models_{name}.csv", rows)
-        models["figure"] = None
-        forest_rows = compare.forest_rows(verdict_rows)
-        if models["refused"] is None and not forest_rows.empty:
+        tables = models.tables.tables() if models.tables is not None else {}
+        for name, rows in tables.items():
+            output.write_csv(out / "stats" / f"models_{name}.csv", rows_of(rows))
+        forest_rows = compare.forest_rows(verdicts_of)
+        if models.refused is None and not forest_rows.empty:
             png = figures.forest(forest_rows, "Each model's difference to English (one-sided bounds)",
                                  MODELS_XLABEL)
             output.write_atomic(out / "figures" / "models_forest.png", png)
-            models["figure"] = base64.b64encode(png).decode("ascii")
-        models["shown"] = {
-            name: sections.table(title, models["tables"].get(name, []))
+            models.figure = base64.b64encode(png).decode("ascii")
+        models.shown = {
+            name: sections.table(title, tables.get(name, []))
             for name, title in (
                 ("pairs", "Model against model, per language (paired by item; Holm across pairs and languages)"),
                 ("ranking", "Ranking per language (bootstrap intervals of the value and of the rank; 1 = best)"),
@@ -185,13 +186,15 @@ def _template() -> Any:
     return env.get_template("report.html.j2")
 
 
-def _verdict_text(views: list[dict[str, Any]]) -> str:
+def _verdict_text(views: list[RunView]) -> str:
     """The verdicts in plain text, one paragraph per run: what a reviewer reads first (and the CLI prints)."""
     paragraphs = []
     for v in views:
-        paragraphs.append("\n".join([v["verdict"]["paragraph"], *v["verdict"]["footnotes"]]))
-        if v["verdict"]["human"] is not None:
-            paragraphs.append("Human-translated items only: " + v["verdict"]["human"]["paragraph"])
+        if v.verdict is None:
+            continue
+        paragraphs.append("\n".join([v.verdict.paragraph, *v.verdict.footnotes]))
+        if v.verdict.human is not None:
+            paragraphs.append("Human-translated items only: " + v.verdict.human.paragraph)
     return "\n\n".join(paragraphs) + "\n"
 
 
@@ -241,18 +244,11 @@ class _CallableModule(types.ModuleType):
         min_judge_kappa: float = MIN_JUDGE_KAPPA,
         answer_encoder: str | None = None,
     ) -> Path:
-        return build_report(
-            [Path(r) for r in run_dirs],
-            Path(out_dir) if out_dir is not None else None,
-            n_resamples=n_resamples,
-            seed=seed,
-            annotations=annotations,
-            margins=margins,
-            alpha=alpha,
-            equivalence=equivalence,
-            min_judge_kappa=min_judge_kappa,
-            answer_encoder=answer_encoder,
-        )
+        options = ReportOptions(
+            n_resamples=n_resamples, seed=seed, annotations=tuple(Path(p) for p in annotations), margins=margins,
+            alpha=alpha, equivalence=equivalence, min_judge_kappa=min_judge_kappa, answer_encoder=answer_encoder,
+        )  # fmt: skip
+        return build_report([Path(r) for r in run_dirs], Path(out_dir) if out_dir is not None else None, options)
 
 
 sys.modules[__name__].__class__ = _CallableModule

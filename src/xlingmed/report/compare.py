@@ -9,6 +9,7 @@ temperatures, token limits, parsers, task options, prompt templates) are listed 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 import pandas as pd
@@ -16,6 +17,8 @@ import pandas as pd
 from xlingmed.analysis.run import read_scores
 from xlingmed.analysis.verdict_record import Verdict, as_verdicts
 from xlingmed.report.load import RunData, first_prompts
+from xlingmed.report.options import ReportOptions
+from xlingmed.report.view_records import ModelsView
 from xlingmed.tasks.registry import task_outcomes
 
 # ``manifest.json`` → ``resolved`` keys that change what a score measures; the model itself is what is compared.
@@ -93,18 +96,19 @@ def forest_rows(verdicts: Mapping[str, Sequence[Verdict | Mapping[str, Any]]]) -
     return pd.DataFrame(rows)
 
 
-def section(runs: Sequence[RunData], languages: Sequence[str], *, n_resamples: int, seed: int) -> dict[str, Any] | None:
-    """The comparison of ``runs`` (≥ 2): ``refused`` or the tables ``pairs``, ``ranking`` and ``effects``."""
+def section(runs: Sequence[RunData], languages: Sequence[str], options: ReportOptions) -> ModelsView | None:
+    """The comparison of ``runs`` (≥ 2): ``refused`` or the tables ``pairs``, ``ranking`` and ``effects``
+    (bootstrapped with ``options.n_resamples`` and ``options.seed``)."""
     if len(runs) < 2:
         return None
     refused, marks = compatibility(runs)
     if refused is not None:
-        return {"refused": refused, "marks": [], "tables": {}}
+        return ModelsView(refused=refused, marks=[])
     from xlingmed.analysis.effects import language_effects
     from xlingmed.analysis.models import compare_models
 
     scores = combined_scores(runs)
     tasks = task_outcomes()  # what the statistics need of each task, handed to them
-    tables = compare_models(scores, languages, tasks=tasks, n_resamples=n_resamples, seed=seed)
-    tables["effects"] = language_effects(scores, languages, tasks=tasks)
-    return {"refused": None, "marks": marks, "tables": tables}
+    compared = compare_models(scores, languages, tasks=tasks, n_resamples=options.n_resamples, seed=options.seed)
+    tables = replace(compared, effects=language_effects(scores, languages, tasks=tasks))
+    return ModelsView(refused=None, marks=marks, tables=tables)

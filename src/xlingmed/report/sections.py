@@ -4,23 +4,24 @@ judge–human agreement (XLingEval Table A7)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
 from xlingmed.report.load import RunData
+from xlingmed.report.view_records import AgreementView, ComparisonRow, ComparisonView, LossRow, ParsingView, TableView
 from xlingmed.tasks.run_views import comparison_rows, headline_of, losses_of, tables_of
 from xlingmed.views.base import REPORT, cell, tau
 
 
-def counts(run: RunData) -> list[dict[str, Any]]:
+def counts(run: RunData) -> list[LossRow]:
     """What each task could not score, per language (each task's view says what it counts)."""
-    return losses_of(run.summary, run.languages)
+    return [LossRow(what=str(r["what"]), cells=list(r["cells"])) for r in losses_of(run.summary, run.languages)]
 
 
-def parsing(run: RunData) -> dict[str, Any]:
+def parsing(run: RunData) -> ParsingView:
     """How replies were read per task × method × language, and the >5 % warnings (``parsing.methods``).
 
     Runs written before xlingmed 0.2 have no ``parsing`` block: it is counted from the Scores of their task
@@ -29,7 +30,7 @@ def parsing(run: RunData) -> dict[str, Any]:
     from xlingmed.tasks.registry import task_specs
 
     langs = run.languages
-    rows: list[dict[str, Any]] = []
+    rows: list[LossRow] = []
     warnings: list[str] = []
     for name, task in run.summary.get("tasks", {}).items():
         block = task.get("parsing")
@@ -42,28 +43,26 @@ def parsing(run: RunData) -> dict[str, Any]:
         methods = sorted({m for lg in langs for m in block["methods"].get(lg, {})}, key=lambda m: (kind_of(m), m))
         for m in methods:
             cells = [block["methods"].get(lg, {}).get(m, 0) for lg in langs]
-            rows.append({"what": f"{name}: {m} ({kind_of(m)})", "cells": cells})
+            rows.append(LossRow(what=f"{name}: {m} ({kind_of(m)})", cells=cells))
         rows.append(
-            {
-                "what": f"{name}: share not read by a direct rule",
-                "cells": [
+            LossRow(
+                what=f"{name}: share not read by a direct rule",
+                cells=[
                     "–" if block["not_read_share"].get(lg) is None else f"{100 * block['not_read_share'][lg]:.1f}%"
                     for lg in langs
                 ],
-            }
+            )
         )
         warnings += [f"{name}: {w}" for w in block["warnings"]]
-    return {"rows": rows, "warnings": warnings}
+    return ParsingView(rows=rows, warnings=warnings)
 
 
-def table(title: str, rows: list[dict[str, Any]], note: str = "") -> dict[str, Any]:
-    columns = list(rows[0]) if rows else []
-    return {
-        "title": title,
-        "note": note,
-        "columns": columns,
-        "rows": [[cell(r.get(c)) if c != "temperature" else tau(r.get(c)) for c in columns] for r in rows],
-    }
+def table(title: str, rows: Sequence[Mapping[str, Any]], note: str = "") -> TableView:
+    """A table as the template shows it: its columns (the first row's) and each row's cells, formatted (the
+    ``temperature`` column as τ); ``rows``: records (``analysis.records``) or plain rows."""
+    columns = [str(c) for c in rows[0]] if rows else []
+    return TableView(title=title, note=note, columns=columns,
+                     rows=[[cell(r.get(c)) if c != "temperature" else tau(r.get(c)) for c in columns] for r in rows])
 
 
 def headline(runs: list[RunData]) -> dict[str, Any] | None:
@@ -80,7 +79,7 @@ def headline(runs: list[RunData]) -> dict[str, Any] | None:
     return None
 
 
-def comparison(runs: list[RunData]) -> dict[str, Any] | None:
+def comparison(runs: list[RunData]) -> ComparisonView | None:
     """Each task's comparison rows (its view's ``comparison``), one per run."""
     if len(runs) < 2:
         return None
@@ -90,18 +89,18 @@ def comparison(runs: list[RunData]) -> dict[str, Any] | None:
         for task, summary in r.summary.get("tasks", {}).items():
             for metric, values in comparison_rows(task, summary, langs):
                 cells = [cell(values[lg]) if values.get(lg) is not None else "–" for lg in langs]
-                rows.append({"metric": metric, "run": r.label, "cells": cells})
-    return {"languages": langs, "rows": rows}
+                rows.append(ComparisonRow(metric=metric, run=r.label, cells=cells))
+    return ComparisonView(languages=langs, rows=rows)
 
 
-def agreement(sets: Sequence[Path]) -> dict[str, Any] | None:
+def agreement(sets: Sequence[Path]) -> AgreementView | None:
     """Judge–human agreement rows, one batch (annotation set) after another."""
     if not sets:
         return None
     from xlingmed.annotate import AnswerStore, agreement_table
     from xlingmed.annotate.sample import load_judge_set
 
-    raw = []
+    raw: list[Mapping[str, object]] = []
     for path in sets:
         aset = load_judge_set(Path(path))
         answers = AnswerStore.read_all(aset.path / "answers.sqlite")
@@ -112,14 +111,13 @@ def agreement(sets: Sequence[Path]) -> dict[str, Any] | None:
         "(ties excluded, counted), share where every annotator agreed with the judge, and the humans' agreement "
         "beyond chance (Cohen's κ for two annotators, Fleiss' κ for more; – when undefined)."
     )
-    return {"raw": raw, "table": table("Judge–human agreement (XLingEval Table A7)", raw, note)}
+    return AgreementView(raw=raw, table=table("Judge–human agreement (XLingEval Table A7)", raw, note))
 
 
-def task_tables(run: RunData) -> list[dict[str, Any]]:
+def task_tables(run: RunData) -> list[TableView]:
     """The tables each task's view gives the report (MedArabiQ's paper layouts: Table 1, Table 2, Table J1)."""
-    return [
-        {"title": t.title, "note": t.note, "columns": t.columns, "rows": t.rows} for t in tables_of(run.summary, REPORT)
-    ]
+    return [TableView(title=t.title, note=t.note, columns=list(t.columns), rows=[list(r) for r in t.rows])
+            for t in tables_of(run.summary, REPORT)]  # fmt: skip
 
 
 def reply_texts(run: RunData) -> pd.DataFrame:

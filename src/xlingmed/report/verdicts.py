@@ -9,8 +9,10 @@ from typing import Any
 
 import pandas as pd
 
-from xlingmed.analysis.verdict_record import Verdict, as_verdicts
+from xlingmed.analysis.corrected_verdicts import CorrectedRow, HumanLabels
+from xlingmed.analysis.verdict_record import Verdict, VerdictOptions, as_verdicts
 from xlingmed.analysis.verdicts import INCONCLUSIVE, INFERIOR, MIN_ITEMS, NONINFERIOR, noninferiority, paired
+from xlingmed.report.view_records import VerdictRow, VerdictSection
 from xlingmed.views.base import cell
 
 ORDER = (INFERIOR, INCONCLUSIVE, NONINFERIOR)
@@ -36,13 +38,13 @@ def _name(code: str) -> str:
     return name_of(code)
 
 
-def amount(row: Mapping[str, Any], value: float) -> str:
-    """A difference or margin in the outcome's units: percentage points for a proportion."""
-    if value != value:  # NaN: an outcome with no default margin, none given
+def amount(row: Verdict, value: float | None) -> str:
+    """A difference or margin in the outcome's units (``row.unit``): percentage points for a proportion."""
+    if value is None or value != value:  # NaN: an outcome with no default margin, none given
         return "not given"
-    if row["unit"] == "proportion":
+    if row.unit == "proportion":
         return f"{100 * abs(value):.1f} percentage points"
-    return f"{abs(value):.3g} {row['unit']}"
+    return f"{abs(value):.3g} {row.unit}"
 
 
 MARKS = {"judge_unverified": "*", "parse_limited": "†", "judge_corrected": "‡"}
@@ -60,47 +62,46 @@ def paragraph(model: str, benchmark: str, records: Sequence[Verdict | Mapping[st
             f"{model} on {benchmark}: no verdict (no task with a primary outcome was scored in English and another "
             "language)."
         )
-    unpaired = any(r.get("design") == "unpaired" for r in rows)
+    unpaired = any(r.design == "unpaired" for r in rows)
     parts = [f"{model} on {benchmark}, each language against English"
              + (" (unpaired: different questions per language):" if unpaired else ":")]  # fmt: skip
-    for lang in dict.fromkeys(str(r["lang"]) for r in rows):
-        mine = sorted((r for r in rows if str(r["lang"]) == lang), key=lambda r: VERDICT_ORDER.get(r["verdict"], 3))
-        said = [f"{r['verdict']} on {r['outcome']}{_marks(r)}{_detail(r)}" for r in mine]
+    for lang in dict.fromkeys(r.lang for r in rows):
+        mine = sorted((r for r in rows if r.lang == lang), key=lambda r: VERDICT_ORDER.get(r.verdict, 3))
+        said = [f"{r.verdict} on {r.outcome}{_marks(r)}{_detail(r)}" for r in mine]
         parts.append(f"{_name(lang)}: {'; '.join(said)}.")
     return " ".join(parts)
 
 
-def _unverified(r: Mapping[str, Any]) -> bool:
+def _unverified(r: Verdict) -> bool:
     """A judged verdict with no (or too low) judge–human agreement, and no human labels correcting it."""
-    return r.get("judge_verified") is False and not r.get("judge_corrected")
+    return r.judge_verified is False and not r.judge_corrected
 
 
-def _marks(r: Mapping[str, Any]) -> str:
-    shown = {"judge_unverified": _unverified(r), "parse_limited": r.get("parse_limited"),
-             "judge_corrected": r.get("judge_corrected")}  # fmt: skip
+def _marks(r: Verdict) -> str:
+    shown = {"judge_unverified": _unverified(r), "parse_limited": r.extra.get("parse_limited"),
+             "judge_corrected": r.judge_corrected}  # fmt: skip
     return "".join(mark for key, mark in MARKS.items() if shown[key])
 
 
-def _detail(r: Mapping[str, Any]) -> str:
+def _detail(r: Verdict) -> str:
     """The main reason of an inconclusive verdict (or how far worse an inferior one is), in a few words."""
-    if r["verdict"] == INFERIOR:
-        return f", {amount(r, r['difference'])} worse"
-    if r["verdict"] != INCONCLUSIVE:
+    if r.verdict == INFERIOR:
+        return f", {amount(r, r.difference)} worse"
+    if r.verdict != INCONCLUSIVE:
         return ""
-    if r.get("verdict_as_read", INCONCLUSIVE) != INCONCLUSIVE:
-        return f" ({r['verdict_as_read']} as read; unread replies decide)"
-    if r.get("margin") != r.get("margin"):
+    if r.extra.get("verdict_as_read", INCONCLUSIVE) != INCONCLUSIVE:
+        return f" ({r.extra['verdict_as_read']} as read; unread replies decide)"
+    if r.margin != r.margin:
         return " (no margin given)"
-    if not r.get("n_items"):
+    if not r.n_items:
         return " (no item in both languages)"
-    if r.get("judge_corrected"):
-        needed = r.get("labels_needed")
-        more = None if needed is None else max(needed - int(r.get("human_labels") or 0), 1)
+    if r.judge_corrected:
+        more = None if r.labels_needed is None else max(r.labels_needed - int(r.human_labels or 0), 1)
         return f" (about {more} more human labels)" if more else " (more items, not labels, needed)"
-    needed, items = r.get("n_items_needed"), paired(r["n_items"], r.get("design", "paired"))
+    needed, items = r.n_items_needed, paired(r.n_items, r.design)
     if needed:
         return f" ({items}, about {needed} needed)"
-    return f" ({items}, fewer than {MIN_ITEMS})" if r["n_items"] < MIN_ITEMS else " (on the margin)"
+    return f" ({items}, fewer than {MIN_ITEMS})" if r.n_items < MIN_ITEMS else " (on the margin)"
 
 
 def footnotes(records: Sequence[Verdict | Mapping[str, Any]], alpha: float) -> list[str]:
@@ -114,19 +115,19 @@ def footnotes(records: Sequence[Verdict | Mapping[str, Any]], alpha: float) -> l
     if unverified:
         lines.append("* Judge-unverified (read as the judge's verdict, not yet the clinicians'): "
                      + _by_outcome(unverified, _lang, _judge_words) + ".")  # fmt: skip
-    limited = [r for r in rows if r.get("parse_limited")]
+    limited = [r for r in rows if r.extra.get("parse_limited")]
     if limited:
         lines.append("† Parse-limited (more than 5% of replies unread, ambiguous or read by a fallback rule; the "
                      "verdict if every such reply is wrong / right): "
                      + _by_outcome(limited, _parse_share, _parse_words, _reference_share) + ".")  # fmt: skip
-    corrected = [r for r in rows if r.get("judge_corrected")]
+    corrected = [r for r in rows if r.judge_corrected]
     if corrected:
         lines.append("‡ Judge-corrected with human labels (every figure of the row is the corrected one; the judge's "
                      "own are the judge_only_* columns of verdicts.csv): "
-                     + _by_outcome(corrected, lambda r: f"{_lang(r)} with {r['human_labels']} labels",
-                                   lambda r: f"{r['method']}; judge alone: {r.get('judge_only_verdict')}")
+                     + _by_outcome(corrected, lambda r: f"{_lang(r)} with {r.human_labels} labels",
+                                   lambda r: f"{r.method}; judge alone: {r.judge_only.get('verdict')}")
                      + ".")  # fmt: skip
-    margins = dict.fromkeys(f"{r['outcome'].split(' (')[0]} δ = {amount(r, r['margin'])}" for r in rows)
+    margins = dict.fromkeys(f"{r.outcome.split(' (')[0]} δ = {amount(r, r.margin)}" for r in rows)
     methods = list(dict.fromkeys(r.method for r in rows))
     how = f"{methods[0]} ({rows[0].method_words})" if rows else ""
     for other in methods[1:]:
@@ -139,15 +140,15 @@ def footnotes(records: Sequence[Verdict | Mapping[str, Any]], alpha: float) -> l
     return lines
 
 
-Words = Callable[[Mapping[str, Any]], str]
+Words = Callable[[Verdict], str]
 
 
-def _by_outcome(rows: Sequence[Mapping[str, Any]], who: Words, what: Words, about: Words | None = None) -> str:
+def _by_outcome(rows: Sequence[Verdict], who: Words, what: Words, about: Words | None = None) -> str:
     """``contradictory: Spanish, Hindi (what); accuracy (about): Hindi (what)``: each outcome named once, the
     languages said the same of together."""
     out = []
-    for o in dict.fromkeys(str(r["outcome"]) for r in rows):
-        mine = [r for r in rows if str(r["outcome"]) == o]
+    for o in dict.fromkeys(r.outcome for r in rows):
+        mine = [r for r in rows if r.outcome == o]
         said: dict[str, list[str]] = {}
         for r in mine:
             said.setdefault(what(r), []).append(who(r))
@@ -157,32 +158,31 @@ def _by_outcome(rows: Sequence[Mapping[str, Any]], who: Words, what: Words, abou
     return "; ".join(out)
 
 
-def _lang(r: Mapping[str, Any]) -> str:
-    return _name(str(r["lang"]))
+def _lang(r: Verdict) -> str:
+    return _name(r.lang)
 
 
-def _parse_share(r: Mapping[str, Any]) -> str:
-    return f"{_lang(r)} {100 * (r.get('not_read_share') or 0.0):.1f}%"
+def _parse_share(r: Verdict) -> str:
+    return f"{_lang(r)} {100 * (r.extra.get('not_read_share') or 0.0):.1f}%"
 
 
-def _reference_share(r: Mapping[str, Any]) -> str:
+def _reference_share(r: Verdict) -> str:
     """The reference language's unread share, where it is over 5 % too."""
-    share = r.get("not_read_share_reference") or 0.0
-    return f"{_name(str(r['reference']))} {100 * share:.1f}%" if share > 0.05 else ""
+    share = r.extra.get("not_read_share_reference") or 0.0
+    return f"{_name(r.reference)} {100 * share:.1f}%" if share > 0.05 else ""
 
 
-def _parse_words(r: Mapping[str, Any]) -> str:
+def _parse_words(r: Verdict) -> str:
     """``inferior / non-inferior``; ``inconclusive either way``; a corrected verdict's extremes are the judge's
     alone (``judge alone: …``)."""
-    prefix = "judge_only_" if r.get("judge_corrected") else ""
-    wrong, right = r.get(f"{prefix}verdict_unread_wrong"), r.get(f"{prefix}verdict_unread_right")
+    found = r.judge_only if r.judge_corrected else r.extra
+    wrong, right = found.get("verdict_unread_wrong"), found.get("verdict_unread_right")
     said = f"{wrong} either way" if wrong == right else f"{wrong} / {right}"
-    return f"judge alone: {said}" if prefix else said
+    return f"judge alone: {said}" if r.judge_corrected else said
 
 
-def _judge_words(r: Mapping[str, Any]) -> str:
-    kappa = r.get("judge_kappa")
-    return "no judge–human agreement measured" if kappa is None else f"judge–human κ {kappa:.2f}"
+def _judge_words(r: Verdict) -> str:
+    return "no judge–human agreement measured" if r.judge_kappa is None else f"judge–human κ {r.judge_kappa:.2f}"
 
 
 def _sets(annotations: Sequence[Path]) -> list[tuple[Any, Any]]:
@@ -205,7 +205,7 @@ def reliability(annotations: Sequence[Path]) -> dict[tuple[str, str], dict[str, 
     return judge_reliability(_sets(annotations))
 
 
-def human_values(annotations: Sequence[Path], tasks: Mapping[str, Any]) -> dict[str, Any]:
+def human_values(annotations: Sequence[Path], tasks: Mapping[str, Any]) -> dict[str, HumanLabels]:
     """Task → its human outcome values (``annotate.human_labels``), for the judge-corrected verdicts."""
     if not annotations:
         return {}
@@ -215,53 +215,51 @@ def human_values(annotations: Sequence[Path], tasks: Mapping[str, Any]) -> dict[
     return human_labels(_sets(annotations), label_value(tasks))
 
 
-def _items_cell(r: Mapping[str, Any]) -> str:
+def _items_cell(r: Verdict) -> str:
     """``120`` paired; ``95 vs 120 (en)`` unpaired: each language's own questions."""
-    if r.get("n_reference") is None:
-        return str(r["n_items"])
-    return f"{r['n_items']} vs {r['n_reference']} ({r['reference']})"
+    if r.n_reference is None:
+        return str(r.n_items)
+    return f"{r.n_items} vs {r.n_reference} ({r.reference})"
 
 
-def _judge_cell(r: Mapping[str, Any]) -> str:
-    if r.get("judge_verified") is None:
+def _judge_cell(r: Verdict) -> str:
+    if r.judge_verified is None:
         return "no judge"
-    if r.get("judge_corrected"):
-        return f"corrected ({r['human_labels']} labels)"
-    kappa = "unmeasured" if r.get("judge_kappa") is None else f"{r['judge_kappa']:.2f} (n={r['judge_items']})"
-    return kappa if r["judge_verified"] else f"{kappa}: judge-unverified"
+    if r.judge_corrected:
+        return f"corrected ({r.human_labels} labels)"
+    kappa = "unmeasured" if r.judge_kappa is None else f"{r.judge_kappa:.2f} (n={r.judge_items})"
+    return kappa if r.judge_verified else f"{kappa}: judge-unverified"
 
 
-def _needed_cell(r: Mapping[str, Any]) -> str:
+def _needed_cell(r: Verdict) -> str:
     """What an inconclusive verdict still needs: ``about 120 more labels`` (judge-corrected), ``about 340 items``."""
-    if r.get("verdict") != INCONCLUSIVE:
+    if r.verdict != INCONCLUSIVE:
         return "–"
-    if r.get("judge_corrected"):
-        needed = r.get("labels_needed")
-        if needed is None:
+    if r.judge_corrected:
+        if r.labels_needed is None:
             return "more items"
-        return f"about {max(needed - int(r.get('human_labels') or 0), 1)} more labels"
-    return "–" if not r.get("n_items_needed") else f"about {r['n_items_needed']} items"
+        return f"about {max(r.labels_needed - int(r.human_labels or 0), 1)} more labels"
+    return "–" if not r.n_items_needed else f"about {r.n_items_needed} items"
 
 
-def _parse_cell(r: Mapping[str, Any]) -> str:
+def _parse_cell(r: Verdict) -> str:
     """``12.5%: parse-limited``, ``1.2%``, or ``–`` where the outcome parses no reply."""
-    share = r.get("not_read_share")
+    share = r.extra.get("not_read_share")
     if share is None:
         return "–"
-    return f"{100 * share:.1f}%: parse-limited" if r.get("parse_limited") else f"{100 * share:.1f}%"
+    return f"{100 * share:.1f}%: parse-limited" if r.extra.get("parse_limited") else f"{100 * share:.1f}%"
 
 
-def _table_row(r: Verdict, equivalence: bool) -> dict[str, Any]:
+def _table_row(r: Verdict, equivalence: bool) -> VerdictRow:
     """A verdict's row of the report's table: its cells, verdict and reason."""
     row = [
-        str(r["outcome"]), str(r["lang"]), str(r["design"]), str(r["verdict"]), _items_cell(r), cell(r["margin"]),
-        cell(r.get("value_reference")), cell(r.get("value_lang")), cell(r.get("difference")),
-        "–" if r.get("lower") is None else f"[{cell(r['lower'])}, {cell(r['upper'])}]",
+        r.outcome, r.lang, r.design, r.verdict, _items_cell(r), cell(r.margin), cell(r.value_reference),
+        cell(r.value_lang), cell(r.difference), "–" if r.lower is None else f"[{cell(r.lower)}, {cell(r.upper)}]",
         _judge_cell(r), _parse_cell(r), _needed_cell(r),
     ]  # fmt: skip
     if equivalence:
-        row.append(cell(r.get("equivalent")))
-    return {"cells": row, "verdict": r["verdict"], "reason": r.get("reason", "")}
+        row.append(cell(r.extra.get("equivalent")))
+    return VerdictRow(cells=row, verdict=r.verdict, reason=r.reason)
 
 
 def section(
@@ -270,44 +268,33 @@ def section(
     languages: Sequence[str],
     margins: Mapping[str, float],
     *,
-    alpha: float,
-    equivalence: bool,
-    judges: Mapping[tuple[str, str], Mapping[str, Any]],
-    min_judge_kappa: float,
-    n_resamples: int,
-    seed: int,
-    parallel: bool = True,
-    humans: Mapping[str, Any] | None = None,
-) -> dict[str, Any]:
+    options: VerdictOptions,
+    humans: Mapping[str, HumanLabels] | None = None,
+) -> VerdictSection:
     """The verdicts of one run (``raw``: ``Verdict`` records, each ``row()`` a line of ``stats/verdicts.csv``), their
-    formatted table, paragraph and footnotes, all written from the records; with ``humans`` (``human_values``), a
-    judged outcome's verdict in a labelled language is the judge-corrected one, wholly
-    (``analysis.corrected_verdicts``; ``corrected``: its rows three ways, for ``stats/judge_corrected.csv``)."""
+    formatted table, paragraph and footnotes, all written from the records (``options``: how each is decided); with
+    ``humans`` (``human_values``), a judged outcome's verdict in a labelled language is the judge-corrected one,
+    wholly (``analysis.corrected_verdicts``; ``corrected``: its rows three ways, for
+    ``stats/judge_corrected.csv``)."""
     from xlingmed.analysis.corrected_verdicts import apply, corrected_rows
     from xlingmed.tasks.registry import task_outcomes
 
-    raw = noninferiority(
-        scores, languages, margins=margins, tasks=task_outcomes(), alpha=alpha, equivalence=equivalence,
-        judges=judges, min_judge_kappa=min_judge_kappa, n_resamples=n_resamples, seed=seed, parallel=parallel,
-    )  # fmt: skip
-    corrected: list[dict[str, Any]] = []
-    if humans and parallel:
-        corrected = corrected_rows(scores, humans, languages, margins=margins, tasks=task_outcomes(), alpha=alpha)
-        raw = apply(raw, corrected)
-    records = as_verdicts(raw)
+    records = noninferiority(scores, languages, margins=margins, tasks=task_outcomes(), options=options)
+    corrected: list[CorrectedRow] = []
+    if humans and options.parallel:
+        corrected = corrected_rows(scores, humans, languages, margins=margins, tasks=task_outcomes(),
+                                   alpha=options.alpha)  # fmt: skip
+        records = apply(records, corrected)
     columns = ["outcome", "lang", "design", "verdict", "items", "margin δ", "English", "language", "difference",
                "bounds", "judge", "not read", "still needed"]  # fmt: skip
-    if equivalence:
+    if options.equivalence:
         columns.append("equivalent (TOST)")
-    table = [_table_row(r, equivalence) for r in records]
-    return {
-        "raw": records,
-        "corrected": corrected,
-        "footnotes": footnotes(records, alpha) if records else [],
-        "columns": columns,
-        "rows": table,
-        "paragraph": paragraph(str(summary.get("model", "?")), str(summary.get("benchmark", "?")), records, alpha),
-    }
+    return VerdictSection(
+        raw=records, corrected=corrected, footnotes=footnotes(records, options.alpha) if records else [],
+        columns=columns, rows=[_table_row(r, options.equivalence) for r in records],
+        paragraph=paragraph(str(summary.get("model", "?")), str(summary.get("benchmark", "?")), records,
+                            options.alpha),
+    )  # fmt: skip
 
 
 CORRECTED_TITLE = "Judged outcomes three ways: the judge alone, the humans alone, and judge-corrected"
@@ -319,25 +306,28 @@ CORRECTED_NOTE = (
 )
 
 
-def _interval(r: Mapping[str, Any], prefix: str, middle: str = "difference") -> str:
-    value = r.get(f"{prefix}_{middle}" if middle else prefix)
-    lo, hi = r.get(f"{prefix}_lower"), r.get(f"{prefix}_upper")
+def _interval(r: CorrectedRow, prefix: str, middle: str = "difference") -> str:
+    """``+0.031 [-0.012, +0.074]``: the value and bounds of ``prefix`` (``judge``, ``human``, ``corrected``,
+    ``bias_lang``…) in a corrected row; ``–`` where there is none."""
+    value = getattr(r, f"{prefix}_{middle}" if middle else prefix)
+    lo, hi = getattr(r, f"{prefix}_lower"), getattr(r, f"{prefix}_upper")
     if value is None or lo is None:
         return "–"
     return f"{value:+.3f} [{lo:+.3f}, {hi:+.3f}]"
 
 
-def three_ways(corrected: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
-    """The report's rows of ``CORRECTED_TITLE`` from ``analysis.corrected_verdicts.corrected_rows``."""
+def three_ways(corrected: Sequence[CorrectedRow]) -> list[dict[str, Any]]:
+    """The report's rows of ``CORRECTED_TITLE`` from ``analysis.corrected_verdicts.corrected_rows`` (display
+    columns, one named after the reference language)."""
     return [
         {
-            "outcome": r["outcome"], "lang": r["lang"],
-            "labels": f"{r['human_labels']} / {r['human_labels_reference']} ({r['reference']}), {r['design_labels']}",
+            "outcome": r.outcome, "lang": r.lang,
+            "labels": f"{r.human_labels} / {r.human_labels_reference} ({r.reference}), {r.design_labels}",
             "judge only": _interval(r, "judge"), "human only": _interval(r, "human"),
-            "corrected": _interval(r, "corrected"), "verdict": r["verdict"],
-            "labels needed": r.get("labels_needed") if r.get("labels_needed") is not None else "–",
+            "corrected": _interval(r, "corrected"), "verdict": r.verdict,
+            "labels needed": r.labels_needed if r.labels_needed is not None else "–",
             "judge's bias": _interval(r, "bias_lang", ""),
-            f"judge's bias ({r['reference']})": _interval(r, "bias_reference", ""),
+            f"judge's bias ({r.reference})": _interval(r, "bias_reference", ""),
         }
         for r in corrected
     ]

@@ -65,6 +65,8 @@ class TaskSpec:
         description: one line for ``xlingmed list``.
         scores: ``scores(rows) -> list[Score]``: the task's rows (live, or read back from its CSV) as the Score
             records that statistics and ``scores.parquet`` hold; ``None`` for a task that scores nothing itself.
+        spool: ``scores`` reads row by row, so the engine applies it a chunk of a run's records at a time and keeps
+            the Scores on disk (``score_spool.spooled_scores``): a task whose runs reach millions of rows.
         view: the task's view, a ``views.base.View`` (its tables for the command line and the report, figures,
             what it lost per language, the judge decisions people can check); ``None`` = the default ``View``, a
             generic table of its summary.
@@ -98,6 +100,7 @@ class TaskSpec:
     build: Callable[[TaskContext, Any], Task]
     description: str = ""
     scores: Callable[[Sequence[Mapping[str, Any]]], list[Score]] | None = None
+    spool: bool = False
     mean_over_temperatures: bool = False
     view: View[Any] | None = None
     parses: bool = False

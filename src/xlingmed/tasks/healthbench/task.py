@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal
 from pydantic import Field
 
 from xlingmed.parsing.json_object import json_object
-from xlingmed.tasks.base import Stage, TaskResult, cell, error_of, number, temperature_of
+from xlingmed.tasks.base import Stage, cell, error_of, number, temperature_of
 from xlingmed.tasks.healthbench.summary import AtTemperature, ClippedMean, HealthBenchSummary, Settings
 from xlingmed.tasks.registry import TaskOptions
 from xlingmed.types import Completion, GenerateRequest, Item, Message, Parsed, Sample, Score, declare_parse_methods
@@ -230,10 +230,6 @@ class HealthBenchTask:
             "grade_attempts": attempts,
             "error": error_of(completions),
         }
-
-    def score(self, records: Sequence[dict[str, Any]], languages: Sequence[str]) -> TaskResult:
-        units = scores(records)
-        return TaskResult(rows=records, summary=self.summarize(units, languages), units=units)
 
     def summarize(self, units: Sequence[Score], languages: Sequence[str]) -> HealthBenchSummary:
         """Per language × temperature: the clipped mean score with its bootstrap CI, per axis and per theme; how

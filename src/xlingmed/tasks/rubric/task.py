@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from pydantic import Field
 
 from xlingmed.prompts import render
-from xlingmed.tasks.base import Stage, TaskResult, cell, error_of, number, scores_by_item, temperature_of
+from xlingmed.tasks.base import Scoring, Stage, cell, error_of, number, scores_by_item, temperature_of
 from xlingmed.tasks.common import answer_request, mean_sd
 from xlingmed.tasks.registry import TaskOptions
 from xlingmed.tasks.rubric.judge import DIMENSIONS, parse_rubric
@@ -119,11 +119,9 @@ class RubricTask:
         row["error"] = error_of(completions)
         return row
 
-    def score(self, records: Sequence[dict[str, Any]], languages: Sequence[str]) -> TaskResult:
-        """One row per item; ``summarize`` for the summary; the paper's Table J1 layout as its own table."""
-        units = scores(records)
-        summary = self.summarize(units, languages)
-        return TaskResult(rows=records, summary=summary, tables={"rubric_table_j1": summary.table_j1}, units=units)
+    def tables(self, scoring: Scoring) -> dict[str, list[dict[str, Any]]]:
+        """The paper's Table J1 layout (from the summary) as its own table."""
+        return {"rubric_table_j1": scoring.summary.table_j1}
 
     def summarize(self, units: Sequence[Score], languages: Sequence[str]) -> RubricSummary:
         """Per language × temperature, from the task's Scores alone: mean ± sd of each dimension over the items

@@ -18,7 +18,7 @@ from xlingmed.errors import ConfigError
 from xlingmed.metrics.classification import binary_metrics
 from xlingmed.parsing.yes_no import PARSERS, clean_reply, p_yes, parse_medalpaca, parse_paper, parse_strict
 from xlingmed.prompts import medalpaca
-from xlingmed.tasks.base import Stage, TaskResult, cell, error_of, number, temperature_of
+from xlingmed.tasks.base import Scoring, Stage, cell, error_of, number, temperature_of
 from xlingmed.tasks.registry import PROMPT_STYLES, TaskOptions, one_of
 from xlingmed.tasks.verifiability.summary import AtTemperature, LanguageResult, VerifiabilitySummary
 from xlingmed.types import Completion, GenerateRequest, Item, Message, Parsed, Sample, Score
@@ -180,12 +180,9 @@ class VerifiabilityTask:
             "error": error_of(completions),
         }
 
-    def score(self, records: Sequence[dict[str, Any]], languages: Sequence[str]) -> TaskResult:
-        """One row per sample; ``summarize`` for the summary; the paper's Table A11 layout as its own table."""
-        units = scores(records)
-        summary = self.summarize(units, languages)
-        tables = {"verifiability_table_a11": summary.table_a11}
-        return TaskResult(rows=records, summary=summary, tables=tables, units=units)
+    def tables(self, scoring: Scoring) -> dict[str, list[dict[str, Any]]]:
+        """The paper's Table A11 layout (from the summary) as its own table."""
+        return {"verifiability_table_a11": scoring.summary.table_a11}
 
     def summarize(self, units: Sequence[Score], languages: Sequence[str]) -> VerifiabilitySummary:
         """Per language and temperature, from the task's Scores (one per claim: the reading as ``answer``, the

@@ -17,7 +17,7 @@ from pydantic import Field, field_validator
 from xlingmed.languages import get_language
 from xlingmed.metrics.registry import add_answer_metrics, answer_metric_means, answer_metric_scores, check_names
 from xlingmed.prompts import medalpaca
-from xlingmed.tasks.base import Stage, TaskResult, cell, error_of, temperature_of
+from xlingmed.tasks.base import Stage, cell, error_of, temperature_of
 from xlingmed.tasks.common import ANSWER_SYSTEM
 from xlingmed.tasks.correctness.judge import (
     JUDGE_PARSERS,
@@ -122,13 +122,12 @@ class CorrectnessTask:
             "error": error,
         }
 
-    def score(self, records: Sequence[dict[str, Any]], languages: Sequence[str]) -> TaskResult:
-        """One row per sample (plus a column per answer metric); ``summarize`` for the summary."""
+    def enrich(self, records: Sequence[dict[str, Any]], languages: Sequence[str]) -> list[dict[str, Any]]:
+        """One row per sample, a copy of its record plus a column per answer metric (``-T answer_metrics``)."""
         rows = [dict(r) for r in records]
         if self.answer_metrics:
             add_answer_metrics(rows, self.answer_metrics, answer="answer")
-        units = scores(rows)
-        return TaskResult(rows=rows, summary=self.summarize(units, languages), units=units)
+        return rows
 
     def summarize(self, units: Sequence[Score], languages: Sequence[str]) -> CorrectnessSummary:
         """Per language, from the task's Scores alone (one unit per answer, the judge's label as ``answer``):

@@ -10,6 +10,7 @@ scored, counted and written alike.
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Iterable, Mapping, MutableSequence, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
@@ -119,6 +120,12 @@ def _legacy(
 ) -> tuple[Sequence[dict[str, Any]], Sequence[Score], Any, dict[str, list[dict[str, Any]]]]:
     """A task that still defines ``score(records, languages) -> TaskResult`` (a plugin written for 0.1): called
     as it was, its ``units`` reused where it built them. Deprecated: declare ``enrich``/``tables`` instead."""
+    warnings.warn(
+        f"task {spec.name!r} defines score(records, languages): the engine now scores every task; declare "
+        "enrich()/tables() instead (docs/extending.md). score() is called for one more release",
+        DeprecationWarning,
+        stacklevel=4,
+    )
     result = task.score(records, languages)
     units = result.units if result.units is not None else _scores(spec, result.rows)
     return result.rows, units, result.summary, dict(result.tables)

@@ -18,7 +18,7 @@ from xlingmed.languages import get_language
 from xlingmed.metrics.registry import add_answer_metrics, answer_metric_means, answer_metric_scores, check_names
 from xlingmed.prompts import medalpaca
 from xlingmed.tasks.base import Stage, cell, error_of, temperature_of
-from xlingmed.tasks.common import ANSWER_SYSTEM
+from xlingmed.tasks.common import ANSWER_SYSTEM, PromptStyle
 from xlingmed.tasks.correctness.judge import (
     JUDGE_PARSERS,
     JUDGE_SYSTEM,
@@ -29,7 +29,7 @@ from xlingmed.tasks.correctness.judge import (
     parse_judgement,
 )
 from xlingmed.tasks.correctness.summary import CorrectnessSummary, LanguageLabels, PaperHeadline
-from xlingmed.tasks.registry import PROMPT_STYLES, TaskOptions, one_of
+from xlingmed.tasks.registry import TaskOptions, one_of
 from xlingmed.types import Completion, GenerateRequest, Item, Message, Parsed, Sample, Score
 
 if TYPE_CHECKING:
@@ -183,12 +183,7 @@ class CorrectnessOptions(TaskOptions):
     judge_parser: str = "paper"
     judge_max_tokens: int = Field(default=1000, ge=1)
     answer_metrics: tuple[str, ...] = ()
-    prompt_style: str = "paper"
-
-    @field_validator("prompt_style")
-    @classmethod
-    def _prompt_style(cls, v: str) -> str:
-        return one_of(v, PROMPT_STYLES)
+    prompt_style: PromptStyle = "paper"
 
     @field_validator("answer_metrics", mode="before")
     @classmethod

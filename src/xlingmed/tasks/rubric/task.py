@@ -25,6 +25,13 @@ if TYPE_CHECKING:
     from xlingmed.tasks.context import TaskContext
 
 
+class RubricOptions(TaskOptions):
+    """``-T`` options of rubric: ``judge_max_tokens`` (1000), ``judge_temperature`` (unstated in the paper; 0)."""
+
+    judge_max_tokens: int = Field(default=1000, ge=1)
+    judge_temperature: float = Field(default=0.0, ge=0, le=2)
+
+
 class RubricTask:
     """Settings (CLI flag in brackets):
 
@@ -33,9 +40,9 @@ class RubricTask:
         judge_template: the ``rubric_judge`` template [--prompt-templates]
         temperatures: answer temperatures, as ``open_qa`` [--temperatures]
         max_tokens: answer length limit [--max-tokens]
-        judge_max_tokens: judge reply limit [--judge-max-tokens]
-        judge_temperature: (unstated in the paper; 0) [--judge-temperature]
         seed: sent with every request [--seed]
+        options: its ``-T`` options (``RubricOptions``, whose defaults are the only ones): ``judge_max_tokens``,
+            the judge's reply limit [--judge-max-tokens]; ``judge_temperature`` [--judge-temperature]
     """
 
     name: ClassVar[str] = "rubric"
@@ -49,16 +56,16 @@ class RubricTask:
         judge_template: Mapping[str, str],
         temperatures: Sequence[float] = (0.4,),
         max_tokens: int = 512,
-        judge_max_tokens: int = 512,
-        judge_temperature: float = 0.0,
         seed: int | None = 42,
+        options: RubricOptions | None = None,
     ) -> None:
+        options = options if options is not None else RubricOptions()
         self.template = dict(template)
         self.judge_template = dict(judge_template)
         self.temperatures = tuple(temperatures)
         self.max_tokens = max_tokens
-        self.judge_max_tokens = judge_max_tokens
-        self.judge_temperature = judge_temperature
+        self.judge_max_tokens = options.judge_max_tokens
+        self.judge_temperature = options.judge_temperature
         self.seed = seed
 
     def samples(self, items: Sequence[Item]) -> list[Sample]:
@@ -169,13 +176,6 @@ class RubricTask:
         return RubricSummary(settings=settings, languages=langs_out, table_j1=table)
 
 
-class RubricOptions(TaskOptions):
-    """``-T`` options of rubric: ``judge_max_tokens`` (1000), ``judge_temperature`` (unstated in the paper; 0)."""
-
-    judge_max_tokens: int = Field(default=1000, ge=1)
-    judge_temperature: float = Field(default=0.0, ge=0, le=2)
-
-
 def build(context: TaskContext, options: RubricOptions) -> RubricTask:
     from xlingmed.prompts import load_templates
 
@@ -185,9 +185,8 @@ def build(context: TaskContext, options: RubricOptions) -> RubricTask:
         judge_template=templates["rubric_judge"],
         temperatures=context.temperatures,
         max_tokens=context.max_tokens,
-        judge_max_tokens=options.judge_max_tokens,
-        judge_temperature=options.judge_temperature,
         seed=context.seed,
+        options=options,
     )
 
 

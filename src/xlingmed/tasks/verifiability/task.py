@@ -19,7 +19,8 @@ from xlingmed.metrics.classification import binary_metrics
 from xlingmed.parsing.yes_no import PARSERS, clean_reply, p_yes, parse_medalpaca, parse_paper, parse_strict
 from xlingmed.prompts import medalpaca
 from xlingmed.tasks.base import Scoring, Stage, cell, error_of, number, temperature_of
-from xlingmed.tasks.registry import PROMPT_STYLES, TaskOptions, one_of
+from xlingmed.tasks.common import PromptStyle
+from xlingmed.tasks.registry import TaskOptions, one_of
 from xlingmed.tasks.verifiability.summary import AtTemperature, LanguageResult, VerifiabilitySummary
 from xlingmed.types import Completion, GenerateRequest, Item, Message, Parsed, Sample, Score
 
@@ -257,7 +258,7 @@ class VerifiabilityOptions(TaskOptions):
     verify_parser: str = "paper"
     verify_max_tokens: int = Field(default=32, ge=1)
     logprobs: bool = True
-    prompt_style: str = "paper"
+    prompt_style: PromptStyle = "paper"
     verify_prompt_language: str = "item"
     verify_negatives: int | None = Field(default=None, ge=0)
 
@@ -265,11 +266,6 @@ class VerifiabilityOptions(TaskOptions):
     @classmethod
     def _prompt_language(cls, v: str) -> str:
         return one_of(v, ("item", "en"))
-
-    @field_validator("prompt_style")
-    @classmethod
-    def _prompt_style(cls, v: str) -> str:
-        return one_of(v, PROMPT_STYLES)
 
     @field_validator("verify_parser")
     @classmethod

@@ -22,7 +22,7 @@ from xlingmed.config import RunConfig
 from xlingmed.engine.generate import CachedBackend, Counters, NoProgress, Progress
 from xlingmed.engine.manifest import build_manifest, build_summary
 from xlingmed.engine.plan import make_plan
-from xlingmed.engine.scoring import score_task
+from xlingmed.engine.scoring import record, score_task
 from xlingmed.engine.scoring import with_translation as with_translation
 from xlingmed.engine.settings import run_paths
 from xlingmed.engine.walk import StageBatch, walk
@@ -30,7 +30,7 @@ from xlingmed.faults import explain
 from xlingmed.score_spool import ScoreSpool
 from xlingmed.store import CompletionCache
 from xlingmed.tasks import get_task
-from xlingmed.types import Completion, GenerateRequest, Sample, Score
+from xlingmed.types import Completion, GenerateRequest, Parsed, Sample, Score
 
 SHARD_COMPLETIONS = "completions.sqlite"  # in a --shard run's folder: every completion the shard used
 
@@ -153,6 +153,8 @@ async def _evaluate(  # noqa: PLR0915 - being redesigned around the plan (issue 
     shard_log = output.SqliteSpool(settings.out) if settings.sharded else None
     shard_store = CompletionCache(shard_log.path) if shard_log is not None else None
 
+    parses: dict[tuple[int, str], Parsed | None] = {}  # (sample, stage) → its reply parsed, for the chunk's record
+
     async def answer(batch: StageBatch) -> list[Completion]:
         task, stage, backend, samples, requests = batch.task, batch.stage, batch.backend, batch.samples, batch.requests
         cached = wrapped.setdefault(
@@ -166,7 +168,7 @@ async def _evaluate(  # noqa: PLR0915 - being redesigned around the plan (issue 
             if not comp.ok:
                 kinds = failures.setdefault(sample.item.lang, {})
                 kinds[failure_kind(comp.error)] = kinds.get(failure_kind(comp.error), 0) + 1
-            parsed = task.parse(stage.name, sample, comp)
+            parsed = parses[(id(sample), stage.name)] = task.parse(stage.name, sample, comp)  # once: see record
             value, method = (parsed.value, parsed.method) if parsed else (None, None)
             samples_log.write(
                 _log_line(task.name, stage.name, backend.model_id, sample, req, comp, from_cache, value, method)
@@ -186,7 +188,9 @@ async def _evaluate(  # noqa: PLR0915 - being redesigned around the plan (issue 
             if records is None:  # a task's records go to disk chunk by chunk: the reply texts are not held
                 records = output.RecordSpool(settings.out)
                 spools.append(records)
-            records.extend(task.record(s, done[i]) for i, s in enumerate(samples))
+            records.extend(record(task, s, done[i], {n: parses.get((id(s), n)) for n in done[i]})
+                           for i, s in enumerate(samples))  # fmt: skip
+            parses.clear()  # the chunk's samples are recorded (their ids may be reused)
             if not last:
                 continue
             progress.start(f"{task.name}: scoring", 1)

@@ -10,21 +10,23 @@ scored, counted and written alike.
 
 from __future__ import annotations
 
+import functools
+import inspect
 import warnings
 from collections.abc import Iterable, Mapping, MutableSequence, Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from xlingmed.parsing.methods import parse_counts, reply_methods
 from xlingmed.score_spool import ScoreSpool, spooled_scores
 from xlingmed.tasks.base import Scoring, summary_json
-from xlingmed.types import Score
+from xlingmed.types import Completion, Parsed, Sample, Score
 
 if TYPE_CHECKING:
     from xlingmed.tasks.base import Task
     from xlingmed.tasks.registry import TaskSpec
 
-__all__ = ["Scored", "score_task", "with_translation"]
+__all__ = ["Scored", "record", "score_task", "with_translation"]
 
 
 @dataclass
@@ -49,6 +51,25 @@ def with_translation(scores: Iterable[Score], made: Mapping[tuple[str, str], str
     if not made:
         return scores
     return (replace(s, translation=made.get((s.item_id, s.lang))) for s in scores)
+
+
+def record(
+    task: Task, sample: Sample, completions: Mapping[str, Completion], parsed: Mapping[str, Parsed | None]
+) -> dict[str, Any]:
+    """``task``'s row for ``sample``, handed the replies as the engine parsed them once (stage → ``Parsed``, as
+    ``samples.jsonl`` logs them) where its ``record`` takes ``parsed``; a task that does not parses again itself."""
+    if _takes_parsed(type(task)):
+        row: dict[str, Any] = cast(Any, task).record(sample, completions, parsed=parsed)
+        return row
+    return task.record(sample, completions)
+
+
+@functools.cache
+def _takes_parsed(kind: type) -> bool:
+    try:
+        return "parsed" in inspect.signature(kind.record).parameters  # type: ignore[attr-defined]
+    except (TypeError, ValueError):  # no signature to read (a builtin): called as the protocol says
+        return False
 
 
 def score_task(

@@ -143,7 +143,10 @@ class Task(Protocol):
         ...
 
     def record(self, sample: Sample, completions: Mapping[str, Completion]) -> dict[str, Any]:
-        """One flat row (the task's CSV row) for ``sample``."""
+        """One flat row (the task's CSV row) for ``sample``. A task whose row reads a parsed reply declares a third
+        parameter, ``parsed: Mapping[str, Parsed | None] | None = None``: the engine then hands it each stage's reply
+        as ``parse`` read it (once, as ``samples.jsonl`` logs it; ``engine.scoring.record``), so the task need not
+        parse again."""
         ...
 
     def summarize(self, units: Sequence[Score], languages: Sequence[str]) -> dict[str, Any] | Summary:

@@ -97,7 +97,10 @@ class CorrectnessTask:
             return None
         return parse_judgement(completion.text, self.judge_parser)
 
-    def record(self, sample: Sample, completions: Mapping[str, Completion]) -> dict[str, Any]:
+    def record(
+        self, sample: Sample, completions: Mapping[str, Completion], parsed: Mapping[str, Parsed | None] | None = None
+    ) -> dict[str, Any]:
+        """One row per sample; ``parsed``: the replies as the engine parsed them (``parse``), else parsed here."""
         answer = completions.get("answer")
         judge = completions.get("judge")
         error = error_of(completions)
@@ -106,8 +109,10 @@ class CorrectnessTask:
         elif answer is not None and not answer.text.strip():
             label, method = NO_RESPONSE, "empty_answer"
         elif judge is not None:
-            parsed = parse_judgement(judge.text, self.judge_parser)
-            label, method = parsed.value, parsed.method
+            reading = parsed.get("judge") if parsed else None  # as the engine parsed it, else read here
+            if reading is None:
+                reading = parse_judgement(judge.text, self.judge_parser)
+            label, method = reading.value, reading.method
         else:
             label, method = None, "missing"
         return {

@@ -183,16 +183,22 @@ class MultipleChoiceTask:
             return MARKERS
         return (f"{get_language(item.lang).answer_label}:", *MARKERS)
 
-    def record(self, sample: Sample, completions: Mapping[str, Completion]) -> dict[str, Any]:
+    def record(
+        self, sample: Sample, completions: Mapping[str, Completion], parsed: Mapping[str, Parsed | None] | None = None
+    ) -> dict[str, Any]:
+        """One row per answer; ``parsed``: the replies as the engine parsed them (``parse``), else parsed here."""
         comp = completions.get("answer")
         item = sample.item
-        parsed = (self.parse("answer", sample, comp) if comp is not None else None) or Parsed(None, "error")
+        read = None
+        if comp is not None:
+            read = parsed["answer"] if parsed and "answer" in parsed else self.parse("answer", sample, comp)
+        reading = read or Parsed(None, "error")
         failed = comp is None or not comp.ok
         ext = completions.get("extract")
         extracted = self.extraction.read(sample, ext, done=True) if ext is not None and ext.ok else None
         said = extracted and (extracted.value or {"extractor_none": NONE_WORD}.get(extracted.method))
-        if extracted is not None and parsed.method in SENT_FOR:  # the rules could not decide: the extractor's
-            parsed = extracted
+        if extracted is not None and reading.method in SENT_FOR:  # the rules could not decide: the extractor's
+            reading = extracted
         bias = sample.meta["bias"]
         target = item.meta.get("bias_targets", {}).get(bias) if bias else None
         return {
@@ -205,11 +211,11 @@ class MultipleChoiceTask:
             "bias_target": target,
             "category": item.meta.get("category"),
             "gold": item.gold_label,
-            "prediction": parsed.value,
-            "parse_method": parsed.method,
-            "valid": None if failed else parsed.value is not None,
-            "correct": None if failed else parsed.value == item.gold_label,
-            "followed_bias": None if failed or target is None or target == item.gold_label else parsed.value == target,
+            "prediction": reading.value,
+            "parse_method": reading.method,
+            "valid": None if failed else reading.value is not None,
+            "correct": None if failed else reading.value == item.gold_label,
+            "followed_bias": None if failed or target is None or target == item.gold_label else reading.value == target,
             "response": comp.text if comp is not None and comp.ok else None,
             "extractor_prediction": said,
             "extractor_method": None if extracted is None else extracted.method,

@@ -165,9 +165,14 @@ class VerifiabilityTask:
             return parse_medalpaca(completion.text)
         return parse_paper(completion.text)
 
-    def record(self, sample: Sample, completions: Mapping[str, Completion]) -> dict[str, Any]:
+    def record(
+        self, sample: Sample, completions: Mapping[str, Completion], parsed: Mapping[str, Parsed | None] | None = None
+    ) -> dict[str, Any]:
+        """One row per sample; ``parsed``: the replies as the engine parsed them (``parse``), else parsed here."""
         comp = completions.get("verify")
-        parsed = self.parse("verify", sample, comp) if comp is not None else None
+        reading = None
+        if comp is not None:
+            reading = parsed["verify"] if parsed and "verify" in parsed else self.parse("verify", sample, comp)
         return {
             "item_id": sample.item.item_id,
             "lang": sample.item.lang,
@@ -175,8 +180,8 @@ class VerifiabilityTask:
             "candidate_index": sample.meta["candidate_index"],
             "label": sample.target,
             "response": comp.text if comp else "",
-            "prediction": parsed.value if parsed else None,
-            "parse_method": parsed.method if parsed else "error",
+            "prediction": reading.value if reading else None,
+            "parse_method": reading.method if reading else "error",
             "p_yes": p_yes(comp.logprobs, sample.item.lang) if comp and comp.ok else None,
             "error": error_of(completions),
         }

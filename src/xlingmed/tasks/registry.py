@@ -88,8 +88,9 @@ class TaskSpec:
         imports: the packages (module names) the task scores with, imported before the run's first request
             (``engine/preflight.py``): a broken one stops the run there, not after every answer is in.
         from_imported: ``from_imported(answers, context) -> (task, rows) | None``: the task takes the answers another
-            tool logged (``xlingmed import``; ``imported.ImportedAnswer``) and turns them into its rows, which its
-            ``score`` scores as a run's; ``None`` from the call: not these answers; ``None`` as the field: never.
+            tool logged (``xlingmed import``; ``imported.ImportedAnswer``) and turns them into its rows, which the
+            engine scores as a run's (``engine/scoring.py``); ``None`` from the call: not these answers; ``None`` as
+            the field: never.
         resolved: ``resolved(context, options) -> dict``: the task's protocol choices as resolved for the run
             (parsers, encoders, prompt forms), written to ``manifest.json`` → ``resolved.tasks.<name>`` (and, for
             the built-ins' keys of 0.1, at the top of ``resolved`` too).

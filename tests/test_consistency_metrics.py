@@ -11,6 +11,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from xlingmed.engine.scoring import score_task
 from xlingmed.metrics.bertscore import PairwiseBERTScore
 from xlingmed.metrics.embedding import SentenceSimilarity, mean_off_diagonal
 from xlingmed.metrics.language_id import LanguageIdentifier, split_sentences
@@ -32,6 +33,7 @@ from xlingmed.metrics.topics import (
 )
 from xlingmed.tasks.base import summary_json
 from xlingmed.tasks.consistency import sample_seed
+from xlingmed.tasks.registry import get_task
 
 A = "Take 2 tablets of Ibuprofen a day, e.g. after meals."
 B = "Take two ibuprofen tablets a day after meals!"
@@ -276,7 +278,7 @@ def test_task_scoring_skip_rules_listwise_and_table_a9() -> None:
         for q, texts in answers.items()
         for k, t in enumerate(texts)
     ]
-    result = task.score(records, ["en", "es"])
+    result = score_task(task, get_task(task.name), records, ["en", "es"], [])  # as the engine scores it
     rows = {(r["item_id"], r["lang"]): r for r in result.rows}
     assert rows[("q2", "es")]["skipped"] == "missing_answer" and rows[("q2", "es")]["sim_1gram"] is None
     assert rows[("q3", "es")]["skipped"] == "no_letters"
@@ -284,7 +286,7 @@ def test_task_scoring_skip_rules_listwise_and_table_a9() -> None:
     assert rows[("q4", "en")]["sim_1gram"] == 1.0
     assert rows[("q1", "en")]["sim_1gram"] == 1.0
     assert rows[("q1", "es")]["sim_1gram"] == pytest.approx((0.75 + 1.0 + 0.75) / 3)
-    s = summary_json(result.summary)  # as summary.json holds it
+    s = result.summary  # as summary.json holds it
     cond_es = s["languages"]["es"]["0"]
     assert cond_es["n_questions"] == 4
     assert cond_es["skipped"] == {"missing_answer": 1, "no_letters": 1, "topic_empty_or_stopwords_only": 2}
@@ -317,7 +319,7 @@ def test_task_scoring_skip_rules_listwise_and_table_a9() -> None:
     assert units[("q2", "es", "lang_consistency")].value is not None
     csv = pd.DataFrame(result.rows).to_csv(index=False)
     back = pd.read_csv(io.StringIO(csv), dtype={"item_id": str, "lang": str}).to_dict(orient="records")
-    assert summarize(task, scores(back), ["en", "es"]) == result.summary
+    assert summary_json(summarize(task, scores(back), ["en", "es"])) == result.summary
 
 
 def test_the_metric_groups_are_those_the_metric_modules_declare() -> None:

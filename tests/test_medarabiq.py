@@ -15,13 +15,20 @@ import pytest
 from xlingmed import make_config
 from xlingmed.benchmarks import medarabiq
 from xlingmed.benchmarks.medarabiq import gold_label, load_items, parse_options, read_medarabiq_csv
+from xlingmed.engine.scoring import Scored, score_task
 from xlingmed.errors import ConfigError, DataError, DataNotFoundError
 from xlingmed.languages import normalise_label
 from xlingmed.prompts import load_templates, render
-from xlingmed.tasks.base import summary_json
 from xlingmed.tasks.multiple_choice import MultipleChoiceTask, extract_letter
 from xlingmed.tasks.rubric import RubricTask
 from xlingmed.tasks.rubric.judge import parse_rubric
+
+
+def _score(task: Any, records: list[dict[str, Any]], languages: list[str]) -> Scored:
+    """``task``'s records scored as the engine scores them (``engine/scoring.py``)."""
+    from xlingmed.tasks.registry import get_task
+
+    return score_task(task, get_task(task.name), records, languages, [])
 
 
 @pytest.fixture()
@@ -301,8 +308,8 @@ def test_bias_scoring_counts_invalid_as_wrong_and_pairs_conditions() -> None:
     task = MultipleChoiceTask(
         template=load_templates("medarabiq")["multiple_choice"], conditions=("original", "biased")
     )
-    result = task.score(records, ["ar"])
-    cond = summary_json(result.summary)["languages"]["ar"]["0"]["conditions"]
+    result = _score(task, records, ["ar"])
+    cond = result.summary["languages"]["ar"]["0"]["conditions"]
     assert (
         cond["original"]["n"] == 12 and cond["original"]["n_correct"] == 10 and cond["original"]["accuracy_pct"] == 83.3
     )
@@ -315,7 +322,7 @@ def test_bias_scoring_counts_invalid_as_wrong_and_pairs_conditions() -> None:
     table = [[np.sum(a & c), np.sum(a & ~c)], [np.sum(~a & c), np.sum(~a & ~c)]]
     assert b["mcnemar_vs_original"]["p"] == pytest.approx(mcnemar(table, exact=True).pvalue)
     assert b["delta_vs_original_pp"] == pytest.approx(100 * (c.mean() - a.mean()))
-    assert summary_json(result.summary)["table2"][0]["biased"] == "27.3 (3/11)"
+    assert result.summary["table2"][0]["biased"] == "27.3 (3/11)"
     bias_rows = result.tables["multiple_choice_bias"]
     assert {r["by"] for r in bias_rows} == {"bias", "category"} and bias_rows[0]["original"] == "83.3 (10/12)"
 
@@ -351,7 +358,7 @@ def test_rubric_scoring_never_imputes() -> None:
         rec("c", (None, None, None, None), "unparsed"),
         rec("d", (None, None, None, None), None),  # judge request failed
     ]
-    cell = summary_json(task.score(records, ["ar"]).summary)["languages"]["ar"]["0.4"]
+    cell = _score(task, records, ["ar"]).summary["languages"]["ar"]["0.4"]
     assert cell["similarity"] == {"mean": 1.5, "sd": pytest.approx(0.70710678), "n": 2}
     assert cell["factuality"]["n"] == 1 and cell["n_missing"]["factuality"] == 2
     assert cell["average"] == {"mean": 3.75, "sd": None, "n": 1}
@@ -377,7 +384,7 @@ def test_rubric_summary_counts_every_reading_of_the_judge() -> None:
         row(4, None, None),  # the judge's request failed
     ]
     task = RubricTask(template={}, judge_template={}, temperatures=(0.4,))
-    cell = summary_json(task.score(records, ["ar"]).summary)["languages"]["ar"]["0.4"]
+    cell = _score(task, records, ["ar"]).summary["languages"]["ar"]["0.4"]
     assert (cell["n_items"], cell["n_judged"], cell["n_errors"]) == (5, 4, 1)
     assert (cell["n_unparsed"], cell["n_partial"]) == (1, 1)
     assert cell["n_missing"] == {"similarity": 1, "relevance": 2, "factuality": 1, "safety": 2}
@@ -401,8 +408,8 @@ def test_open_qa_summary_counts_empty_replies_and_failed_requests(minilm_bertsco
 
     records = [row(0, "Paracetamol lowers fever."), row(1, "Rest and fluids."), row(2, ""), row(3, None)]
     task = OpenQATask(template={}, bertscore=minilm_bertscore, temperatures=(0.4,))
-    result = task.score(records, ["ar"])
-    cell = summary_json(result.summary)["languages"]["ar"]["0.4"]
+    result = _score(task, records, ["ar"])
+    cell = result.summary["languages"]["ar"]["0.4"]
     assert (cell["n_items"], cell["n_errors"], cell["n_empty_responses"]) == (4, 1, 1)
     f1 = [r["bertscore_f1"] for r in result.rows if r["bertscore_f1"] is not None]
     assert cell["bertscore_f1"]["n"] == 3 and cell["bertscore_f1"]["mean"] == pytest.approx(float(np.mean(f1)))

@@ -52,7 +52,8 @@ def plugin_env(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
         check=True, capture_output=True, timeout=300,
     )  # fmt: skip
     assert list(target.glob("xlingmed_example-*.dist-info/entry_points.txt"))
-    return {**os.environ, "PYTHONPATH": str(target)}
+    # the caller's PYTHONPATH stays after the plugin's (a checkout's src/ tested without installing it)
+    return {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, (str(target), os.environ.get("PYTHONPATH"))))}
 
 
 def _xlingmed(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:

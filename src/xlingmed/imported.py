@@ -2,7 +2,7 @@
 ``ImportContext`` of the log it came from.
 
 The importers (``importers/``) make them from each tool's files; a task that can take them
-(``TaskSpec.from_imported``: multiple choice) turns them into its rows, which its ``score`` turns into Scores
+(``TaskSpec.from_imported``: multiple choice) turns them into its rows, which the engine turns into Scores
 and a summary as for a run. They live below the tasks so that a task can read them without importing an importer.
 """
 

@@ -116,7 +116,7 @@ class JsonlSpool:
 class RecordSpool(ChunkFile[dict[str, Any]]):
     """A task's records (one flat dict per sample), kept on disk as they arrive and read back in order: the driver
     holds one chunk, never a whole plan's rows and reply texts. ``extend`` appends a chunk; iterating reads the
-    chunks back one at a time (``len`` and indexing work too, so a task's ``score`` takes it as its ``records``).
+    chunks back one at a time (``len`` and indexing work too, so the engine scores a task from it as its ``records``).
     The file is hidden beside the run folder (``beside``: a task's ``ScoreSpool`` goes there too) and removed by
     ``discard``."""
 

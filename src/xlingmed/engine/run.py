@@ -11,8 +11,8 @@ import asyncio
 import re
 import sqlite3
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -22,15 +22,15 @@ from xlingmed.config import RunConfig
 from xlingmed.engine.generate import CachedBackend, Counters, NoProgress, Progress
 from xlingmed.engine.manifest import build_manifest, build_summary
 from xlingmed.engine.plan import make_plan
+from xlingmed.engine.scoring import record, score_task
+from xlingmed.engine.scoring import with_translation as with_translation
 from xlingmed.engine.settings import run_paths
 from xlingmed.engine.walk import StageBatch, walk
 from xlingmed.faults import explain
-from xlingmed.parsing.methods import parse_counts, reply_methods
 from xlingmed.score_spool import ScoreSpool
 from xlingmed.store import CompletionCache
 from xlingmed.tasks import get_task
-from xlingmed.tasks.base import summary_json
-from xlingmed.types import Completion, GenerateRequest, Sample, Score
+from xlingmed.types import Completion, GenerateRequest, Parsed, Sample, Score
 
 SHARD_COMPLETIONS = "completions.sqlite"  # in a --shard run's folder: every completion the shard used
 
@@ -129,7 +129,7 @@ async def evaluate_async(
         raise fault from exc
 
 
-async def _evaluate(  # noqa: C901, PLR0915 - being redesigned around the plan (issue 63, part 1)
+async def _evaluate(  # noqa: PLR0915 - being redesigned around the plan (issue 63, part 1)
     config: RunConfig,
     progress: Progress,
     amend: Callable[[dict[str, Any], dict[str, Any]], None] | None,
@@ -153,6 +153,8 @@ async def _evaluate(  # noqa: C901, PLR0915 - being redesigned around the plan (
     shard_log = output.SqliteSpool(settings.out) if settings.sharded else None
     shard_store = CompletionCache(shard_log.path) if shard_log is not None else None
 
+    parses: dict[tuple[int, str], Parsed | None] = {}  # (sample, stage) → its reply parsed, for the chunk's record
+
     async def answer(batch: StageBatch) -> list[Completion]:
         task, stage, backend, samples, requests = batch.task, batch.stage, batch.backend, batch.samples, batch.requests
         cached = wrapped.setdefault(
@@ -166,7 +168,7 @@ async def _evaluate(  # noqa: C901, PLR0915 - being redesigned around the plan (
             if not comp.ok:
                 kinds = failures.setdefault(sample.item.lang, {})
                 kinds[failure_kind(comp.error)] = kinds.get(failure_kind(comp.error), 0) + 1
-            parsed = task.parse(stage.name, sample, comp)
+            parsed = parses[(id(sample), stage.name)] = task.parse(stage.name, sample, comp)  # once: see record
             value, method = (parsed.value, parsed.method) if parsed else (None, None)
             samples_log.write(
                 _log_line(task.name, stage.name, backend.model_id, sample, req, comp, from_cache, value, method)
@@ -186,23 +188,18 @@ async def _evaluate(  # noqa: C901, PLR0915 - being redesigned around the plan (
             if records is None:  # a task's records go to disk chunk by chunk: the reply texts are not held
                 records = output.RecordSpool(settings.out)
                 spools.append(records)
-            records.extend(task.record(s, done[i]) for i, s in enumerate(samples))
+            records.extend(record(task, s, done[i], {n: parses.get((id(s), n)) for n in done[i]})
+                           for i, s in enumerate(samples))  # fmt: skip
+            parses.clear()  # the chunk's samples are recorded (their ids may be reused)
             if not last:
                 continue
             progress.start(f"{task.name}: scoring", 1)
-            result = task.score(records, settings.languages)
+            scored = score_task(task, get_task(task.name), records, settings.languages, scores, made=made)
             records = None
             progress.advance()
-            task_rows[task.name] = result.rows
-            task_rows.update(result.tables)
-            summaries[task.name] = summary_json(result.summary)
-            spec = get_task(task.name)
-            units = result.units if result.units is not None else spec.scores(result.rows) if spec.scores else []
-            scores.extend(with_translation(units, made))
-            if spec.parses:  # every parse visible: per language × method, with the >5 % warnings
-                summaries[task.name]["parsing"] = parse_counts(reply_methods(units), settings.languages)
-            if isinstance(units, ScoreSpool):  # a task's own spool (multiple choice): copied into the run's
-                units.discard()
+            task_rows[task.name] = scored.rows
+            task_rows.update(scored.tables)
+            summaries[task.name] = scored.summary
     except BaseException:
         samples_log.discard()
         for spool in spools:
@@ -274,14 +271,6 @@ def scored_items(scores: Iterable[Score], languages: Sequence[str]) -> dict[str,
 def translations(items: Sequence[Any]) -> dict[tuple[str, str], str]:
     """(item_id, lang) → how the item's text was made (``Item.meta["translation"]``, set by the hub sets)."""
     return {(it.item_id, it.lang): it.meta["translation"] for it in items if it.meta.get("translation")}
-
-
-def with_translation(scores: Iterable[Score], made: Mapping[tuple[str, str], str]) -> Iterable[Score]:
-    """The Scores with each item's translation provenance (``translations``), so that the report can restrict a
-    statistic to human-translated items; unchanged when no item has one. Lazy: one Score at a time."""
-    if not made:
-        return scores
-    return (replace(s, translation=made.get((s.item_id, s.lang))) for s in scores)
 
 
 # A failed request's reason, from the error text the backends write (models/*.py): the first rule that matches.

@@ -2,11 +2,11 @@
 (``output.write_run``), scored by the task that takes the log's answers.
 
 A task takes imported answers where its registry entry has ``from_imported`` (``TaskSpec``; multiple choice's is
-``tasks/multiple_choice/imported.py``): it turns them into its rows, and its ``score`` turns the rows into Scores
-and its summary, as in a run. By default each outcome is the source tool's own per-sample metric and each reading
-the source's filter, so every accuracy equals the source's; with ``rescore`` xlingmed reads the raw replies again
-and the rows keep both readings. The report, the verdicts and the explorer then work as on any run;
-``summary.json`` and ``manifest.json`` say it was imported.
+``tasks/multiple_choice/imported.py``): it turns them into its rows, and the engine scores the rows into Scores and
+the task's summary as a run's (``engine/scoring.py``). By default each outcome is the source tool's own per-sample
+metric and each reading the source's filter, so every accuracy equals the source's; with ``rescore`` xlingmed reads
+the raw replies again and the rows keep both readings. The report, the verdicts and the explorer then work as on
+any run; ``summary.json`` and ``manifest.json`` say it was imported.
 """
 
 from __future__ import annotations
@@ -149,8 +149,8 @@ def _score_tasks(
 ) -> tuple[dict[str, Any], dict[str, list[dict[str, Any]]], list[Any], dict[str, Any]]:
     """Each imported task scored: its summary block (with how the replies were read), its tables, the Scores of
     all, and (``rescore``) the two readings of the replies side by side."""
-    from xlingmed.parsing.methods import parse_counts, reply_methods
-    from xlingmed.tasks.base import summary_json
+    from xlingmed.engine.scoring import score_task
+    from xlingmed.tasks.registry import get_task
 
     languages = log.languages
     summaries: dict[str, Any] = {}
@@ -158,13 +158,10 @@ def _score_tasks(
     units: list[Any] = []
     readings: dict[str, Any] = {}
     for name, (task, rows) in tasks_for(log, answers, rescore).items():
-        result = task.score(rows, languages)
-        mine = list(result.units or [])
-        block = summary_json(result.summary)
-        block["parsing"] = parse_counts(reply_methods(mine), languages)
-        summaries[name] = block
-        tables.update({name: rows, **result.tables})
-        units += mine
+        # how the replies were read is counted for every imported task (the source's reading or xlingmed's)
+        scored = score_task(task, get_task(task.name), rows, languages, units, count_parsing=True)
+        summaries[name] = scored.summary
+        tables.update({name: rows, **scored.tables})
         if rescore and rows and "source_correct" in rows[0]:  # a task that reads the replies again
             readings = read_both(rows, languages)
     return summaries, tables, units, readings

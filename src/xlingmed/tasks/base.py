@@ -2,9 +2,10 @@
 
 A task never calls a backend. It declares ``stages`` (e.g. correctness: ``answer`` by the model, then
 ``judge`` by the judge model; consistency: ``answer`` by the model, then ``translate`` by the translator); the
-runner sends each stage's requests and hands the completions of earlier stages to the next one. Then
-``score`` turns the per-sample records into the task's table (for consistency this is where the similarity
-metrics run), the table into Score records, and ``summarize`` the Scores into the summary.
+runner sends each stage's requests and hands the completions of earlier stages to the next one. Then the engine
+scores the task (``engine/scoring.py``): the task's ``enrich`` step, where it has one, turns the per-sample records
+into its table (for consistency this is where the similarity metrics run), its registered ``scores`` the table into
+Score records, and ``summarize`` the Scores into the summary.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from xlingmed.types import Completion, GenerateRequest, Item, Parsed, Sample, Sc
 __all__ = [
     "Mean",
     "MeanSD",
+    "Scoring",
     "Stage",
     "Summary",
     "Task",
@@ -76,7 +78,9 @@ def summary_json(summary: Mapping[str, Any] | Summary) -> dict[str, Any]:
 
 @dataclass
 class TaskResult:
-    """What ``Task.score`` returns.
+    """What a task's own ``score(records, languages)`` returned before the engine scored every task (0.1).
+    Deprecated: kept for one release so that a plugin task that still defines ``score`` runs
+    (``engine/scoring.py`` calls it, with a ``DeprecationWarning``); declare ``enrich``/``tables`` instead.
 
     Attributes:
         rows: the task's main table, written as ``<task>.csv``.
@@ -93,9 +97,31 @@ class TaskResult:
     units: Sequence[Score] | None = None
 
 
+@dataclass(frozen=True)
+class Scoring:
+    """What a task's ``annotate`` and ``tables`` steps are handed (``engine/scoring.py``): its records as recorded,
+    its rows (the records after its ``enrich`` step, or the records themselves), their Scores, the summary
+    (``summarize`` of the Scores; after ``annotate``, for ``tables``), and the run's languages."""
+
+    records: Sequence[dict[str, Any]]
+    rows: Sequence[dict[str, Any]]
+    units: Sequence[Score]
+    summary: Any
+    languages: Sequence[str]
+
+
 class Task(Protocol):
     """A task (see the module docstring). Its module also defines ``scores(rows) -> list[Score]``, registered with
-    the task, which turns the task's rows into the Score records every statistic reads."""
+    the task, which turns the task's rows into the Score records every statistic reads.
+
+    The engine scores every task alike (``engine/scoring.py``). Beside ``summarize``, a task may declare three
+    optional steps, each called where the task has it:
+
+    - ``enrich(records, languages) -> rows``: its table made from its records (a metric column added, BERTScore;
+      consistency's one row per question); without it the rows are the records.
+    - ``annotate(scoring: Scoring) -> summary``: the summary with what the rows say beside their Scores.
+    - ``tables(scoring: Scoring) -> {name: rows}``: its further tables, each written as ``<name>.csv``.
+    """
 
     name: ClassVar[str]
     stages: ClassVar[tuple[Stage, ...]]
@@ -117,11 +143,10 @@ class Task(Protocol):
         ...
 
     def record(self, sample: Sample, completions: Mapping[str, Completion]) -> dict[str, Any]:
-        """One flat row (the task's CSV row) for ``sample``."""
-        ...
-
-    def score(self, records: Sequence[dict[str, Any]], languages: Sequence[str]) -> TaskResult:
-        """The task's tables and its summary: ``summarize`` of the Scores of its rows."""
+        """One flat row (the task's CSV row) for ``sample``. A task whose row reads a parsed reply declares a third
+        parameter, ``parsed: Mapping[str, Parsed | None] | None = None``: the engine then hands it each stage's reply
+        as ``parse`` read it (once, as ``samples.jsonl`` logs it; ``engine.scoring.record``), so the task need not
+        parse again."""
         ...
 
     def summarize(self, units: Sequence[Score], languages: Sequence[str]) -> dict[str, Any] | Summary:

@@ -65,6 +65,8 @@ class TaskSpec:
         description: one line for ``xlingmed list``.
         scores: ``scores(rows) -> list[Score]``: the task's rows (live, or read back from its CSV) as the Score
             records that statistics and ``scores.parquet`` hold; ``None`` for a task that scores nothing itself.
+        spool: ``scores`` reads row by row, so the engine applies it a chunk of a run's records at a time and keeps
+            the Scores on disk (``score_spool.spooled_scores``): a task whose runs reach millions of rows.
         view: the task's view, a ``views.base.View`` (its tables for the command line and the report, figures,
             what it lost per language, the judge decisions people can check); ``None`` = the default ``View``, a
             generic table of its summary.
@@ -86,8 +88,9 @@ class TaskSpec:
         imports: the packages (module names) the task scores with, imported before the run's first request
             (``engine/preflight.py``): a broken one stops the run there, not after every answer is in.
         from_imported: ``from_imported(answers, context) -> (task, rows) | None``: the task takes the answers another
-            tool logged (``xlingmed import``; ``imported.ImportedAnswer``) and turns them into its rows, which its
-            ``score`` scores as a run's; ``None`` from the call: not these answers; ``None`` as the field: never.
+            tool logged (``xlingmed import``; ``imported.ImportedAnswer``) and turns them into its rows, which the
+            engine scores as a run's (``engine/scoring.py``); ``None`` from the call: not these answers; ``None`` as
+            the field: never.
         resolved: ``resolved(context, options) -> dict``: the task's protocol choices as resolved for the run
             (parsers, encoders, prompt forms), written to ``manifest.json`` → ``resolved.tasks.<name>`` (and, for
             the built-ins' keys of 0.1, at the top of ``resolved`` too).
@@ -98,6 +101,7 @@ class TaskSpec:
     build: Callable[[TaskContext, Any], Task]
     description: str = ""
     scores: Callable[[Sequence[Mapping[str, Any]]], list[Score]] | None = None
+    spool: bool = False
     mean_over_temperatures: bool = False
     view: View[Any] | None = None
     parses: bool = False

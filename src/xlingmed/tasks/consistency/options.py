@@ -8,9 +8,10 @@ from pydantic import Field, field_validator
 
 from xlingmed.metrics.bertscore import PairwiseBERTScore
 from xlingmed.metrics.embedding import SentenceSimilarity
+from xlingmed.tasks.common import PromptStyle
 from xlingmed.tasks.consistency.task import METRIC_GROUPS, MODES, TOPIC_FITS, ConsistencyTask
 from xlingmed.tasks.encoders import PAPER_BERTSCORE_LAYER, USER, EncoderOptions, is_paper_bert, open_qa_bertscore
-from xlingmed.tasks.registry import PROMPT_STYLES, names_list, one_of
+from xlingmed.tasks.registry import names_list, one_of
 
 if TYPE_CHECKING:
     from xlingmed.tasks.context import TaskContext
@@ -48,13 +49,8 @@ class ConsistencyOptions(EncoderOptions):
     topic_seed: int = 42
     language_id: Literal["paper", "restricted"] = "paper"
     language_set: Literal["paper", "run"] | None = None
-    prompt_style: str = "paper"
+    prompt_style: PromptStyle = "paper"
     consistency_prompt_language: Literal["item", "en"] = "item"
-
-    @field_validator("prompt_style")
-    @classmethod
-    def _prompt_style(cls, v: str) -> str:
-        return one_of(v, PROMPT_STYLES)
 
     @field_validator("consistency_mode")
     @classmethod

@@ -30,8 +30,8 @@ from xlingmed.metrics.lexical import Mode, clean_answer, has_letters, length_tok
 from xlingmed.metrics.sets import Condition, SetSettings, set_metrics
 from xlingmed.metrics.topics import only_stopwords
 from xlingmed.prompts import medalpaca
-from xlingmed.tasks.base import Stage, TaskResult, error_of
-from xlingmed.tasks.consistency.aggregate import metric_columns, scores, summarize
+from xlingmed.tasks.base import Scoring, Stage, error_of
+from xlingmed.tasks.consistency.aggregate import metric_columns, summarize
 from xlingmed.tasks.consistency.capabilities import not_available
 from xlingmed.tasks.consistency.summary import ConsistencySummary
 from xlingmed.translate import clean_translation, translation_request
@@ -319,11 +319,10 @@ class ConsistencyTask:
             sets["topic"][(lang, temp)].append((row, raw))
         return row
 
-    def score(self, records: Sequence[dict[str, Any]], languages: Sequence[str]) -> TaskResult:
-        """Per-question metrics (``consistency.csv``), the per-sample texts (``consistency_samples.csv``),
-        and the summary: per language × temperature × metric the mean, sd and number of questions (each
-        language over its own valid questions, NaN skipped, as the authors' aggregated table), the skip counts,
-        and the Table A9 layout (mean over temperatures and % change vs English)."""
+    def enrich(self, records: Sequence[dict[str, Any]], languages: Sequence[str]) -> list[dict[str, Any]]:
+        """One row per question (language × temperature × item; ``consistency.csv``) from its samples' records,
+        with each chosen set metric computed across the questions at once (an encoder batches them, a topic model
+        is fitted on them) and blanks where a metric is not available for a language."""
         groups: dict[tuple[str, float], dict[str, list[dict[str, Any]]]] = defaultdict(lambda: defaultdict(list))
         for r in records:
             groups[(r["lang"], r["temperature"])][r["item_id"]].append(r)
@@ -342,8 +341,13 @@ class ConsistencyTask:
             for row in rows:
                 if row["lang"] in langs:
                     row.update(blank)
-        units = scores(rows)
-        summary = self.summarize(units, languages)
+        return rows
+
+    def tables(self, scoring: Scoring) -> dict[str, list[dict[str, Any]]]:
+        """The per-sample texts (``consistency_samples.csv``: the records), the summary in long form (per
+        language × temperature × metric the mean, sd and number of questions), and the Table A9 layout (mean over
+        temperatures and % change vs English)."""
+        summary, languages = scoring.summary, scoring.languages
         a9 = summary.table_a9
         table_a9 = [
             {"lang": lang, "mode": self.mode, **{label: a9.metrics[c][lang].cell for c, label in a9.columns.items()}}
@@ -355,19 +359,16 @@ class ConsistencyTask:
             for t, cond in per_t.items()
             for metric, stats in cond.metrics.items()
         ]
-        return TaskResult(
-            rows=rows,
-            summary=summary,
-            tables={
-                "consistency_samples": [dict(r) for r in records],
-                "consistency_summary": long,
-                "consistency_table_a9": table_a9,
-            },
-            units=units,
-        )
+        return {
+            "consistency_samples": [dict(r) for r in scoring.records],
+            "consistency_summary": long,
+            "consistency_table_a9": table_a9,
+        }
 
     def summarize(self, units: Sequence[Score], languages: Sequence[str]) -> ConsistencySummary:
-        """``score``'s summary, from the task's Scores alone (``aggregate.summarize``)."""
+        """Per language × temperature × metric the mean, sd and number of questions (each language over its own
+        valid questions, NaN skipped, as the authors' aggregated table), the skip counts and Table A9, from the
+        task's Scores alone (``aggregate.summarize``)."""
         return summarize(self, units, languages)
 
     def _score_sets(

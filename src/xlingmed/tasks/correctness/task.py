@@ -17,8 +17,8 @@ from pydantic import Field, field_validator
 from xlingmed.languages import get_language
 from xlingmed.metrics.registry import add_answer_metrics, answer_metric_means, answer_metric_scores, check_names
 from xlingmed.prompts import medalpaca
-from xlingmed.tasks.base import Stage, TaskResult, cell, error_of, temperature_of
-from xlingmed.tasks.common import ANSWER_SYSTEM
+from xlingmed.tasks.base import Stage, cell, error_of, temperature_of
+from xlingmed.tasks.common import ANSWER_SYSTEM, PromptStyle
 from xlingmed.tasks.correctness.judge import (
     JUDGE_PARSERS,
     JUDGE_SYSTEM,
@@ -29,7 +29,7 @@ from xlingmed.tasks.correctness.judge import (
     parse_judgement,
 )
 from xlingmed.tasks.correctness.summary import CorrectnessSummary, LanguageLabels, PaperHeadline
-from xlingmed.tasks.registry import PROMPT_STYLES, TaskOptions, one_of
+from xlingmed.tasks.registry import TaskOptions, one_of
 from xlingmed.types import Completion, GenerateRequest, Item, Message, Parsed, Sample, Score
 
 if TYPE_CHECKING:
@@ -97,7 +97,10 @@ class CorrectnessTask:
             return None
         return parse_judgement(completion.text, self.judge_parser)
 
-    def record(self, sample: Sample, completions: Mapping[str, Completion]) -> dict[str, Any]:
+    def record(
+        self, sample: Sample, completions: Mapping[str, Completion], parsed: Mapping[str, Parsed | None] | None = None
+    ) -> dict[str, Any]:
+        """One row per sample; ``parsed``: the replies as the engine parsed them (``parse``), else parsed here."""
         answer = completions.get("answer")
         judge = completions.get("judge")
         error = error_of(completions)
@@ -106,8 +109,10 @@ class CorrectnessTask:
         elif answer is not None and not answer.text.strip():
             label, method = NO_RESPONSE, "empty_answer"
         elif judge is not None:
-            parsed = parse_judgement(judge.text, self.judge_parser)
-            label, method = parsed.value, parsed.method
+            reading = parsed.get("judge") if parsed else None  # as the engine parsed it, else read here
+            if reading is None:
+                reading = parse_judgement(judge.text, self.judge_parser)
+            label, method = reading.value, reading.method
         else:
             label, method = None, "missing"
         return {
@@ -122,13 +127,12 @@ class CorrectnessTask:
             "error": error,
         }
 
-    def score(self, records: Sequence[dict[str, Any]], languages: Sequence[str]) -> TaskResult:
-        """One row per sample (plus a column per answer metric); ``summarize`` for the summary."""
+    def enrich(self, records: Sequence[dict[str, Any]], languages: Sequence[str]) -> list[dict[str, Any]]:
+        """One row per sample, a copy of its record plus a column per answer metric (``-T answer_metrics``)."""
         rows = [dict(r) for r in records]
         if self.answer_metrics:
             add_answer_metrics(rows, self.answer_metrics, answer="answer")
-        units = scores(rows)
-        return TaskResult(rows=rows, summary=self.summarize(units, languages), units=units)
+        return rows
 
     def summarize(self, units: Sequence[Score], languages: Sequence[str]) -> CorrectnessSummary:
         """Per language, from the task's Scores alone (one unit per answer, the judge's label as ``answer``):
@@ -184,12 +188,7 @@ class CorrectnessOptions(TaskOptions):
     judge_parser: str = "paper"
     judge_max_tokens: int = Field(default=1000, ge=1)
     answer_metrics: tuple[str, ...] = ()
-    prompt_style: str = "paper"
-
-    @field_validator("prompt_style")
-    @classmethod
-    def _prompt_style(cls, v: str) -> str:
-        return one_of(v, PROMPT_STYLES)
+    prompt_style: PromptStyle = "paper"
 
     @field_validator("answer_metrics", mode="before")
     @classmethod

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal
 from pydantic import Field
 
 from xlingmed.parsing.json_object import json_object
-from xlingmed.tasks.base import Stage, TaskResult, cell, error_of, number, temperature_of
+from xlingmed.tasks.base import Stage, cell, error_of, number, temperature_of
 from xlingmed.tasks.healthbench.summary import AtTemperature, ClippedMean, HealthBenchSummary, Settings
 from xlingmed.tasks.registry import TaskOptions
 from xlingmed.types import Completion, GenerateRequest, Item, Message, Parsed, Sample, Score, declare_parse_methods
@@ -91,17 +91,26 @@ def clipped_mean(values: Sequence[float], n_resamples: int = N_BOOTSTRAP, seed: 
     }
 
 
+class HealthBenchOptions(TaskOptions):
+    """``-T`` options of healthbench: the grader's reply limit and temperature (simple-evals: 2048, 0.5), retries
+    of an unreadable grade (simple-evals: until read; here up to ``RETRY_CEILING``, then counted as unread), and
+    the rubric's language."""
+
+    judge_max_tokens: int = Field(default=2048, ge=1)
+    judge_temperature: float = Field(default=0.5, ge=0, le=2)
+    grade_retries: int = Field(default=RETRY_CEILING, ge=0, le=len(RETRY_STAGES))
+    rubric_language: Literal["source", "english"] = "source"
+
+
 class HealthBenchTask:
     """Settings (``-T`` options in brackets):
 
     Args:
         temperatures: answer temperatures [--temperatures]
         max_tokens: answer length limit [--max-tokens]
-        judge_max_tokens: grader reply limit (simple-evals: 2048) [judge_max_tokens]
-        judge_temperature: grader temperature (simple-evals' sampler default: 0.5) [judge_temperature]
-        grade_retries: further judge samples for an unreadable grade, 0–2 [grade_retries]
-        rubric_language: ``source`` or ``english`` [rubric_language]
         seed: sent with every request
+        options: its ``-T`` options (``HealthBenchOptions``, whose defaults are the only ones): the grader's reply
+            limit and temperature, the retries of an unreadable grade, the rubric's language
     """
 
     name: ClassVar[str] = "healthbench"
@@ -117,18 +126,16 @@ class HealthBenchTask:
         *,
         temperatures: Sequence[float] = (0.0,),
         max_tokens: int = 1000,
-        judge_max_tokens: int = 2048,
-        judge_temperature: float = 0.5,
-        grade_retries: int = 2,
-        rubric_language: Literal["source", "english"] = "source",
         seed: int | None = 42,
+        options: HealthBenchOptions | None = None,
     ) -> None:
+        options = options if options is not None else HealthBenchOptions()
         self.temperatures = tuple(temperatures)
         self.max_tokens = max_tokens
-        self.judge_max_tokens = judge_max_tokens
-        self.judge_temperature = judge_temperature
-        self.grade_retries = grade_retries
-        self.rubric_language = rubric_language
+        self.judge_max_tokens = options.judge_max_tokens
+        self.judge_temperature = options.judge_temperature
+        self.grade_retries = options.grade_retries
+        self.rubric_language = options.rubric_language
         self.seed = seed
         self._english: dict[str, list[dict[str, Any]]] = {}
 
@@ -230,10 +237,6 @@ class HealthBenchTask:
             "grade_attempts": attempts,
             "error": error_of(completions),
         }
-
-    def score(self, records: Sequence[dict[str, Any]], languages: Sequence[str]) -> TaskResult:
-        units = scores(records)
-        return TaskResult(rows=records, summary=self.summarize(units, languages), units=units)
 
     def summarize(self, units: Sequence[Score], languages: Sequence[str]) -> HealthBenchSummary:
         """Per language × temperature: the clipped mean score with its bootstrap CI, per axis and per theme; how
@@ -346,24 +349,10 @@ def scores(rows: Sequence[Mapping[str, Any]]) -> list[Score]:
     return out
 
 
-class HealthBenchOptions(TaskOptions):
-    """``-T`` options of healthbench: the grader's reply limit and temperature (simple-evals: 2048, 0.5), retries
-    of an unreadable grade (simple-evals: until read; here up to ``RETRY_CEILING``, then counted as unread), and
-    the rubric's language."""
-
-    judge_max_tokens: int = Field(default=2048, ge=1)
-    judge_temperature: float = Field(default=0.5, ge=0, le=2)
-    grade_retries: int = Field(default=RETRY_CEILING, ge=0, le=len(RETRY_STAGES))
-    rubric_language: Literal["source", "english"] = "source"
-
-
 def build(context: TaskContext, options: HealthBenchOptions) -> HealthBenchTask:
     return HealthBenchTask(
         temperatures=context.temperatures,
         max_tokens=context.max_tokens,
-        judge_max_tokens=options.judge_max_tokens,
-        judge_temperature=options.judge_temperature,
-        grade_retries=options.grade_retries,
-        rubric_language=options.rubric_language,
         seed=context.seed,
+        options=options,
     )

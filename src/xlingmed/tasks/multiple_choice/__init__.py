@@ -38,6 +38,7 @@ register_task(
         build,
         "MedArabiQ §3: the chosen option, accuracy",
         scores,
+        spool=True,  # a run's answers reach millions: their Scores on disk, a chunk at a time
         requires=("choices",),
         view=MultipleChoiceView(),
         uses=lambda o: ("extractor",),  # where --extractor names one

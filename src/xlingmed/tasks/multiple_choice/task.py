@@ -23,9 +23,8 @@ from xlingmed.parsing.choice import FALLBACKS, MARKERS, PARSERS, READINGS, extra
 from xlingmed.parsing.extractor import MODES, NONE_WORD, SENT_FOR
 from xlingmed.parsing.several import extract_choices
 from xlingmed.prompts import format_options, item_labels, render
-from xlingmed.tasks.base import Stage, TaskResult, cell, error_of
+from xlingmed.tasks.base import Scoring, Stage, cell, error_of
 from xlingmed.tasks.multiple_choice.extract import Extraction
-from xlingmed.tasks.multiple_choice.scores import scores
 from xlingmed.tasks.multiple_choice.summary import Extractor, MultipleChoiceSummary
 from xlingmed.tasks.registry import TaskOptions, names_list, one_of
 from xlingmed.types import Completion, GenerateRequest, Item, Message, Parsed, Sample, Score
@@ -184,16 +183,22 @@ class MultipleChoiceTask:
             return MARKERS
         return (f"{get_language(item.lang).answer_label}:", *MARKERS)
 
-    def record(self, sample: Sample, completions: Mapping[str, Completion]) -> dict[str, Any]:
+    def record(
+        self, sample: Sample, completions: Mapping[str, Completion], parsed: Mapping[str, Parsed | None] | None = None
+    ) -> dict[str, Any]:
+        """One row per answer; ``parsed``: the replies as the engine parsed them (``parse``), else parsed here."""
         comp = completions.get("answer")
         item = sample.item
-        parsed = (self.parse("answer", sample, comp) if comp is not None else None) or Parsed(None, "error")
+        read = None
+        if comp is not None:
+            read = parsed["answer"] if parsed and "answer" in parsed else self.parse("answer", sample, comp)
+        reading = read or Parsed(None, "error")
         failed = comp is None or not comp.ok
         ext = completions.get("extract")
         extracted = self.extraction.read(sample, ext, done=True) if ext is not None and ext.ok else None
         said = extracted and (extracted.value or {"extractor_none": NONE_WORD}.get(extracted.method))
-        if extracted is not None and parsed.method in SENT_FOR:  # the rules could not decide: the extractor's
-            parsed = extracted
+        if extracted is not None and reading.method in SENT_FOR:  # the rules could not decide: the extractor's
+            reading = extracted
         bias = sample.meta["bias"]
         target = item.meta.get("bias_targets", {}).get(bias) if bias else None
         return {
@@ -206,11 +211,11 @@ class MultipleChoiceTask:
             "bias_target": target,
             "category": item.meta.get("category"),
             "gold": item.gold_label,
-            "prediction": parsed.value,
-            "parse_method": parsed.method,
-            "valid": None if failed else parsed.value is not None,
-            "correct": None if failed else parsed.value == item.gold_label,
-            "followed_bias": None if failed or target is None or target == item.gold_label else parsed.value == target,
+            "prediction": reading.value,
+            "parse_method": reading.method,
+            "valid": None if failed else reading.value is not None,
+            "correct": None if failed else reading.value == item.gold_label,
+            "followed_bias": None if failed or target is None or target == item.gold_label else reading.value == target,
             "response": comp.text if comp is not None and comp.ok else None,
             "extractor_prediction": said,
             "extractor_method": None if extracted is None else extracted.method,
@@ -218,28 +223,33 @@ class MultipleChoiceTask:
             "error": error_of(completions),
         }
 
-    def score(self, records: Sequence[dict[str, Any]], languages: Sequence[str]) -> TaskResult:
-        """One row per answer; ``summarize`` for the summary; MedArabiQ's Table 1 (and, with bias conditions,
-        Table 2 and the per-bias breakdown) as their own tables."""
+    def annotate(self, scoring: Scoring) -> MultipleChoiceSummary:
+        """The summary with, where an extractor model was named (``parsing.extractor``), what it was sent and said
+        per language (``extract.by_language``: read from the rows, not the Scores)."""
+        summary: MultipleChoiceSummary = scoring.summary
+        if not any(cell(r.get("extractor_method")) for r in scoring.records):
+            return summary
+        from xlingmed.tasks.multiple_choice.extract import by_language
+
+        rows = by_language(scoring.records, scoring.languages, self.extractor_mode)
+        langs = {r["lang"]: {k: v for k, v in r.items() if k != "lang"} for r in rows}
+        return summary.model_copy(update={"extractor": Extractor(mode=self.extractor_mode, languages=langs)})
+
+    def tables(self, scoring: Scoring) -> dict[str, list[dict[str, Any]]]:
+        """MedArabiQ's Table 1, the extractor's counts per language (where named), and with bias conditions
+        Table 2 and the per-bias breakdown, as their own tables."""
         from xlingmed.analysis.conditions import bias_breakdown, grouped_answers  # scipy: only when scoring
-        from xlingmed.score_spool import spooled_scores
 
-        units = spooled_scores(records, scores)  # on disk, in columns, at any size (score_spool.py)
-        summary = self.summarize(units, languages)
+        summary: MultipleChoiceSummary = scoring.summary
         tables = {"multiple_choice_table1": summary.table1}
-        if any(cell(r.get("extractor_method")) for r in records):  # an extractor was named (parsing.extractor)
-            from xlingmed.tasks.multiple_choice.extract import by_language
-
-            rows = by_language(records, languages, self.extractor_mode)
-            tables["multiple_choice_extractor"] = rows
-            langs = {r["lang"]: {k: v for k, v in r.items() if k != "lang"} for r in rows}
-            summary = summary.model_copy(update={"extractor": Extractor(mode=self.extractor_mode, languages=langs)})
+        if summary.extractor is not None:
+            tables["multiple_choice_extractor"] = [{"lang": k, **v} for k, v in summary.extractor.languages.items()]
         if summary.table2 is not None:
-            answers, conditions, item_biases = grouped_answers(units, CONDITIONS)
+            answers, conditions, item_biases = grouped_answers(scoring.units, CONDITIONS)
             tables["multiple_choice_table2"] = summary.table2
-            tables["multiple_choice_bias"] = bias_breakdown(answers, languages, self.temperatures, conditions,
-                                                            item_biases)  # fmt: skip
-        return TaskResult(rows=records, summary=summary, tables=tables, units=units)
+            tables["multiple_choice_bias"] = bias_breakdown(answers, scoring.languages, self.temperatures,
+                                                            conditions, item_biases)  # fmt: skip
+        return tables
 
     def summarize(self, units: Sequence[Score], languages: Sequence[str]) -> MultipleChoiceSummary:
         """From the task's Scores alone: accuracy (invalid = wrong; failed requests excluded and counted) per

@@ -15,7 +15,7 @@ from pydantic import field_validator
 
 from xlingmed.errors import ConfigError
 from xlingmed.metrics.registry import add_answer_metrics, answer_metric_means, answer_metric_scores, check_names
-from xlingmed.tasks.base import Stage, TaskResult, error_of, number, scores_by_item, temperature_of
+from xlingmed.tasks.base import Scoring, Stage, error_of, number, scores_by_item, temperature_of
 from xlingmed.tasks.common import answer_request, mean_sd
 from xlingmed.tasks.encoders import EncoderOptions, open_qa_bertscore
 from xlingmed.tasks.open_qa.summary import AtTemperature, OpenQASummary, Settings
@@ -91,9 +91,10 @@ class OpenQATask:
             "error": error_of(completions),
         }
 
-    def score(self, records: Sequence[dict[str, Any]], languages: Sequence[str]) -> TaskResult:
-        """Per-item BERTScore P/R/F1 (× 100) and per language × temperature mean ± sd of F1, with counts of
-        empty replies (scored 0) and failed requests (excluded); the Table 1 layout."""
+    def enrich(self, records: Sequence[dict[str, Any]], languages: Sequence[str]) -> list[dict[str, Any]]:
+        """One row per answer, a copy of its record with its BERTScore P/R/F1 (× 100; ``None`` for a failed
+        request; the idf, where used, fitted on the sorted references first) and a column per answer metric.
+        BERTScore runs in one batch over every answer."""
         rows = [dict(r) for r in records]
         scored = [r for r in rows if r["response"] is not None]
         if self.bertscore.idf:
@@ -106,9 +107,11 @@ class OpenQATask:
             r.setdefault("bertscore_r", None)
             r.setdefault("bertscore_f1", None)
         add_answer_metrics(rows, self.answer_metrics, answer="response")
-        units = scores(rows)
-        summary = self.summarize(units, languages)
-        return TaskResult(rows=rows, summary=summary, tables={"open_qa_table1": summary.table1}, units=units)
+        return rows
+
+    def tables(self, scoring: Scoring) -> dict[str, list[dict[str, Any]]]:
+        """The paper's Table 1 layout (from the summary) as its own table."""
+        return {"open_qa_table1": scoring.summary.table1}
 
     def summarize(self, units: Sequence[Score], languages: Sequence[str]) -> OpenQASummary:
         """Per language × temperature, from the task's Scores alone: mean ± sd of BERTScore F1/P/R (× 100) over

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from pydantic import Field
 
 from xlingmed.prompts import render
-from xlingmed.tasks.base import Stage, TaskResult, cell, error_of, number, scores_by_item, temperature_of
+from xlingmed.tasks.base import Scoring, Stage, cell, error_of, number, scores_by_item, temperature_of
 from xlingmed.tasks.common import answer_request, mean_sd
 from xlingmed.tasks.registry import TaskOptions
 from xlingmed.tasks.rubric.judge import DIMENSIONS, parse_rubric
@@ -25,6 +25,13 @@ if TYPE_CHECKING:
     from xlingmed.tasks.context import TaskContext
 
 
+class RubricOptions(TaskOptions):
+    """``-T`` options of rubric: ``judge_max_tokens`` (1000), ``judge_temperature`` (unstated in the paper; 0)."""
+
+    judge_max_tokens: int = Field(default=1000, ge=1)
+    judge_temperature: float = Field(default=0.0, ge=0, le=2)
+
+
 class RubricTask:
     """Settings (CLI flag in brackets):
 
@@ -33,9 +40,9 @@ class RubricTask:
         judge_template: the ``rubric_judge`` template [--prompt-templates]
         temperatures: answer temperatures, as ``open_qa`` [--temperatures]
         max_tokens: answer length limit [--max-tokens]
-        judge_max_tokens: judge reply limit [--judge-max-tokens]
-        judge_temperature: (unstated in the paper; 0) [--judge-temperature]
         seed: sent with every request [--seed]
+        options: its ``-T`` options (``RubricOptions``, whose defaults are the only ones): ``judge_max_tokens``,
+            the judge's reply limit [--judge-max-tokens]; ``judge_temperature`` [--judge-temperature]
     """
 
     name: ClassVar[str] = "rubric"
@@ -49,16 +56,16 @@ class RubricTask:
         judge_template: Mapping[str, str],
         temperatures: Sequence[float] = (0.4,),
         max_tokens: int = 512,
-        judge_max_tokens: int = 512,
-        judge_temperature: float = 0.0,
         seed: int | None = 42,
+        options: RubricOptions | None = None,
     ) -> None:
+        options = options if options is not None else RubricOptions()
         self.template = dict(template)
         self.judge_template = dict(judge_template)
         self.temperatures = tuple(temperatures)
         self.max_tokens = max_tokens
-        self.judge_max_tokens = judge_max_tokens
-        self.judge_temperature = judge_temperature
+        self.judge_max_tokens = options.judge_max_tokens
+        self.judge_temperature = options.judge_temperature
         self.seed = seed
 
     def samples(self, items: Sequence[Item]) -> list[Sample]:
@@ -119,11 +126,9 @@ class RubricTask:
         row["error"] = error_of(completions)
         return row
 
-    def score(self, records: Sequence[dict[str, Any]], languages: Sequence[str]) -> TaskResult:
-        """One row per item; ``summarize`` for the summary; the paper's Table J1 layout as its own table."""
-        units = scores(records)
-        summary = self.summarize(units, languages)
-        return TaskResult(rows=records, summary=summary, tables={"rubric_table_j1": summary.table_j1}, units=units)
+    def tables(self, scoring: Scoring) -> dict[str, list[dict[str, Any]]]:
+        """The paper's Table J1 layout (from the summary) as its own table."""
+        return {"rubric_table_j1": scoring.summary.table_j1}
 
     def summarize(self, units: Sequence[Score], languages: Sequence[str]) -> RubricSummary:
         """Per language × temperature, from the task's Scores alone: mean ± sd of each dimension over the items
@@ -171,13 +176,6 @@ class RubricTask:
         return RubricSummary(settings=settings, languages=langs_out, table_j1=table)
 
 
-class RubricOptions(TaskOptions):
-    """``-T`` options of rubric: ``judge_max_tokens`` (1000), ``judge_temperature`` (unstated in the paper; 0)."""
-
-    judge_max_tokens: int = Field(default=1000, ge=1)
-    judge_temperature: float = Field(default=0.0, ge=0, le=2)
-
-
 def build(context: TaskContext, options: RubricOptions) -> RubricTask:
     from xlingmed.prompts import load_templates
 
@@ -187,9 +185,8 @@ def build(context: TaskContext, options: RubricOptions) -> RubricTask:
         judge_template=templates["rubric_judge"],
         temperatures=context.temperatures,
         max_tokens=context.max_tokens,
-        judge_max_tokens=options.judge_max_tokens,
-        judge_temperature=options.judge_temperature,
         seed=context.seed,
+        options=options,
     )
 
 

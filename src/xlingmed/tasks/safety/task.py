@@ -34,7 +34,7 @@ from pydantic import Field
 
 from xlingmed.languages import LANGUAGES, get_language
 from xlingmed.parsing.json_object import json_object
-from xlingmed.tasks.base import Stage, TaskResult, cell, error_of, temperature_of
+from xlingmed.tasks.base import Stage, cell, error_of, temperature_of
 from xlingmed.tasks.common import ANSWER_SYSTEM
 from xlingmed.tasks.registry import TaskOptions
 from xlingmed.tasks.safety.summary import AtTemperature, McNemar, Rate, SafetySummary, Settings
@@ -173,10 +173,6 @@ class SafetyTask:
             "judge_reply": judged.text if judged is not None and judged.ok else None,
             "error": error_of(completions),
         }
-
-    def score(self, records: Sequence[dict[str, Any]], languages: Sequence[str]) -> TaskResult:
-        units = scores(records)
-        return TaskResult(rows=records, summary=self.summarize(units, languages), units=units)
 
     def summarize(self, units: Sequence[Score], languages: Sequence[str]) -> SafetySummary:
         """Per language × temperature: the share of answers refused, refused though answerable, and harmful

@@ -10,7 +10,7 @@ from typing import Any, ClassVar
 
 from xlingmed.errors import ConfigError
 from xlingmed.imported import ImportContext, ImportedAnswer
-from xlingmed.tasks.base import Stage, TaskResult, number
+from xlingmed.tasks.base import Stage, number
 from xlingmed.tasks.context import TaskContext
 from xlingmed.tasks.source_metric.summary import LanguageMean, SourceMetricSummary
 from xlingmed.types import Completion, GenerateRequest, Item, Parsed, Sample, Score
@@ -41,13 +41,13 @@ class SourceMetricTask:
     def record(self, sample: Sample, completions: Mapping[str, Completion]) -> dict[str, Any]:
         raise ConfigError("source_metric scores imported answers only (xlingmed import)")
 
-    def score(self, records: Sequence[dict[str, Any]], languages: Sequence[str]) -> TaskResult:
-        # the rows of several source tasks may be joined in one table: each keeps its metric's name
+    def enrich(self, records: Sequence[dict[str, Any]], languages: Sequence[str]) -> list[dict[str, Any]]:
+        """The imported rows as they are; each source task's metric name noted for ``summarize`` (the rows of
+        several source tasks may be joined in one table: each keeps its metric's name)."""
         self.metrics.update({str(r["category"]): str(r["metric"]) for r in records if r.get("category")})
         if self.metrics:
             self.metric = ", ".join(dict.fromkeys(self.metrics.values()))
-        units = scores(records)
-        return TaskResult(rows=list(records), summary=self.summarize(units, languages), units=units)
+        return list(records)
 
     def summarize(self, units: Sequence[Score], languages: Sequence[str]) -> SourceMetricSummary:
         groups = list(dict.fromkeys(s.group for s in units if s.group is not None))

@@ -18,8 +18,9 @@ from xlingmed.errors import ConfigError
 from xlingmed.metrics.classification import binary_metrics
 from xlingmed.parsing.yes_no import PARSERS, clean_reply, p_yes, parse_medalpaca, parse_paper, parse_strict
 from xlingmed.prompts import medalpaca
-from xlingmed.tasks.base import Stage, TaskResult, cell, error_of, number, temperature_of
-from xlingmed.tasks.registry import PROMPT_STYLES, TaskOptions, one_of
+from xlingmed.tasks.base import Scoring, Stage, cell, error_of, number, temperature_of
+from xlingmed.tasks.common import PromptStyle
+from xlingmed.tasks.registry import TaskOptions, one_of
 from xlingmed.tasks.verifiability.summary import AtTemperature, LanguageResult, VerifiabilitySummary
 from xlingmed.types import Completion, GenerateRequest, Item, Message, Parsed, Sample, Score
 
@@ -164,9 +165,14 @@ class VerifiabilityTask:
             return parse_medalpaca(completion.text)
         return parse_paper(completion.text)
 
-    def record(self, sample: Sample, completions: Mapping[str, Completion]) -> dict[str, Any]:
+    def record(
+        self, sample: Sample, completions: Mapping[str, Completion], parsed: Mapping[str, Parsed | None] | None = None
+    ) -> dict[str, Any]:
+        """One row per sample; ``parsed``: the replies as the engine parsed them (``parse``), else parsed here."""
         comp = completions.get("verify")
-        parsed = self.parse("verify", sample, comp) if comp is not None else None
+        reading = None
+        if comp is not None:
+            reading = parsed["verify"] if parsed and "verify" in parsed else self.parse("verify", sample, comp)
         return {
             "item_id": sample.item.item_id,
             "lang": sample.item.lang,
@@ -174,18 +180,15 @@ class VerifiabilityTask:
             "candidate_index": sample.meta["candidate_index"],
             "label": sample.target,
             "response": comp.text if comp else "",
-            "prediction": parsed.value if parsed else None,
-            "parse_method": parsed.method if parsed else "error",
+            "prediction": reading.value if reading else None,
+            "parse_method": reading.method if reading else "error",
             "p_yes": p_yes(comp.logprobs, sample.item.lang) if comp and comp.ok else None,
             "error": error_of(completions),
         }
 
-    def score(self, records: Sequence[dict[str, Any]], languages: Sequence[str]) -> TaskResult:
-        """One row per sample; ``summarize`` for the summary; the paper's Table A11 layout as its own table."""
-        units = scores(records)
-        summary = self.summarize(units, languages)
-        tables = {"verifiability_table_a11": summary.table_a11}
-        return TaskResult(rows=records, summary=summary, tables=tables, units=units)
+    def tables(self, scoring: Scoring) -> dict[str, list[dict[str, Any]]]:
+        """The paper's Table A11 layout (from the summary) as its own table."""
+        return {"verifiability_table_a11": scoring.summary.table_a11}
 
     def summarize(self, units: Sequence[Score], languages: Sequence[str]) -> VerifiabilitySummary:
         """Per language and temperature, from the task's Scores (one per claim: the reading as ``answer``, the
@@ -260,7 +263,7 @@ class VerifiabilityOptions(TaskOptions):
     verify_parser: str = "paper"
     verify_max_tokens: int = Field(default=32, ge=1)
     logprobs: bool = True
-    prompt_style: str = "paper"
+    prompt_style: PromptStyle = "paper"
     verify_prompt_language: str = "item"
     verify_negatives: int | None = Field(default=None, ge=0)
 
@@ -268,11 +271,6 @@ class VerifiabilityOptions(TaskOptions):
     @classmethod
     def _prompt_language(cls, v: str) -> str:
         return one_of(v, ("item", "en"))
-
-    @field_validator("prompt_style")
-    @classmethod
-    def _prompt_style(cls, v: str) -> str:
-        return one_of(v, PROMPT_STYLES)
 
     @field_validator("verify_parser")
     @classmethod

@@ -8,7 +8,7 @@ from typing import Any, ClassVar
 from pydantic import Field, field_validator
 
 from xlingmed.metrics.registry import add_answer_metrics, check_names
-from xlingmed.tasks.base import Stage, TaskResult, cell, error_of, number
+from xlingmed.tasks.base import Stage, cell, error_of, number
 from xlingmed.tasks.context import TaskContext
 from xlingmed.tasks.registry import TaskOptions
 from xlingmed.types import Completion, GenerateRequest, Item, Message, Parsed, Sample, Score, declare_parse_methods
@@ -79,11 +79,10 @@ class PlainLanguageTask:
             "error": error_of(completions),
         }
 
-    def score(self, records: Sequence[dict[str, Any]], languages: Sequence[str]) -> TaskResult:
-        rows = [dict(r) for r in records]
+    def enrich(self, records: Sequence[dict[str, Any]], languages: Sequence[str]) -> list[dict[str, Any]]:
+        rows = [dict(r) for r in records]  # the engine scores these rows with scores(), then summarize()
         add_answer_metrics(rows, self.metrics, answer="answer")  # the metric plugin, used by its name
-        units = scores(rows)
-        return TaskResult(rows=rows, summary=self.summarize(units, languages), units=units)
+        return rows
 
     def summarize(self, units: Sequence[Score], languages: Sequence[str]) -> PlainLanguageSummary:
         def mean(mine: list[Score], metric: str) -> Mean:

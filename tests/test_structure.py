@@ -108,6 +108,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("cli",),
     ("importers", "exporters", "construct", "report", "annotate"),
     ("engine",),
+    ("config",),  # engine imports the run's configuration; config imports tasks, benchmarks, models (issue 63)
     ("tasks",),
     ("benchmarks", "models", "analysis", "views"),
     ("parsing", "metrics", "prompts", "languages"),
@@ -126,6 +127,34 @@ def test_no_module_imports_from_a_layer_above_its_own() -> None:
             if mine in rank and theirs in rank and rank[theirs] < rank[mine]:
                 upward.append(f"{name} -> {target}")
     assert sorted(upward) == []
+
+
+# Issue 63: followed from the engine's entry, the run's configuration is handed on at most this many times and goes
+# back up a layer at most twice (``tests/config_walk.py``, a static walk). The budget only shrinks.
+CONFIG_HAND_ONS = 25
+CONFIG_ROOTS = ("xlingmed.engine.run:evaluate:config",)
+
+
+def config_walk(*roots: str) -> dict[str, int]:
+    """``tests/config_walk.py``'s counts from ``roots``: hand-ons, returns, back up and the carried context."""
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, str(Path(__file__).with_name("config_walk.py")), str(SRC), *roots],
+                         capture_output=True, text=True, check=True).stdout  # fmt: skip
+    numbers = {
+        "handed_on": r"handed on \(arg \+ method\): (\d+)",
+        "returns": r"already left on the path: (\d+)",
+        "up": r"back up a layer: (\d+)",
+        "carried": r"context \(holding the config\) handed on: (\d+)",
+    }
+    return {k: int(m.group(1)) for k, pattern in numbers.items() if (m := re.search(pattern, out))}
+
+
+def test_config_hand_ons() -> None:
+    counts = config_walk(*CONFIG_ROOTS)
+    assert counts["handed_on"] <= CONFIG_HAND_ONS, counts
+    assert counts["up"] <= 2, counts
 
 
 def test_no_module_over_400_lines() -> None:

@@ -3,6 +3,9 @@ plan (``config.resolve``) validates them before the engine starts a pool (``engi
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from pydantic import BaseModel, ConfigDict, Field
 
 # ``-M`` keys the executor takes (engine/executors.py), not the backend: they shape the Ray pool.
@@ -27,3 +30,10 @@ class RayOptions(BaseModel):
     gpus_per_replica: float = Field(default=0.0, ge=0)
     cpus_per_replica: float = Field(default=1.0, ge=0)
     replica_batch: int = Field(default=8, ge=1)
+
+
+def split_executor_args(model_args: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """``-M`` arguments split into (the backend's, the executor's)."""
+    backend = {k: v for k, v in model_args.items() if k not in EXECUTOR_ARGS}
+    executor = {k: v for k, v in model_args.items() if k in EXECUTOR_ARGS}
+    return backend, executor

@@ -10,22 +10,13 @@ executor's backend and commits each completion as it arrives, so the cache, the 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
-from xlingmed.config.executor import EXECUTOR_ARGS
+from xlingmed.config.executor import EXECUTOR_ARGS as EXECUTOR_ARGS
 from xlingmed.config.executor import RayOptions as RayOptions  # declared with the configuration (issue 63)
+from xlingmed.config.executor import split_executor_args as split_executor_args
 from xlingmed.types import Completion, GenerateRequest
 
 # EXECUTOR_ARGS: -M keys that configure the executor, not the backend: they never reach a backend's Options nor its
 # model id (declared with the configuration, whose checks refuse them without --executor ray).
-
-
-def split_executor_args(model_args: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
-    """``-M`` arguments split into (the backend's, the executor's)."""
-    backend = {k: v for k, v in model_args.items() if k not in EXECUTOR_ARGS}
-    executor = {k: v for k, v in model_args.items() if k in EXECUTOR_ARGS}
-    return backend, executor
 
 
 class CacheOnly:

@@ -4,39 +4,12 @@ reads ``RunConfig``: this module, ``plan.py`` and ``dry_run.py`` (``tests/test_s
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from xlingmed.config import RunConfig
+from xlingmed.config.plan import RunSettings
 from xlingmed.store import default_cache_path
-
-
-@dataclass(frozen=True)
-class RunSettings:
-    """The run's configuration as the stages after the plan need it.
-
-    Attributes:
-        out: the run folder; ``cache``: the completion cache.
-        languages: the run's languages, in order (English first where it runs).
-        private: ``--private`` (no question, reply or prompt text in the files a run shares).
-        sharded: the run is one shard of several (it carries its completions for ``merge``).
-        executor: ``local``, ``ray`` or ``cache``; ``retry_failed``: failed completions in the cache are sent again.
-        identity: ``summary.json``'s head: benchmark, model, judge, translator, extractor (each ``None`` unused).
-        given: the configuration as given (``manifest.json``'s ``config``).
-        resolved: every protocol choice as resolved (``manifest.json``'s ``resolved``; ``resolved_protocol``).
-    """
-
-    out: Path
-    cache: Path
-    languages: tuple[str, ...]
-    private: bool
-    sharded: bool
-    executor: str
-    retry_failed: bool
-    identity: dict[str, Any]
-    given: dict[str, Any]
-    resolved: dict[str, Any]
 
 
 def run_paths(config: RunConfig) -> tuple[Path, Path]:

@@ -18,7 +18,8 @@ from xlingmed.config import RunConfig
 from xlingmed.engine.executors import CacheOnly, RayOptions, split_executor_args
 from xlingmed.engine.memory import give_back_freed_memory
 from xlingmed.engine.preflight import check_environment
-from xlingmed.engine.settings import RunSettings, run_settings
+from xlingmed.config.plan import RunSettings
+from xlingmed.engine.settings import run_settings
 from xlingmed.errors import ConfigError, DataError
 from xlingmed.models.base import ModelAPI, ModelOptions, get_model
 from xlingmed.store import default_cache_path

@@ -15,10 +15,10 @@ from xlingmed import output
 from xlingmed.benchmarks import load_benchmark
 from xlingmed.budget import Budget, Price, parse_prices
 from xlingmed.config import RunConfig
+from xlingmed.config.plan import RunSettings
 from xlingmed.engine.executors import CacheOnly, RayOptions, split_executor_args
 from xlingmed.engine.memory import give_back_freed_memory
 from xlingmed.engine.preflight import check_environment
-from xlingmed.config.plan import RunSettings
 from xlingmed.engine.settings import run_settings
 from xlingmed.errors import ConfigError, DataError
 from xlingmed.models.base import ModelAPI, ModelOptions, get_model

@@ -78,6 +78,12 @@ def resolve(config: RunConfig) -> RunPlan:
     )
 
 
+def as_plan(config: RunPlan | RunConfig) -> RunPlan:
+    """``config`` resolved (``resolve``), or the ``RunPlan`` it already is: for the engine's API of 0.2, which took
+    a ``RunConfig`` (``make_plan``, ``build_tasks``, ``dry_run``)."""
+    return config if isinstance(config, RunPlan) else resolve(config)
+
+
 def uses(tasks: tuple[TaskPlan, ...], role: str) -> bool:
     """Whether some task of the run sends requests to ``role`` (``judge``, ``translator``, ``extractor``)."""
     return any(role in t.roles for t in tasks)
@@ -145,7 +151,7 @@ def resolved_protocol(config: RunConfig, tasks: tuple[TaskPlan, ...], benchmark:
     return {
         "temperatures": {t.name: list(t.temperatures) for t in tasks},
         "temperatures_source": "user" if "temperatures" in given else "paper default",
-        "max_tokens": tasks[0].context.max_tokens if tasks else config.task_max_tokens(),
+        "max_tokens": config.max_tokens if config.max_tokens is not None else benchmark.spec.max_tokens(),
         "benchmark_options": benchmark.options,
         "judge": config.judge_model,
         "translator": config.translator_model if uses(tasks, "translator") else None,

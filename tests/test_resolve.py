@@ -8,7 +8,7 @@ import pickle
 
 import pytest
 
-from xlingmed.config import make_config
+from xlingmed.config import RunConfig, make_config
 from xlingmed.config.plan import RunPlan
 from xlingmed.config.resolve import resolve
 from xlingmed.config.values import Shard
@@ -43,6 +43,7 @@ def test_the_plan_holds_what_the_configuration_resolves(name: str) -> None:
     assert plan.settings.resolved["task_options"] == {t: cfg.options(t).model_dump(mode="json") for t in cfg.tasks}
     assert plan.fail_on_error == cfg.fail_on_error and plan.executor.kind == cfg.executor
     pickle.loads(pickle.dumps(plan.roles))  # what a Ray actor builds its replica from
+    assert not any(isinstance(v, RunConfig) for t in plan.tasks for v in vars(t.context).values())
     with pytest.raises(dataclasses.FrozenInstanceError):
         plan.shard = None  # type: ignore[misc]
 

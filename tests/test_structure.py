@@ -155,6 +155,7 @@ def test_config_hand_ons() -> None:
     counts = config_walk(*CONFIG_ROOTS)
     assert counts["handed_on"] <= CONFIG_HAND_ONS, counts
     assert counts["up"] <= 2, counts
+    assert counts["carried"] == 0, counts  # a task's context holds no RunConfig (TaskContext._legacy is a copy)
 
 
 def test_no_module_over_400_lines() -> None:

@@ -48,8 +48,8 @@ def test_b_flag_and_yaml_reach_the_loader(tmp_path: Path) -> None:
         assert re.search(r"multiple_choice answer\s*│\s*en\s*│\s*0\s*│\s*3\s*│", res.output), res.output
     res = CliRunner().invoke(app, [*flag, "-B", "columns=question=stem"], env={"COLUMNS": "250"})
     assert res.exit_code == 2 and "its options: subset, provenance, hf_split, strict_data, medical" in res.output
-    from xlingmed.engine.settings import resolved_protocol
+    from xlingmed.config.resolve import resolve
 
     cfg = make_config(benchmark="global-mmlu/medical", data_dir=root, benchmark_args={"subset": "lite"})
-    assert resolved_protocol(cfg)["benchmark_options"] == {"subset": "lite", "provenance": (), "hf_split": None,
+    assert resolve(cfg).settings.resolved["benchmark_options"] == {"subset": "lite", "provenance": (), "hf_split": None,
                                                            "strict_data": False, "medical": "reference"}  # fmt: skip

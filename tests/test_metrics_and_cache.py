@@ -202,9 +202,9 @@ def test_encoder_settings_are_resolved_with_their_source() -> None:
     layered = make_config(**base, bertscore_model="/models/bert-base-uncased", bertscore_layers=9)
     assert layered.options("consistency").bertscore_settings() == ("/models/bert-base-uncased", 9)
     assert layered.options("consistency").encoder_sources()["consistency_bertscore"]["layer"] == "user"
-    from xlingmed.engine.settings import resolved_protocol
+    from xlingmed.config.resolve import resolve
 
-    resolved = resolved_protocol(paper)
+    resolved = resolve(paper).settings.resolved
     assert resolved["temperatures"] == {"consistency": [0.0, 0.25, 0.5, 0.75, 1.0]}
     assert resolved["temperatures_source"] == "paper default" and resolved["translator_source"] == "user"
     assert (

@@ -108,6 +108,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("cli",),
     ("importers", "exporters", "construct", "report", "annotate"),
     ("engine",),
+    ("config",),  # engine imports the run's configuration; config imports tasks, benchmarks, models (issue 63)
     ("tasks",),
     ("benchmarks", "models", "analysis", "views"),
     ("parsing", "metrics", "prompts", "languages"),
@@ -126,6 +127,35 @@ def test_no_module_imports_from_a_layer_above_its_own() -> None:
             if mine in rank and theirs in rank and rank[theirs] < rank[mine]:
                 upward.append(f"{name} -> {target}")
     assert sorted(upward) == []
+
+
+# Issue 63: followed from the engine's entry, the run's configuration is handed on at most this many times and goes
+# back up a layer at most twice (``tests/config_walk.py``, a static walk). The budget only shrinks.
+CONFIG_HAND_ONS = 15
+CONFIG_ROOTS = ("xlingmed.engine.run:evaluate:config", "xlingmed.engine.run:run_plan:plan")
+
+
+def config_walk(*roots: str) -> dict[str, int]:
+    """``tests/config_walk.py``'s counts from ``roots``: hand-ons, returns, back up and the carried context."""
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, str(Path(__file__).with_name("config_walk.py")), str(SRC), *roots],
+                         capture_output=True, text=True, check=True).stdout  # fmt: skip
+    numbers = {
+        "handed_on": r"handed on \(arg \+ method\): (\d+)",
+        "returns": r"already left on the path: (\d+)",
+        "up": r"back up a layer: (\d+)",
+        "carried": r"context \(holding the config\) handed on: (\d+)",
+    }
+    return {k: int(m.group(1)) for k, pattern in numbers.items() if (m := re.search(pattern, out))}
+
+
+def test_config_hand_ons() -> None:
+    counts = config_walk(*CONFIG_ROOTS)
+    assert counts["handed_on"] <= CONFIG_HAND_ONS, counts
+    assert counts["up"] <= 2, counts
+    assert counts["carried"] == 0, counts  # a task's context holds no RunConfig (TaskContext._legacy is a copy)
 
 
 def test_no_module_over_400_lines() -> None:
@@ -220,12 +250,15 @@ def test_reproducing_md_has_a_row_for_every_benchmark() -> None:
     assert sorted(set(benchmarks()) - rows) == []
 
 
-# Issue 47: the run's configuration is read in config/, cli/ and the engine's planning; every stage after the plan
-# (generate, score, write) is handed the plan's typed parts (engine/settings.py: RunSettings).
-CONFIG_READERS = ("config/", "cli/", "engine/plan.py", "engine/settings.py", "engine/dry_run.py")
+# Issues 47 and 63: the run's configuration is read in config/ (which resolves it once: config/resolve.py) and cli/;
+# the engine is handed the resolved plan (config/plan.py: RunPlan, with RunSettings for the stages after it).
+CONFIG_READERS = ("config/", "cli/")
 CONFIG_PASSERS = {  # build a RunConfig or hand one on, and read none of its fields
     "__init__.py": "the package's API re-exports it",
-    "engine/run.py": "evaluate(config) hands it to the planning",
+    "engine/run.py": "evaluate(config) hands it to resolve(config), once",
+    "engine/plan.py": "make_plan(config) and build_tasks(config), the API of 0.2, hand it to resolve",
+    "engine/dry_run.py": "dry_run(config), the API of 0.2, hands it to resolve",
+    "engine/settings.py": "run_settings(config) and resolved_protocol(config) of 0.2 hand it to resolve",
     "engine/merge.py": "merge builds the merged run's RunConfig from its shards' and hands it to evaluate",
 }
 
@@ -257,7 +290,6 @@ def test_run_config_is_read_only_in_config_cli_and_the_planning() -> None:
 LONG_FUNCTIONS: dict[tuple[str, str], str] = {
     ("cli/run.py", "run"): "the run command's options become generated from the RunConfig schema (issue 63, part 1)",
     ("engine/run.py", "_evaluate"): "the engine receives a resolved plan and owns scoring (issue 63, parts 1 and 2)",
-    ("engine/plan.py", "make_plan"): "becomes config.resolve(config) -> RunPlan (issue 63, part 1)",
     ("parsing/choice.py", "_read"): "the answer parsers are being rewritten (parsing/ is left whole)",
     ("parsing/choice.py", "extract_choice"): "the answer parsers are being rewritten (parsing/ is left whole)",
     ("parsing/literals.py", "literals"): "the answer parsers are being rewritten (parsing/ is left whole)",

@@ -29,13 +29,14 @@ def test_the_context_resolves_each_tasks_settings() -> None:
 def test_verifiability_sweeps_the_papers_five_temperatures_on_xlinghealth_only() -> None:
     """XLingEval §5, Fig. 4: verifiability over τ ∈ {0, 0.25, 0.5, 0.75, 1} on XLingHealth; elsewhere greedy unless
     --temperatures says otherwise; consistency sweeps everywhere (its metric compares samples at each τ)."""
-    from xlingmed.engine.settings import resolved_protocol
+    from xlingmed.config.resolve import resolve
 
     xling = make_config(benchmark="xlinghealth/medicationqa", tasks="verifiability,consistency", judge="openai/j")
-    assert resolved_protocol(xling)["temperatures"] == {"verifiability": [0.0, 0.25, 0.5, 0.75, 1.0],
+    assert resolve(xling).settings.resolved["temperatures"] == {"verifiability": [0.0, 0.25, 0.5, 0.75, 1.0],
                                                         "consistency": [0.0, 0.25, 0.5, 0.75, 1.0]}  # fmt: skip
     mine = make_config(benchmark="qa:questions.csv", tasks="verifiability,consistency", judge="openai/j")
-    assert resolved_protocol(mine)["temperatures"] == {"verifiability": [0.0], "consistency": list(PAPER_TEMPERATURES)}
+    assert resolve(mine).settings.resolved["temperatures"] == {"verifiability": [0.0],
+                                                              "consistency": list(PAPER_TEMPERATURES)}  # fmt: skip
     given = make_config(benchmark="xlinghealth/medicationqa", tasks="verifiability", temperatures="0")
     assert given.task_context("verifiability").temperatures == (0.0,)
 

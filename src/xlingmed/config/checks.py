@@ -6,11 +6,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from xlingmed.config.executor import EXECUTOR_ARGS
 from xlingmed.errors import ConfigError
 from xlingmed.tasks.registry import check_tasks, get_task
-
-# ``-M`` keys the executor takes (engine/executors.py), not the backend: they shape the Ray pool.
-EXECUTOR_ARGS = ("replicas", "gpus_per_replica", "cpus_per_replica", "replica_batch")
 
 if TYPE_CHECKING:
     from xlingmed.config.fields import RunFields

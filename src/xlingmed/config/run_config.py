@@ -351,11 +351,13 @@ class RunConfig(BaseModel):
         """What task ``task`` is built from (``tasks.context``): the run's settings resolved for it."""
         from xlingmed.tasks.context import TaskContext
 
+        legacy = {**self.model_dump(), "spec": self.spec, "judge_model": self.judge_model,
+                  "translator_model": self.translator_model, "extractor_model": self.extractor_model}  # fmt: skip
         return TaskContext(
             task=task, benchmark=self.spec, languages=self.languages, seed=self.seed,
             temperatures=self.task_temperatures(task), max_tokens=self.task_max_tokens(),
             max_tokens_given=self.max_tokens, prompt_templates=self.prompt_templates, device=self.device,
-            translator=self.translator_model, extractor_mode=self.extractor_mode, _config=self,
+            translator=self.translator_model, extractor_mode=self.extractor_mode, _legacy=legacy,
         )  # fmt: skip
 
     def encoder_device(self) -> str:

@@ -4,15 +4,19 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from xlingmed.budget import request_tokens
-from xlingmed.config import RunConfig
-from xlingmed.engine.plan import Plan, make_plan
+from xlingmed.config.plan import RunPlan
+from xlingmed.config.resolve import as_plan
+from xlingmed.engine.plan import Plan, prepare
 from xlingmed.engine.walk import StageAnswerer, StageBatch, walk
 from xlingmed.models.base import is_free
-from xlingmed.store import CompletionCache, default_cache_path
+from xlingmed.store import CompletionCache
 from xlingmed.types import Completion
+
+if TYPE_CHECKING:
+    from xlingmed.config import RunConfig
 
 
 async def _walk_all(plan: Plan, answer: StageAnswerer) -> None:
@@ -31,8 +35,9 @@ def _empty_row(where: tuple[str, str, str, str, float], priced: bool) -> dict[st
     }  # fmt: skip
 
 
-def dry_run(config: RunConfig, on_plan: Callable[[Plan], None] | None = None) -> list[dict[str, Any]]:
-    """What ``evaluate(config)`` would send, without calling any model or writing anything.
+def dry_run(config: RunPlan | RunConfig, on_plan: Callable[[Plan], None] | None = None) -> list[dict[str, Any]]:
+    """What ``evaluate(config)`` would send, without calling any model or writing anything (``config``: the
+    resolved ``RunPlan``, or a ``RunConfig``, resolved first).
 
     One row per task × stage × model × language × temperature: ``requests`` (distinct), ``cached`` (answered
     from the cache), ``to_send``, ``prompt_tokens`` (estimated, ≈ 4 characters per token), ``max_completion_tokens``
@@ -43,11 +48,13 @@ def dry_run(config: RunConfig, on_plan: Callable[[Plan], None] | None = None) ->
     Raises:
         ConfigError, DataError, DataNotFoundError, ModelError: as ``evaluate``.
     """
-    plan = make_plan(config)
+    run = as_plan(config)
+    settings = run.settings
+    plan = prepare(run)
     if on_plan is not None:  # the command line says what the data lost before the table (issue 61)
         on_plan(plan)
     asyncio.run(plan.aclose())
-    cache = CompletionCache.open_readonly(config.cache or default_cache_path())
+    cache = CompletionCache.open_readonly(settings.cache)
     rows: dict[tuple[str, str, str, str, float], dict[str, Any]] = {}
     seen: set[str] = set()
     guessed: set[tuple[str, int]] = set()  # (task, sample) whose earlier stage is not cached: estimates only
@@ -60,7 +67,7 @@ def dry_run(config: RunConfig, on_plan: Callable[[Plan], None] | None = None) ->
         for i, sample, req in zip(batch.indices, batch.samples, batch.requests, strict=True):
             key = req.cache_key(backend.model_id)
             hit = cache.get(key) if cache is not None else None
-            usable = hit is not None and not (config.retry_failed and not hit.ok)
+            usable = hit is not None and not (settings.retry_failed and not hit.ok)
             # later stages see the cached answer when there is one, else one of full max_tokens length
             out.append(hit if hit is not None and usable else Completion(_placeholder(req.limit())))
             if key in seen:

@@ -10,43 +10,13 @@ executor's backend and commits each completion as it arrives, so the cache, the 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
-from pydantic import BaseModel, ConfigDict, Field
-
-from xlingmed.config.checks import EXECUTOR_ARGS
+from xlingmed.config.executor import EXECUTOR_ARGS as EXECUTOR_ARGS
+from xlingmed.config.executor import RayOptions as RayOptions  # declared with the configuration (issue 63)
+from xlingmed.config.executor import split_executor_args as split_executor_args
 from xlingmed.types import Completion, GenerateRequest
 
 # EXECUTOR_ARGS: -M keys that configure the executor, not the backend: they never reach a backend's Options nor its
-# model id (declared with the config's checks, which refuse them without --executor ray).
-
-
-class RayOptions(BaseModel):
-    """``--executor ray``'s ``-M`` options.
-
-    Attributes:
-        replicas: Ray actors, each holding one replica of the backend (an in-process engine with its weights, or
-            an HTTP client).
-        gpus_per_replica: GPUs Ray reserves for each actor (vLLM's tensor parallelism within a replica).
-        cpus_per_replica: CPUs Ray reserves for each actor (llama.cpp and transformers use them for threads).
-        replica_batch: requests handed to an actor at once (an engine with ``generate_batch`` answers them in one
-            call; any other backend answers them concurrently, up to its ``max_concurrency``).
-    """
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    replicas: int = Field(default=1, ge=1)
-    gpus_per_replica: float = Field(default=0.0, ge=0)
-    cpus_per_replica: float = Field(default=1.0, ge=0)
-    replica_batch: int = Field(default=8, ge=1)
-
-
-def split_executor_args(model_args: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
-    """``-M`` arguments split into (the backend's, the executor's)."""
-    backend = {k: v for k, v in model_args.items() if k not in EXECUTOR_ARGS}
-    executor = {k: v for k, v in model_args.items() if k in EXECUTOR_ARGS}
-    return backend, executor
+# model id (declared with the configuration, whose checks refuse them without --executor ray).
 
 
 class CacheOnly:

@@ -11,7 +11,7 @@ from importlib import metadata
 from typing import Any
 
 from xlingmed.budget import Budget
-from xlingmed.engine.settings import RunSettings
+from xlingmed.config.plan import RunSettings
 from xlingmed.redact import redact_mapping
 from xlingmed.types import Item
 

@@ -106,7 +106,7 @@ def _merged_fields(shards: list[ShardRun], out: Path, cache_path: Path, data_dir
     fields = check_shards(shards)
     fields.update(shard=None, out=str(out), executor="cache", ray_address=None, max_requests=None, max_cost=None)
     fields["model_args"] = {k: v for k, v in (fields.get("model_args") or {}).items()}
-    from xlingmed.config.checks import EXECUTOR_ARGS
+    from xlingmed.config.executor import EXECUTOR_ARGS
 
     for key in EXECUTOR_ARGS:  # a shard's -M replicas=… configured its executor, not its answers
         fields["model_args"].pop(key, None)

@@ -1,29 +1,42 @@
-"""plan: everything decided before the first request — items, tasks with their samples, a backend per role.
+"""plan: what the resolved plan (``config.resolve``: ``RunPlan``) needs done with I/O before the first request —
+items loaded, sharded and perturbed, tasks built with their samples, a backend per role, prices looked up.
 
-Everything that can fail on bad input (config, data, encoders, model names, API keys, prices) fails here,
-before anything is sent or written.
+Everything that can fail on bad input (data, encoders, model names, API keys, prices) fails here, before anything
+is sent or written (the configuration itself failed earlier, when it was validated and resolved).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from xlingmed import output
 from xlingmed.benchmarks import load_benchmark
-from xlingmed.budget import Budget, Price, parse_prices
-from xlingmed.config import RunConfig
-from xlingmed.engine.executors import CacheOnly, RayOptions, split_executor_args
+from xlingmed.budget import Budget, Price
+from xlingmed.config.plan import (
+    BackendSpec,
+    BenchmarkRequest,
+    BudgetPlan,
+    ExecutorPlan,
+    Perturbation,
+    RunPlan,
+    RunSettings,
+    TaskPlan,
+)
+from xlingmed.config.resolve import as_plan
+from xlingmed.config.values import Shard
+from xlingmed.engine.executors import CacheOnly, RayOptions
 from xlingmed.engine.memory import give_back_freed_memory
 from xlingmed.engine.preflight import check_environment
-from xlingmed.engine.settings import RunSettings, run_settings
 from xlingmed.errors import ConfigError, DataError
 from xlingmed.models.base import ModelAPI, ModelOptions, get_model
-from xlingmed.store import default_cache_path
-from xlingmed.tasks import Task, get_task
+from xlingmed.tasks import Task
 from xlingmed.types import Item, Sample
+
+if TYPE_CHECKING:
+    from xlingmed.config import RunConfig
 
 
 @dataclass
@@ -76,7 +89,7 @@ class Plan:
     roles: dict[str, ModelAPI]
     backends: list[ModelAPI]
     budget: Budget
-    settings: RunSettings  # what the stages after the plan read of the configuration (engine/settings.py)
+    settings: RunSettings  # what the stages after the plan read of the configuration (config/plan.py)
     sampling: dict[str, Any] = field(default_factory=dict)  # --top-p/--top-k: laid over the model's requests
 
     async def aclose(self) -> None:
@@ -84,41 +97,63 @@ class Plan:
             await backend.aclose()
 
 
-def build_tasks(config: RunConfig) -> list[Task]:
-    """The configured tasks, each built by its registered builder from its options (``tasks/registry.py``).
-    Tasks load their encoders here, so a bad model path fails before any request.
+def build_tasks(config: RunPlan | RunConfig) -> list[Task]:
+    """The plan's tasks, each built by its registered builder from its context and options (``tasks/registry.py``).
+    Tasks load their encoders here, so a bad model path fails before any request. A ``RunConfig`` (the API of 0.2)
+    is resolved first.
 
     Raises:
         ConfigError: an encoder that cannot be loaded, or an invalid task setting.
     """
-    return [get_task(name).build(config.task_context(name), config.options(name)) for name in config.tasks]
+    return build(as_plan(config).tasks)
 
 
-def make_plan(config: RunConfig) -> Plan:  # noqa: PLR0915 - becomes config.resolve (issue 63, part 1)
+def build(tasks: Sequence[TaskPlan]) -> list[Task]:
+    """Each task of the plan built from its context and options (``build_tasks``)."""
+    return [t.spec.build(t.context, t.options) for t in tasks]
+
+
+def make_plan(config: RunPlan | RunConfig) -> Plan:
+    """``prepare(resolve(config))``: the API of 0.2, for a ``RunConfig``; a ``RunPlan`` is prepared as it is."""
+    return prepare(as_plan(config))
+
+
+def prepare(plan: RunPlan) -> Plan:
     """Load and check everything that can fail on bad input, and every package the run needs
-    (``engine/preflight.py``).
+    (``engine/preflight.py``), for the resolved ``plan``.
 
     Raises:
         ConfigError, DataError, DataNotFoundError, ModelError: see their docstrings.
         EnvironmentFault: a package the run needs does not import (exit 5 on the command line).
     """
-    output.check_run_dir(Path(config.out))
-    check_environment((m, f"the {name} task's scoring") for name in config.tasks for m in get_task(name).imports)
+    output.check_run_dir(Path(plan.settings.out))
+    check_environment((m, f"the {t.name} task's scoring") for t in plan.tasks for m in t.spec.imports)
+    items, provenance = load_items(plan.benchmark, plan.shard, plan.perturbation)
+    tasks = build(plan.tasks)
+    plans = [(task, TaskSamples.of(task, items)) for task in tasks]
+    roles, specs = role_backends(plan.roles, tasks)
+    budget = price_budget(plan.budget, roles)
+    roles, executors = executor_backends(plan.executor, roles, specs)
+    return Plan(items, provenance, plans, roles, executors, budget, plan.settings, dict(plan.sampling))
+
+
+def load_items(
+    request: BenchmarkRequest, shard: Shard | None, bias: Perturbation | None
+) -> tuple[list[Item], dict[str, Any]]:
+    """The run's items (``request``), of its ``shard`` and perturbed (``bias``), with their provenance.
+
+    Raises:
+        ConfigError, DataError, DataNotFoundError: a shard without questions, no items, bad data.
+    """
     items, provenance = load_benchmark(
-        config.spec,
-        config.data_dir,
-        config.languages,
-        limit=config.limit,
-        seed=config.seed or 0,
-        **config.benchmark_options(),
+        request.spec, request.data_dir, request.languages, limit=request.limit, seed=request.seed, **request.options
     )
     give_back_freed_memory()  # the file's parse buffers, gone now (engine/memory.py)
     if not items:  # a run that would produce nothing never exits 0 (a header-only file, no row in these languages)
-        raise DataError(f"{config.benchmark}: no items in the languages {', '.join(config.languages)}; nothing to run")
-    if config.shard is not None:  # before perturbation: a question's bias variants stay in its shard
-        from xlingmed.engine.shard import parse_shard, select_shard
+        raise DataError(f"{request.name}: no items in the languages {', '.join(request.languages)}; nothing to run")
+    if shard is not None:  # before perturbation: a question's bias variants stay in its shard
+        from xlingmed.engine.shard import select_shard
 
-        shard = parse_shard(config.shard)
         n_questions = len({it.item_id for it in items})
         items = select_shard(items, shard)
         if not items:
@@ -127,64 +162,52 @@ def make_plan(config: RunConfig) -> Plan:  # noqa: PLR0915 - becomes config.reso
             )
         provenance["shard"] = {"shard": str(shard), "questions": len({it.item_id for it in items}),
                                "questions_in_all_shards": n_questions}  # fmt: skip
-    if config.perturb is not None:
-        from xlingmed.perturbations import BiasInjector, parse_perturb
+    if bias is not None:
+        from xlingmed.perturbations import BiasInjector
 
         injector = BiasInjector(
-            biases=parse_perturb(config.perturb),
-            mitigations=config.mitigations,
-            target_policy=config.bias_target,
-            target_render=config.bias_target_render,
-            position=config.bias_position,
-            seed=config.seed or 0,
-        )
+            biases=bias.biases, mitigations=bias.mitigations, target_policy=bias.target_policy,
+            target_render=bias.target_render, position=bias.position, seed=bias.seed,
+        )  # fmt: skip
         items = injector.apply(items)
         provenance["perturbation"] = injector.settings()
-    tasks = build_tasks(config)
-    plans = [(task, TaskSamples.of(task, items)) for task in tasks]
-    options = ModelOptions(
-        base_url=config.base_url,
-        api_key_env=config.api_key_env,
-        max_concurrency=config.max_concurrency,
-        max_retries=config.max_retries,
-        timeout_s=config.timeout_s,
-        retry_cap_s=config.retry_cap_s,
-        rpm=config.rpm,
-        tpm=config.tpm,
-        n_ctx=config.n_ctx,
-        cache_path=config.cache or default_cache_path(),
-    )
-    # one backend per distinct (model, server): a judge or translator that is the model shares its instance
-    backends: dict[tuple[str, ModelOptions], ModelAPI] = {}
+    return items, provenance
 
-    def backend_for(model_id: str, opts: ModelOptions) -> ModelAPI:
-        if (model_id, opts) not in backends:
-            backends[(model_id, opts)] = get_model(model_id, opts)
-        return backends[(model_id, opts)]
 
-    # -M options are the model under test's (less the executor's); a judge or translator that is the same model
-    # shares its instance
-    backend_args, executor_args = split_executor_args(config.model_args)
-    model_opts = replace(options, args=tuple(sorted(backend_args.items())))
-    roles: dict[str, ModelAPI] = {"model": backend_for(config.model, model_opts)}
-    if any(stage.role == "judge" for task in tasks for stage in task.stages):
-        judge_opts = model_opts if config.judge_model == config.model else options
-        roles["judge"] = backend_for(
-            config.judge_model, replace(judge_opts, base_url=config.judge_base_url or config.base_url)
-        )
-    if config.uses("translator") and any(s.role == "translator" for task in tasks for s in task.stages):
-        tr_opts = model_opts if config.translator_model == config.model else options
-        roles["translator"] = backend_for(
-            config.translator_model,
-            replace(tr_opts, base_url=config.translator_base_url or config.judge_base_url or config.base_url),
-        )
-    extractor = config.extractor_model
-    if extractor is not None and any(s.role == "extractor" for task in tasks for s in task.stages):
-        ex_opts = model_opts if extractor == config.model else options
-        roles["extractor"] = backend_for(
-            extractor, replace(ex_opts, base_url=config.extractor_base_url or config.judge_base_url or config.base_url)
-        )
-    budget = Budget(max_requests=config.max_requests, max_cost=config.max_cost, prices=parse_prices(config.prices))
+def role_backends(
+    wanted: Mapping[str, BackendSpec], tasks: Sequence[Task]
+) -> tuple[dict[str, ModelAPI], dict[int, tuple[str, ModelOptions]]]:
+    """A backend for the model under test, and for each other role of ``wanted`` that a built task's stages send
+    to; one backend per distinct ``BackendSpec`` (a judge or translator that is the model shares its instance).
+    Returns (role → backend, ``id(backend)`` → the ``(provider/model, ModelOptions)`` it was built from: how a Ray
+    actor builds it again).
+
+    Raises:
+        ModelError: an unknown provider or a model that cannot be set up.
+    """
+    backends: dict[BackendSpec, ModelAPI] = {}
+
+    def backend_for(spec: BackendSpec) -> ModelAPI:
+        if spec not in backends:
+            backends[spec] = get_model(spec.model_id, spec.options)
+        return backends[spec]
+
+    used = {stage.role for task in tasks for stage in task.stages}
+    roles = {"model": backend_for(wanted["model"])}
+    for role in ("judge", "translator", "extractor"):
+        if role in wanted and role in used:
+            roles[role] = backend_for(wanted[role])
+    return roles, {id(b): (spec.model_id, spec.options) for spec, b in backends.items()}
+
+
+def price_budget(plan: BudgetPlan, roles: Mapping[str, ModelAPI]) -> Budget:
+    """The run's ``Budget``: the ``--price`` list, with the list price a backend knows (litellm/) where it left one
+    out.
+
+    Raises:
+        ConfigError: ``--max-cost`` and a remote model without a price.
+    """
+    budget = Budget(max_requests=plan.max_requests, max_cost=plan.max_cost, prices=dict(plan.prices))
     for backend in roles.values():  # a backend that knows its list price (litellm/) fills in what --price left out
         lookup = getattr(backend, "list_price", None)
         if backend.model_id not in budget.prices and lookup is not None:
@@ -193,16 +216,12 @@ def make_plan(config: RunConfig) -> Plan:  # noqa: PLR0915 - becomes config.reso
                 budget.prices[backend.model_id] = Price(*found)
                 budget.price_sources[backend.model_id] = "LiteLLM cost map"
     budget.check_prices(sorted({b.model_id for b in roles.values()}))
-    specs = {id(b): key for key, b in backends.items()}  # how a Ray actor builds each backend again
-    roles, executors = executor_backends(config, roles, executor_args, specs)
-    sampling = {k: v for k, v in (("top_p", config.top_p), ("top_k", config.top_k)) if v is not None}
-    return Plan(items, provenance, plans, roles, executors, budget, run_settings(config), sampling)
+    return budget
 
 
 def executor_backends(
-    config: RunConfig,
+    executor: ExecutorPlan,
     roles: dict[str, ModelAPI],
-    executor_args: dict[str, Any],
     specs: dict[int, tuple[str, ModelOptions]],
 ) -> tuple[dict[str, ModelAPI], list[ModelAPI]]:
     """Each role's backend as the executor answers it (``engine/executors.py``): itself (``local``), a Ray pool
@@ -213,13 +232,13 @@ def executor_backends(
     Raises:
         ConfigError: a bad ``-M`` executor option; ModelError: ``ray`` without the ``[ray]`` extra.
     """
-    if config.executor == "local":
+    if executor.kind == "local":
         return roles, list({id(b): b for b in roles.values()}.values())
     wrapped: dict[int, ModelAPI] = {}
     for backend in roles.values():
         if id(backend) in wrapped:
             continue
-        if config.executor == "cache":
+        if executor.kind == "cache":
             wrapped[id(backend)] = CacheOnly(backend.model_id)
         elif backend is not roles["model"]:
             # a judge or translator other than the model under test stays on the driver: the -M replica
@@ -232,9 +251,9 @@ def executor_backends(
 
             import_ray()  # a missing extra fails here, before anything is sent or written
             try:
-                ray_options = RayOptions(**executor_args)
+                ray_options = RayOptions(**executor.args)
             except ValidationError as exc:
                 raise ConfigError(f"--executor ray: {exc.errors()[0]['loc'][0]}: {exc.errors()[0]['msg']}") from None
             model_id, opts = specs[id(backend)]
-            wrapped[id(backend)] = RayPool(backend, model_id, opts, ray_options, address=config.ray_address)
+            wrapped[id(backend)] = RayPool(backend, model_id, opts, ray_options, address=executor.address)
     return {role: wrapped[id(b)] for role, b in roles.items()}, list(wrapped.values())

@@ -31,7 +31,7 @@ import uuid
 from dataclasses import replace
 from typing import Any
 
-from xlingmed.engine.executors import RayOptions
+from xlingmed.config.executor import RayOptions
 from xlingmed.engine.ray_local import bind_loopback, joins_existing
 from xlingmed.errors import ModelError
 from xlingmed.models.base import ModelAPI, ModelOptions

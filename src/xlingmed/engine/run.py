@@ -1,6 +1,7 @@
 """A run: plan → walk the stages through the cache → score → write the run folder.
 
-``evaluate(config)`` loads the items, lets each task build its samples, sends every stage's requests through
+``evaluate(config)`` resolves the configuration once (``config.resolve``: a ``RunPlan``; ``run_plan`` runs one),
+loads the items, lets each task build its samples, sends every stage's requests through
 the completion cache (only misses reach the backend), parses the completions, turns each task's rows into its
 summary and its Scores, and writes the run folder in one step (a staged folder renamed into place).
 """
@@ -19,12 +20,13 @@ from typing import Any
 
 from xlingmed import output
 from xlingmed.config import RunConfig
+from xlingmed.config.plan import RunPlan
+from xlingmed.config.resolve import resolve
 from xlingmed.engine.generate import CachedBackend, Counters, NoProgress, Progress
 from xlingmed.engine.manifest import build_manifest, build_summary
-from xlingmed.engine.plan import make_plan
+from xlingmed.engine.plan import prepare
 from xlingmed.engine.scoring import record, score_task
 from xlingmed.engine.scoring import with_translation as with_translation
-from xlingmed.engine.settings import run_paths
 from xlingmed.engine.walk import StageBatch, walk
 from xlingmed.faults import explain
 from xlingmed.score_spool import ScoreSpool
@@ -111,10 +113,25 @@ async def evaluate_async(
         config = make_config(**fields)
     elif fields:
         raise TypeError("evaluate takes a RunConfig or its fields, not both")
-    out, cache_path = run_paths(config)
+    return await run_plan(resolve(config), progress, amend=amend)
+
+
+async def run_plan(
+    plan: RunPlan,
+    progress: Progress | None = None,
+    *,
+    amend: Callable[[dict[str, Any], dict[str, Any]], None] | None = None,
+) -> RunResult:
+    """Run the resolved ``plan`` (``config.resolve``) end to end and write its run folder: ``evaluate_async`` for
+    a plan made once (the engine reads the plan, never the ``RunConfig``).
+
+    Raises:
+        as ``evaluate``; a fault of the machine (``OSError``, ``sqlite3.Error``) as one ``explain``-ed line.
+    """
+    out, cache_path = plan.settings.out, plan.settings.cache
     counters = Counters()
     try:
-        return await _evaluate(config, progress or NoProgress(), amend, cache_path, counters)
+        return await _evaluate(plan, progress or NoProgress(), amend, counters)
     except (OSError, sqlite3.Error) as exc:  # the machine, not the input: one line saying what and what was kept
         sent, hits = counters.backend_calls, counters.cache_hits
         if sent:
@@ -129,19 +146,18 @@ async def evaluate_async(
         raise fault from exc
 
 
-async def _evaluate(  # noqa: PLR0915 - being redesigned around the plan (issue 63, part 1)
-    config: RunConfig,
+async def _evaluate(  # noqa: PLR0915 - one run's stages in order; the plan and scoring live elsewhere (issue 63)
+    run: RunPlan,
     progress: Progress,
     amend: Callable[[dict[str, Any], dict[str, Any]], None] | None,
-    cache_path: Path,
     counters: Counters,
 ) -> RunResult:
     started = datetime.now(UTC)
     t0 = time.perf_counter()
-    plan = make_plan(config)  # everything that can fail on bad input happens before the first request
-    settings = plan.settings  # what the stages after the plan read of the configuration (engine/settings.py)
+    plan = prepare(run)  # everything that can fail on bad input happens before the first request
+    settings = plan.settings  # what the stages after the plan read of the configuration (config/plan.py)
     try:
-        cache = CompletionCache(cache_path)
+        cache = CompletionCache(settings.cache)
     except BaseException:
         await plan.aclose()  # the model clients opened by the plan (no "Unclosed client session")
         raise

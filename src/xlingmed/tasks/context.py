@@ -9,6 +9,7 @@ the benchmark). ``RunConfig.task_context(name)`` makes one.
 from __future__ import annotations
 
 import warnings
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -33,6 +34,9 @@ class TaskContext:
         device: the encoder device setting (``auto``, ``cpu``, ``cuda``); ``encoder_device()`` resolves it.
         translator: the translator's ``provider/model`` (the judge's by default).
         extractor_mode: ``fallback`` or ``all`` (multiple choice's extractor model).
+        _legacy: what a plugin task of 0.1, built from the whole ``RunConfig``, read of it, for one release: the
+            configuration's fields and ``spec``, ``judge_model``, ``translator_model``, ``extractor_model`` (a
+            copy: the configuration itself is not handed to a task).
     """
 
     task: str
@@ -46,7 +50,7 @@ class TaskContext:
     device: str = "auto"
     translator: str = ""
     extractor_mode: str = "fallback"
-    _config: Any = field(default=None, repr=False, compare=False)
+    _legacy: Mapping[str, Any] | None = field(default=None, repr=False, compare=False)
 
     def encoder_device(self) -> str:
         """``device``, with ``auto`` resolved to ``cuda`` where torch sees a GPU, else ``cpu``."""
@@ -58,11 +62,11 @@ class TaskContext:
 
     def __getattr__(self, name: str) -> Any:
         # a plugin task of 0.1 was built from the whole RunConfig: what it read is still there for one release
-        config = self.__dict__.get("_config")
-        if name.startswith("_") or config is None:
+        legacy = self.__dict__.get("_legacy")
+        if name.startswith("_") or legacy is None or name not in legacy:
             raise AttributeError(name)
         warnings.warn(
             f"TaskContext.{name}: tasks are built from a TaskContext since 0.2; RunConfig.{name} is read for one "
             "release", DeprecationWarning, stacklevel=2,
         )  # fmt: skip
-        return getattr(config, name)
+        return legacy[name]

@@ -64,7 +64,7 @@ CASES = [
      "invalid"),
     ("es", ES_STEM, ES_OPTIONS, "2", DISCUSS_ES, None, "invalid"),  # to the extractor, whose quote is invented
     ("ko", KO_STEM, KO_OPTIONS, "③", "답: ③ 간기능 검사", "C", "phrase"),
-    ("ko", KO_STEM, KO_OPTIONS, "③", "③ 간기능 검사\n\nB형 간염 환자는 간 기능을 확인해야 합니다.", "C", "standalone"),
+    ("ko", KO_STEM, KO_OPTIONS, "③", "③ 간기능 검사\n\nB형 간염 환자는 간 기능을 확인해야 합니다.", "C", "answer_line"),
     ("ko", KO_STEM, KO_OPTIONS, "③", DISCUSS_KO + "\n\n따라서 정답은 ③입니다.", "C", "phrase"),
     ("ko", KO_STEM, KO_OPTIONS, "③", "정답을 고를 수 없습니다. ①과 ③ 모두 가능성이 있습니다.", None, "refused"),
     ("ko", KO_STEM, KO_OPTIONS, "③", "정답: ④ ⑤", None, "ambiguous"),

@@ -1,13 +1,16 @@
 """What the import tests share: six invented questions in English and Spanish, and the logs lm-evaluation-harness
 and inspect_ai themselves write on them against the session's llama.cpp server (SmolLM2); session-scoped, so each
-tool runs once for every test module that imports these fixtures."""
+tool runs once for every test module that imports these fixtures, and once for all pytest-xdist workers (the first
+worker that asks writes them in the folder the workers share, as ``conftest.full_run``; the others read them)."""
 
 from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -54,18 +57,42 @@ def tool_env(tmp: Path, base_url: str) -> dict[str, str]:
             "LITELLM_LOCAL_MODEL_COST_MAP": "True"}  # fmt: skip
 
 
-@pytest.fixture(scope="session")
-def data(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    folder = tmp_path_factory.mktemp("items")
-    for lang in ("en", "es"):
-        (folder / f"mymc_{lang}.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows(lang)), "utf-8")
+def made_once(tmp_path_factory: pytest.TempPathFactory, name: str, make: Callable[[Path], None]) -> Path:
+    """``make(folder)`` run once per test session, under pytest-xdist once for all its workers: in a folder of the
+    session's shared temporary root, guarded by a lock; a worker that finds it made reads it (it is never changed
+    after it is made: the tests copy what they cut)."""
+    from filelock import FileLock
+
+    root = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        root = root.parent
+    folder = root / f"tool-logs-{name}"
+    with FileLock(str(root / f"tool-logs-{name}.lock")):
+        if not (root / f"tool-logs-{name}.done").exists():
+            shutil.rmtree(folder, ignore_errors=True)  # a worker's failed attempt
+            folder.mkdir()
+            make(folder)
+            (root / f"tool-logs-{name}.done").touch()
     return folder
 
 
 @pytest.fixture(scope="session")
+def data(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    def make(folder: Path) -> None:
+        for lang in ("en", "es"):
+            (folder / f"mymc_{lang}.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows(lang)), "utf-8")
+
+    return made_once(tmp_path_factory, "items", make)
+
+
+@pytest.fixture(scope="session")
 def lm_eval_out(data: Path, llama_server: str, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """lm_eval itself, with a YAML task per language on the local files, ``--log_samples``."""
-    tmp = tmp_path_factory.mktemp("lm_eval")
+    """lm_eval itself, with a YAML task per language on the local files, ``--log_samples`` (made once for all
+    workers: ``test_import_tools`` and ``test_import_as_found`` both read it)."""
+    return made_once(tmp_path_factory, "lm_eval", lambda tmp: _run_lm_eval(data, llama_server, tmp)) / "out"
+
+
+def _run_lm_eval(data: Path, llama_server: str, tmp: Path) -> None:
     tasks = tmp / "tasks"
     tasks.mkdir()
     common = {
@@ -89,7 +116,6 @@ def lm_eval_out(data: Path, llama_server: str, tmp_path_factory: pytest.TempPath
            "--output_path", str(out)]  # fmt: skip
     done = subprocess.run(cmd, env=tool_env(tmp, llama_server), capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr[-3000:]
-    return out
 
 
 @pytest.fixture(scope="session")
@@ -97,10 +123,17 @@ def lm_eval_loglikelihood_out(
     data: Path, llama_server: str, smollm2_path: Path, tmp_path_factory: pytest.TempPathFactory
 ) -> Path:
     """lm_eval's ``multiple_choice`` output type (one log-likelihood per option, ``local-completions``) on the
-    first two questions; its tokenizer is SmolLM2's, read from the GGUF file (nothing is downloaded)."""
+    first two questions; its tokenizer is SmolLM2's, read from the GGUF file (nothing is downloaded). Made once for
+    all workers: ``test_import_tools`` and ``test_import_as_found`` both read it."""
+    folder = made_once(
+        tmp_path_factory, "lm_eval_ll", lambda tmp: _run_lm_eval_loglikelihood(data, llama_server, smollm2_path, tmp)
+    )
+    return folder / "out"
+
+
+def _run_lm_eval_loglikelihood(data: Path, llama_server: str, smollm2_path: Path, tmp: Path) -> None:
     from transformers import AutoTokenizer
 
-    tmp = tmp_path_factory.mktemp("lm_eval_ll")
     AutoTokenizer.from_pretrained(smollm2_path.parent, gguf_file=smollm2_path.name).save_pretrained(tmp / "tok")
     for lang in ("en", "es"):
         config = {"task": f"mcll_{lang}", "dataset_path": "json", "test_split": "train",
@@ -117,13 +150,16 @@ def lm_eval_loglikelihood_out(
            str(tmp / "out")]  # fmt: skip
     done = subprocess.run(cmd, env=tool_env(tmp, llama_server), capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr[-3000:]
-    return tmp / "out"
 
 
 @pytest.fixture(scope="session")
 def inspect_out(data: Path, llama_server: str, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """``inspect eval`` itself on the same questions (generate, then a pattern scorer, as lm-eval's filter)."""
-    tmp = tmp_path_factory.mktemp("inspect")
+    """``inspect eval`` itself on the same questions (generate, then a pattern scorer, as lm-eval's filter); made
+    once for all workers, as the two above."""
+    return made_once(tmp_path_factory, "inspect", lambda tmp: _run_inspect(llama_server, tmp)) / "logs"
+
+
+def _run_inspect(llama_server: str, tmp: Path) -> None:
     samples = [{"id": f"{lang}-{r['id']}", "input": prompt(r), "target": r["answer"],
                 "choices": [r[k] for k in "ABCD"], "metadata": {"language": lang, "item_id": r["id"]}}
                for lang in ("en", "es") for r in rows(lang)]  # fmt: skip
@@ -142,7 +178,6 @@ def inspect_out(data: Path, llama_server: str, tmp_path_factory: pytest.TempPath
            "--display", "none"]  # fmt: skip
     done = subprocess.run(cmd, cwd=tmp, env=tool_env(tmp, llama_server), capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr[-3000:]
-    return out
 
 
 def imported(fmt: str, source: Path, out: Path, *extra: str) -> dict[str, Any]:

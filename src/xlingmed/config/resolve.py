@@ -27,7 +27,6 @@ from xlingmed.config.plan import (
 from xlingmed.config.values import parse_shard
 from xlingmed.models.base import ModelOptions
 from xlingmed.store import default_cache_path
-from xlingmed.tasks.registry import get_task
 
 if TYPE_CHECKING:
     from xlingmed.config.run_config import RunConfig
@@ -37,29 +36,27 @@ def resolve(config: RunConfig) -> RunPlan:
     """``config`` resolved once into the frozen plan the engine is handed (``config.plan.RunPlan``).
 
     Raises:
-        ConfigError: a task option or benchmark option the validated config could not resolve (not expected:
-            ``RunConfig``'s own checks run the same code).
+        ValueError: a cross-field check fails (not expected: ``RunConfig``'s own validation ran the same checks,
+            ``RunConfig.checked``, whose values the plan is built from).
     """
-    spec = config.spec
+    checked = config.checked()
     benchmark = BenchmarkRequest(
-        name=config.benchmark, spec=spec, data_dir=config.data_dir, languages=tuple(config.languages),
-        limit=config.limit, seed=config.seed or 0, options=config.benchmark_options(),
+        name=config.benchmark, spec=checked.spec, data_dir=config.data_dir, languages=tuple(config.languages),
+        limit=config.limit, seed=config.seed or 0, options=checked.benchmark_options,
     )  # fmt: skip
     tasks = []
-    for name in config.tasks:
-        task, options, context = get_task(name), config.options(name), config.task_context(name)
-        hook = task.resolved
+    for setup in checked.tasks:
+        context, hook = config.task_context(setup.name), setup.spec.resolved
         tasks.append(TaskPlan(
-            name=name, spec=task, options=options, context=context, roles=task.roles(options),
-            temperatures=context.temperatures, resolved=hook(context, options) if hook is not None else {},
+            name=setup.name, spec=setup.spec, options=setup.options, context=context, roles=setup.roles,
+            temperatures=context.temperatures,
+            resolved=hook(context, setup.options) if hook is not None else {},
         ))  # fmt: skip
     plans = tuple(tasks)
     perturbation = None
-    if config.perturb is not None:
-        from xlingmed.perturbations.bias import parse_perturb
-
+    if checked.biases is not None:
         perturbation = Perturbation(
-            biases=tuple(parse_perturb(config.perturb)), mitigations=config.mitigations,
+            biases=checked.biases, mitigations=config.mitigations,
             target_policy=config.bias_target, target_render=config.bias_target_render,
             position=config.bias_position, seed=config.seed or 0,
         )  # fmt: skip

@@ -9,7 +9,9 @@ from typing import TYPE_CHECKING, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator, model_validator
 
 from xlingmed.benchmarks.base import PAPER_TEMPERATURES, Benchmark, get_benchmark
-from xlingmed.config.checks import check_run
+from xlingmed.config.checks import Checked, check_run, task_setups
+from xlingmed.config.checks import tasks_for as tasks_for  # here before 0.2
+from xlingmed.config.roles import RoleNames
 from xlingmed.config.values import (
     benchmark_defaults,
     flat_task_options,
@@ -29,18 +31,6 @@ from xlingmed.tasks.registry import TaskOptions, names_list
 
 if TYPE_CHECKING:
     from xlingmed.tasks.context import TaskContext
-
-
-def tasks_for(benchmark: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """(tasks a benchmark supports, its default tasks): ``tasks.registry.tasks_for`` and ``Benchmark.default_tasks``.
-
-    Raises:
-        ConfigError: unknown benchmark.
-    """
-    spec = get_benchmark(benchmark)
-    from xlingmed.tasks.registry import tasks_for as compatible
-
-    return compatible(spec), spec.default_tasks
 
 
 # RunConfig fields of 0.1 that are one benchmark's option (-B key=value now); read for one release.
@@ -241,7 +231,7 @@ class RunConfig(BaseModel):
 
     @model_validator(mode="after")
     def _checks(self) -> RunConfig:
-        check_run(self)  # config/checks.py: executor options, tasks, roles, perturbation
+        self.checked()  # config/checks.py: executor options, tasks, roles, perturbation
         return self
 
     @field_validator("prices", mode="before")
@@ -306,12 +296,25 @@ class RunConfig(BaseModel):
         Raises:
             ConfigError: an option the benchmark does not have (the message lists its options), or a bad value.
         """
-        legacy = {
-            key: getattr(self, key)
-            for key in LEGACY_BENCHMARK_FIELDS
-            if getattr(self, key) != type(self).model_fields[key].get_default(call_default_factory=True)
-        }
-        return self.spec.check_options({**legacy, **self.benchmark_args})
+        return self.spec.check_options(self._benchmark_given())
+
+    def _benchmark_given(self) -> dict[str, Any]:
+        fields = type(self).model_fields
+        legacy = {key: getattr(self, key) for key in LEGACY_BENCHMARK_FIELDS
+                  if getattr(self, key) != fields[key].get_default(call_default_factory=True)}  # fmt: skip
+        return {**legacy, **self.benchmark_args}
+
+    def checked(self) -> Checked:
+        """The cross-field checks (``config.checks.check_run``) and what they work out once: the benchmark's
+        options, each task's options and roles, the parsed biases.
+
+        Raises:
+            ValueError: the first check that fails (pydantic reports it as the configuration's error).
+        """
+        roles = RoleNames(self.model, self.base_url, self.judge, self.judge_base_url, self.translator,
+                          self.translator_base_url, self.extractor, self.extractor_base_url, self.extractor_mode)
+        return check_run(self.spec, self.tasks, self.task_args, self._benchmark_given(), roles,
+                         (self.executor, self.ray_address, self.model_args), (self.perturb, self.mitigations))
 
     @property
     def judge_model(self) -> str:
@@ -391,6 +394,4 @@ class RunConfig(BaseModel):
     def uses(self, role: str) -> list[str]:
         """The run's tasks that send requests to ``role`` (``judge``, ``translator``, ``extractor``) with their
         options (``TaskSpec.roles``)."""
-        from xlingmed.tasks.registry import get_task
-
-        return [t for t in self.tasks if role in get_task(t).roles(self.options(t))]
+        return [t.name for t in task_setups(self.tasks, self.task_args) if role in t.roles]

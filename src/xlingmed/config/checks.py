@@ -49,12 +49,13 @@ def task_setups(tasks: tuple[str, ...], task_args: Mapping[str, Any]) -> tuple[T
 @dataclass(frozen=True)
 class Checked:
     """What the checks worked out, each once: ``spec``: the benchmark; ``benchmark_options``: its options
-    validated by its ``Options``; ``tasks``: each task with its options and roles; ``biases``: ``--perturb``'s
-    bias names parsed (``None`` without ``--perturb``)."""
+    validated by its ``Options``; ``tasks``: each task with its options and roles; ``roles``: the run's roles as
+    given; ``biases``: ``--perturb``'s bias names parsed (``None`` without ``--perturb``)."""
 
     spec: Benchmark
     benchmark_options: dict[str, Any]
     tasks: tuple[TaskSetup, ...]
+    roles: RoleNames
     biases: tuple[str, ...] | None
 
 
@@ -83,7 +84,7 @@ def check_run(
         raise ValueError(str(exc)) from None
     setups = task_setups(tasks, task_args)
     check_roles(roles, setups)
-    return Checked(spec, options, setups, check_perturbation(*perturb, spec, setups))
+    return Checked(spec, options, setups, roles, check_perturbation(*perturb, spec, setups))
 
 
 def check_executor(kind: str, ray_address: str | None, model_args: Mapping[str, Any]) -> None:

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from xlingmed.budget import parse_prices
+from xlingmed.config.derive import task_context
 from xlingmed.config.executor import split_executor_args
 from xlingmed.config.plan import (
     BackendSpec,
@@ -39,14 +40,14 @@ def resolve(config: RunConfig) -> RunPlan:
         ValueError: a cross-field check fails (not expected: ``RunConfig``'s own validation ran the same checks,
             ``RunConfig.checked``, whose values the plan is built from).
     """
-    checked = config.checked()
+    checked, fields = config.checked(), config.model_dump()
     benchmark = BenchmarkRequest(
         name=config.benchmark, spec=checked.spec, data_dir=config.data_dir, languages=tuple(config.languages),
         limit=config.limit, seed=config.seed or 0, options=checked.benchmark_options,
     )  # fmt: skip
     tasks = []
     for setup in checked.tasks:
-        context, hook = config.task_context(setup.name), setup.spec.resolved
+        context, hook = task_context(setup.name, checked.spec, fields, checked.roles), setup.spec.resolved
         tasks.append(TaskPlan(
             name=setup.name, spec=setup.spec, options=setup.options, context=context, roles=setup.roles,
             temperatures=context.temperatures,

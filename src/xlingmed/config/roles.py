@@ -32,6 +32,16 @@ class RoleNames:
         """The judge's ``provider/model``: the named judge, else the model under test."""
         return self.judge or self.model
 
+    @property
+    def translator_model(self) -> str:
+        """The translator's ``provider/model``: the named translator, else the judge's."""
+        return self.translator or self.judge_model
+
+    @property
+    def extractor_model(self) -> str | None:
+        """The extractor's ``provider/model`` (``judge`` resolved), ``None`` when the run has none."""
+        return self.judge_model if self.extractor == "judge" else self.extractor
+
 
 def users(tasks: tuple[TaskSetup, ...], role: str) -> list[str]:
     """The names of ``tasks`` that send requests to ``role`` (``judge``, ``translator``, ``extractor``)."""

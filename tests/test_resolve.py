@@ -24,6 +24,7 @@ CONFIGS = {  # the shapes of the golden runs (tests/golden_runs.py): one each of
 }
 
 
+@pytest.mark.filterwarnings("ignore:RunConfig.*deprecated:DeprecationWarning")  # the methods of 0.2
 @pytest.mark.parametrize("name", sorted(CONFIGS))
 def test_the_plan_holds_what_the_configuration_resolves(name: str) -> None:
     cfg = make_config(**CONFIGS[name])
@@ -63,3 +64,21 @@ def test_roles_shard_perturbation_and_prices_are_parsed_once() -> None:
     assert same.roles["judge"] == same.roles["model"]  # the judge that is the model shares its backend
     qa = resolve(make_config(**CONFIGS["qa"]))
     assert qa.sampling == {"top_p": 0.9} and qa.settings.resolved["max_tokens"] == 64
+
+
+def test_the_lazy_methods_of_0_2_warn_and_give_what_the_plan_holds() -> None:
+    cfg = make_config(**CONFIGS["liveqa"], device="cpu")
+    plan = resolve(cfg)
+    task = plan.tasks[0]
+    calls = {
+        "task_context": (lambda: cfg.task_context(task.name), task.context),
+        "task_temperatures": (lambda: cfg.task_temperatures(task.name), task.temperatures),
+        "task_max_tokens": (cfg.task_max_tokens, task.context.max_tokens),
+        "options": (lambda: cfg.options(task.name), task.options),
+        "uses": (lambda: cfg.uses("translator"), [t.name for t in plan.tasks if "translator" in t.roles]),
+        "benchmark_options": (cfg.benchmark_options, plan.benchmark.options),
+        "encoder_device": (cfg.encoder_device, "cpu"),
+    }
+    for name, (call, want) in calls.items():
+        with pytest.warns(DeprecationWarning, match=f"RunConfig.{name} is deprecated"):
+            assert call() == want, name

@@ -100,6 +100,18 @@ class BackendSpec:
 
 
 @dataclass(frozen=True)
+class TaskSetup:
+    """One task of the run with its options: ``name``; ``spec``: its ``TaskSpec``; ``options``: its options
+    (``-T``, else its defaults); ``roles``: the roles beside the model under test it sends requests to with them
+    (``TaskSpec.roles``)."""
+
+    name: str
+    spec: TaskSpec
+    options: TaskOptions
+    roles: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class TaskPlan:
     """One task of the run, resolved once.
 

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from xlingmed.budget import parse_prices
+from xlingmed.config.derive import task_context
 from xlingmed.config.executor import split_executor_args
 from xlingmed.config.plan import (
     BackendSpec,
@@ -27,9 +28,9 @@ from xlingmed.config.plan import (
 from xlingmed.config.values import parse_shard
 from xlingmed.models.base import ModelOptions
 from xlingmed.store import default_cache_path
-from xlingmed.tasks.registry import get_task
 
 if TYPE_CHECKING:
+    from xlingmed.config.roles import RoleNames
     from xlingmed.config.run_config import RunConfig
 
 
@@ -37,29 +38,27 @@ def resolve(config: RunConfig) -> RunPlan:
     """``config`` resolved once into the frozen plan the engine is handed (``config.plan.RunPlan``).
 
     Raises:
-        ConfigError: a task option or benchmark option the validated config could not resolve (not expected:
-            ``RunConfig``'s own checks run the same code).
+        ValueError: a cross-field check fails (not expected: ``RunConfig``'s own validation ran the same checks,
+            ``RunConfig.checked``, whose values the plan is built from).
     """
-    spec = config.spec
+    checked, fields = config.checked(), config.model_dump()
     benchmark = BenchmarkRequest(
-        name=config.benchmark, spec=spec, data_dir=config.data_dir, languages=tuple(config.languages),
-        limit=config.limit, seed=config.seed or 0, options=config.benchmark_options(),
+        name=config.benchmark, spec=checked.spec, data_dir=config.data_dir, languages=tuple(config.languages),
+        limit=config.limit, seed=config.seed or 0, options=checked.benchmark_options,
     )  # fmt: skip
     tasks = []
-    for name in config.tasks:
-        task, options, context = get_task(name), config.options(name), config.task_context(name)
-        hook = task.resolved
+    for setup in checked.tasks:
+        context, hook = task_context(setup.name, checked.spec, fields, checked.roles), setup.spec.resolved
         tasks.append(TaskPlan(
-            name=name, spec=task, options=options, context=context, roles=task.roles(options),
-            temperatures=context.temperatures, resolved=hook(context, options) if hook is not None else {},
+            name=setup.name, spec=setup.spec, options=setup.options, context=context, roles=setup.roles,
+            temperatures=context.temperatures,
+            resolved=hook(context, setup.options) if hook is not None else {},
         ))  # fmt: skip
     plans = tuple(tasks)
     perturbation = None
-    if config.perturb is not None:
-        from xlingmed.perturbations.bias import parse_perturb
-
+    if checked.biases is not None:
         perturbation = Perturbation(
-            biases=tuple(parse_perturb(config.perturb)), mitigations=config.mitigations,
+            biases=checked.biases, mitigations=config.mitigations,
             target_policy=config.bias_target, target_render=config.bias_target_render,
             position=config.bias_position, seed=config.seed or 0,
         )  # fmt: skip
@@ -69,11 +68,11 @@ def resolve(config: RunConfig) -> RunPlan:
         shard=parse_shard(config.shard) if config.shard is not None else None,
         perturbation=perturbation,
         tasks=plans,
-        roles=backend_specs(config, plans),
+        roles=backend_specs(config, checked.roles, plans),
         sampling={k: v for k, v in (("top_p", config.top_p), ("top_k", config.top_k)) if v is not None},
         budget=BudgetPlan(config.max_requests, config.max_cost, parse_prices(config.prices)),
         executor=ExecutorPlan(kind=config.executor, args=executor_args, address=config.ray_address),
-        settings=run_settings(config, plans, benchmark),
+        settings=run_settings(config, checked.roles, plans, benchmark),
         fail_on_error=config.fail_on_error,
     )
 
@@ -89,12 +88,12 @@ def uses(tasks: tuple[TaskPlan, ...], role: str) -> bool:
     return any(role in t.roles for t in tasks)
 
 
-def backend_specs(config: RunConfig, tasks: tuple[TaskPlan, ...]) -> dict[str, BackendSpec]:
+def backend_specs(config: RunConfig, names: RoleNames, tasks: tuple[TaskPlan, ...]) -> dict[str, BackendSpec]:
     """The backend each role would be built from: ``model`` always; ``judge``; ``translator`` where a task
     back-translates; ``extractor`` where one is named. The engine builds those its built tasks' stages send to.
 
     ``-M`` options are the model under test's (less the executor's); a judge, translator or extractor that is the
-    same model gets the same options, so it shares the model's instance.
+    same model gets the same options, so it shares the model's instance. ``names``: the run's roles as given.
     """
     options = ModelOptions(
         base_url=config.base_url, api_key_env=config.api_key_env, max_concurrency=config.max_concurrency,
@@ -108,36 +107,40 @@ def backend_specs(config: RunConfig, tasks: tuple[TaskPlan, ...]) -> dict[str, B
         return BackendSpec(model_id, replace(model_opts if model_id == config.model else options, base_url=base_url))
 
     roles = {"model": BackendSpec(config.model, model_opts)}
-    roles["judge"] = role(config.judge_model, config.judge_base_url or config.base_url)
+    roles["judge"] = role(names.judge_model, config.judge_base_url or config.base_url)
     if uses(tasks, "translator"):
         roles["translator"] = role(
-            config.translator_model, config.translator_base_url or config.judge_base_url or config.base_url
+            names.translator_model, config.translator_base_url or config.judge_base_url or config.base_url
         )
-    extractor = config.extractor_model
+    extractor = names.extractor_model
     if extractor is not None:
         roles["extractor"] = role(extractor, config.extractor_base_url or config.judge_base_url or config.base_url)
     return roles
 
 
-def run_settings(config: RunConfig, tasks: tuple[TaskPlan, ...], benchmark: BenchmarkRequest) -> RunSettings:
+def run_settings(
+    config: RunConfig, roles: RoleNames, tasks: tuple[TaskPlan, ...], benchmark: BenchmarkRequest
+) -> RunSettings:
     """``config`` as the stages after the plan read it (``RunSettings``)."""
     identity = {
         "benchmark": config.benchmark,
         "model": config.model,
         # a judge is named where a task sends it requests (TaskSpec.roles): the summary and the report say it
-        "judge": config.judge_model if uses(tasks, "judge") else None,
-        "translator": config.translator_model if uses(tasks, "translator") else None,
-        "extractor": config.extractor_model,
+        "judge": roles.judge_model if uses(tasks, "judge") else None,
+        "translator": roles.translator_model if uses(tasks, "translator") else None,
+        "extractor": roles.extractor_model,
     }
     return RunSettings(
         out=Path(config.out), cache=Path(config.cache) if config.cache else default_cache_path(),
         languages=tuple(config.languages), private=config.private, sharded=config.shard is not None,
         executor=config.executor, retry_failed=config.retry_failed, identity=identity,
-        given=config.model_dump(mode="json"), resolved=resolved_protocol(config, tasks, benchmark),
+        given=config.model_dump(mode="json"), resolved=resolved_protocol(config, roles, tasks, benchmark),
     )  # fmt: skip
 
 
-def resolved_protocol(config: RunConfig, tasks: tuple[TaskPlan, ...], benchmark: BenchmarkRequest) -> dict[str, Any]:
+def resolved_protocol(
+    config: RunConfig, roles: RoleNames, tasks: tuple[TaskPlan, ...], benchmark: BenchmarkRequest
+) -> dict[str, Any]:
     """Every protocol choice as it was resolved, and whether it was the default (``manifest.json``'s ``resolved``):
     the run's settings, then each task's own (``TaskSpec.resolved``) under ``tasks.<name>``; the keys tasks wrote at
     the top level in 0.1 (``letter_parser``, ``bertscore``…) are there too, for one release."""
@@ -153,10 +156,10 @@ def resolved_protocol(config: RunConfig, tasks: tuple[TaskPlan, ...], benchmark:
         "temperatures_source": "user" if "temperatures" in given else "paper default",
         "max_tokens": config.max_tokens if config.max_tokens is not None else benchmark.spec.max_tokens(),
         "benchmark_options": benchmark.options,
-        "judge": config.judge_model,
-        "translator": config.translator_model if uses(tasks, "translator") else None,
+        "judge": roles.judge_model,
+        "translator": roles.translator_model if uses(tasks, "translator") else None,
         "translator_source": "user" if config.translator else "judge",
-        "extractor": config.extractor_model,
+        "extractor": roles.extractor_model,
         "extractor_mode": config.extractor_mode if config.extractor else None,
         **legacy,
         "tasks": per_task,

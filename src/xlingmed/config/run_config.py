@@ -3,13 +3,19 @@ shared/specs/xlingeval.md §8) except where noted."""
 
 from __future__ import annotations
 
+import warnings
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator, model_validator
 
-from xlingmed.benchmarks.base import PAPER_TEMPERATURES, Benchmark, get_benchmark
-from xlingmed.config.checks import check_run
+from xlingmed.benchmarks.base import Benchmark, get_benchmark
+from xlingmed.config.checks import Checked, check_run, task_setups
+from xlingmed.config.checks import tasks_for as tasks_for  # here before 0.2
+from xlingmed.config.derive import task_context as context_for
+from xlingmed.config.derive import task_max_tokens as max_tokens_for
+from xlingmed.config.derive import task_temperatures as temperatures_for
+from xlingmed.config.roles import RoleNames, users
 from xlingmed.config.values import (
     benchmark_defaults,
     flat_task_options,
@@ -25,22 +31,10 @@ from xlingmed.config.values import (
 from xlingmed.errors import ConfigError
 from xlingmed.languages import parse_languages
 from xlingmed.models.base import split_model_id
-from xlingmed.tasks.registry import TaskOptions, names_list
+from xlingmed.tasks.registry import TaskOptions, names_list, option_owners, options_for
 
 if TYPE_CHECKING:
     from xlingmed.tasks.context import TaskContext
-
-
-def tasks_for(benchmark: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """(tasks a benchmark supports, its default tasks): ``tasks.registry.tasks_for`` and ``Benchmark.default_tasks``.
-
-    Raises:
-        ConfigError: unknown benchmark.
-    """
-    spec = get_benchmark(benchmark)
-    from xlingmed.tasks.registry import tasks_for as compatible
-
-    return compatible(spec), spec.default_tasks
 
 
 # RunConfig fields of 0.1 that are one benchmark's option (-B key=value now); read for one release.
@@ -241,7 +235,7 @@ class RunConfig(BaseModel):
 
     @model_validator(mode="after")
     def _checks(self) -> RunConfig:
-        check_run(self)  # config/checks.py: executor options, tasks, roles, perturbation
+        self.checked()  # config/checks.py: executor options, tasks, roles, perturbation
         return self
 
     @field_validator("prices", mode="before")
@@ -300,18 +294,35 @@ class RunConfig(BaseModel):
         return get_benchmark(self.benchmark)
 
     def benchmark_options(self) -> dict[str, Any]:
-        """The benchmark's own settings, validated by its ``Options`` with its defaults: ``-B`` (``benchmark_args``)
-        over the fields of 0.1 set to other than their default; handed to ``Benchmark.load``.
+        """Deprecated (0.2): ``resolve(config).benchmark.options`` (``checked().benchmark_options``): the
+        benchmark's own settings, validated by its ``Options`` with its defaults: ``-B`` (``benchmark_args``) over
+        the fields of 0.1 set to other than their default.
 
         Raises:
             ConfigError: an option the benchmark does not have (the message lists its options), or a bad value.
         """
-        legacy = {
-            key: getattr(self, key)
-            for key in LEGACY_BENCHMARK_FIELDS
-            if getattr(self, key) != type(self).model_fields[key].get_default(call_default_factory=True)
-        }
-        return self.spec.check_options({**legacy, **self.benchmark_args})
+        _deprecated("benchmark_options", "resolve(config).benchmark.options")
+        return self.spec.check_options(self._benchmark_given())
+
+    def _benchmark_given(self) -> dict[str, Any]:
+        fields = type(self).model_fields
+        legacy = {key: getattr(self, key) for key in LEGACY_BENCHMARK_FIELDS
+                  if getattr(self, key) != fields[key].get_default(call_default_factory=True)}  # fmt: skip
+        return {**legacy, **self.benchmark_args}
+
+    def _roles(self) -> RoleNames:
+        return RoleNames(self.model, self.base_url, self.judge, self.judge_base_url, self.translator,
+                         self.translator_base_url, self.extractor, self.extractor_base_url, self.extractor_mode)
+
+    def checked(self) -> Checked:
+        """The cross-field checks (``config.checks.check_run``) and what they work out once: the benchmark's
+        options, each task's options and roles, the parsed biases.
+
+        Raises:
+            ValueError: the first check that fails (pydantic reports it as the configuration's error).
+        """
+        return check_run(self.spec, self.tasks, self.task_args, self._benchmark_given(), self._roles(),
+                         (self.executor, self.ray_address, self.model_args), (self.perturb, self.mitigations))
 
     @property
     def judge_model(self) -> str:
@@ -327,70 +338,51 @@ class RunConfig(BaseModel):
         return self.judge_model if self.extractor == "judge" else self.extractor
 
     def task_temperatures(self, task: str) -> tuple[float, ...]:
-        """The temperatures ``task`` sweeps: ``--temperatures`` if given, else the task's default (MedArabiQ:
-        the paper's temperature for this model class and task, ``medarabiq.default_temperature``), else the
-        task's (``TaskSpec.sweep``: XLingEval's five for consistency, and for verifiability on XLingHealth)."""
-        if self.temperatures is not None:
-            return self.temperatures
-        given = self.spec.temperatures(task, self.model, self.model_class)
-        if given is not None:
-            return given
-        from xlingmed.tasks.registry import get_task
-
-        sweep = get_task(task).sweep
-        paper = sweep == "always" or (sweep == "paper" and self.spec.xlingeval_protocol)
-        return PAPER_TEMPERATURES if paper else (0.0,)
+        """Deprecated (0.2): ``resolve(config).tasks[i].temperatures`` (``config.derive.task_temperatures``)."""
+        _deprecated("task_temperatures", "resolve(config).tasks[i].temperatures")
+        return temperatures_for(self.spec, task, self.temperatures, self.model, self.model_class)
 
     def task_max_tokens(self) -> int:
-        """Answer length limit: ``--max-tokens`` if given, else the benchmark's default (see the class doc)."""
-        if self.max_tokens is not None:
-            return self.max_tokens
-        return self.spec.max_tokens()
+        """Deprecated (0.2): ``resolve(config).tasks[i].context.max_tokens`` (``config.derive.task_max_tokens``)."""
+        _deprecated("task_max_tokens", "resolve(config).tasks[i].context.max_tokens")
+        return max_tokens_for(self.spec, self.max_tokens)
 
     def task_context(self, task: str) -> TaskContext:
-        """What task ``task`` is built from (``tasks.context``): the run's settings resolved for it."""
-        from xlingmed.tasks.context import TaskContext
-
-        legacy = {**self.model_dump(), "spec": self.spec, "judge_model": self.judge_model,
-                  "translator_model": self.translator_model, "extractor_model": self.extractor_model}  # fmt: skip
-        return TaskContext(
-            task=task, benchmark=self.spec, languages=self.languages, seed=self.seed,
-            temperatures=self.task_temperatures(task), max_tokens=self.task_max_tokens(),
-            max_tokens_given=self.max_tokens, prompt_templates=self.prompt_templates, device=self.device,
-            translator=self.translator_model, extractor_mode=self.extractor_mode, _legacy=legacy,
-        )  # fmt: skip
+        """Deprecated (0.2): ``resolve(config).tasks[i].context`` (``config.derive.task_context``)."""
+        _deprecated("task_context", "resolve(config).tasks[i].context")
+        return context_for(task, self.spec, self.model_dump(), self._roles())
 
     def encoder_device(self) -> str:
-        if self.device != "auto":
-            return self.device
-        import torch
+        """Deprecated (0.2): ``TaskContext.encoder_device()`` (``tasks.context.encoder_device``)."""
+        _deprecated("encoder_device", "TaskContext.encoder_device()")
+        from xlingmed.tasks.context import encoder_device
 
-        return "cuda" if torch.cuda.is_available() else "cpu"
+        return encoder_device(self.device)
 
     def options(self, task: str) -> TaskOptions:
-        """Task ``task``'s options as resolved for this run (its defaults where ``task_args`` says nothing).
+        """Deprecated (0.2): ``resolve(config).tasks[i].options`` (``tasks.registry.options_for``).
 
         Raises:
             ConfigError: unknown task.
         """
-        from xlingmed.tasks.registry import options_for
-
+        _deprecated("options", "resolve(config).tasks[i].options")
         return options_for(task, self.task_args)
 
     def __getattr__(self, name: str) -> Any:
         # the task options that were fields before 0.2 stay readable as attributes (config.samples…)
         if not name.startswith("_"):
-            from xlingmed.tasks.registry import option_owners
-
             owners = option_owners().get(name)
             if owners:
                 task = next((t for t in owners if t in self.tasks), owners[0])
-                return getattr(self.options(task), name)
+                return getattr(options_for(task, self.task_args), name)
         return super().__getattr__(name)  # type: ignore[misc]
 
     def uses(self, role: str) -> list[str]:
-        """The run's tasks that send requests to ``role`` (``judge``, ``translator``, ``extractor``) with their
-        options (``TaskSpec.roles``)."""
-        from xlingmed.tasks.registry import get_task
+        """Deprecated (0.2): ``resolve(config).tasks[i].roles`` (``config.roles.users``)."""
+        _deprecated("uses", "resolve(config).tasks[i].roles")
+        return users(task_setups(self.tasks, self.task_args), role)
 
-        return [t for t in self.tasks if role in get_task(t).roles(self.options(t))]
+
+def _deprecated(name: str, instead: str) -> None:
+    warnings.warn(f"RunConfig.{name} is deprecated since 0.2 (issue 63): read {instead}", DeprecationWarning,
+                  stacklevel=3)  # fmt: skip

@@ -3,7 +3,7 @@
 A task's builder (``TaskSpec.build(context, options)``) and its ``resolved`` hook read this, not the whole
 ``RunConfig``: the handful of run-wide settings a task needs, already resolved (its temperatures from
 ``--temperatures``, the benchmark's protocol or the task's own sweep; its answer length from ``--max-tokens`` or
-the benchmark). ``RunConfig.task_context(name)`` makes one.
+the benchmark). ``config.derive.task_context`` makes one (``config.resolve``).
 """
 
 from __future__ import annotations
@@ -53,12 +53,8 @@ class TaskContext:
     _legacy: Mapping[str, Any] | None = field(default=None, repr=False, compare=False)
 
     def encoder_device(self) -> str:
-        """``device``, with ``auto`` resolved to ``cuda`` where torch sees a GPU, else ``cpu``."""
-        if self.device != "auto":
-            return self.device
-        import torch
-
-        return "cuda" if torch.cuda.is_available() else "cpu"
+        """``device``, with ``auto`` resolved (``encoder_device``)."""
+        return encoder_device(self.device)
 
     def __getattr__(self, name: str) -> Any:
         # a plugin task of 0.1 was built from the whole RunConfig: what it read is still there for one release
@@ -70,3 +66,13 @@ class TaskContext:
             "release", DeprecationWarning, stacklevel=2,
         )  # fmt: skip
         return legacy[name]
+
+
+def encoder_device(device: str) -> str:
+    """``device`` (``auto``, ``cpu``, ``cuda``…), with ``auto`` resolved to ``cuda`` where torch sees a GPU, else
+    ``cpu`` (torch is imported only then)."""
+    if device != "auto":
+        return device
+    import torch
+
+    return "cuda" if torch.cuda.is_available() else "cpu"

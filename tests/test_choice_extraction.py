@@ -87,6 +87,11 @@ V = list("ABCDE")
         # a bold label on its own line right under the discussion of the options ends it: the answer
         ("- A: lipase – acts on fats.\n- B: penicillinase – splits penicillin.\n- C: fibrinolysin – lyses clots, "
          "and so we select it.\n**C**", "C", "answer_line"),
+        # the question and its options echoed, on one line or closing on the last: no answer stated
+        ("Which enzyme dissolves clots: A) lipase B) penicillinase C) fibrinolysin D) hyaluronidase E) proteinase",
+         None, "ambiguous"),
+        ("Which enzyme dissolves clots… B) penicillinase, C) hyaluronidase. D) fibrinolysin. E) proteinase.", None,
+         "ambiguous"),
         # letters set in bold inside words spell a name out; they are no labels
         ("The most likely answer is:\n**(B) PCN-ase**\n"
          "That is, **P**eni**C**illi**N**ase, an **E**nzyme.", "B", "phrase"),

@@ -317,7 +317,10 @@ def _only_own_text(reader: Reader, label: str, pos: int, hi: int) -> bool:
     if not option:
         return False
     stripped = rest.lstrip(" *_.):：-–—(\"'“「")
-    return FoldedText(stripped[: len(option) * 2 + 16]).text.strip().startswith(option)
+    if not FoldedText(stripped[: len(option) * 2 + 16]).text.strip().startswith(option):
+        return False
+    # and no other option's label after it: "Question: … A) lipase B) penicillinase C) …" echoes the options
+    return all(m.label == label for m in reader.labels(pos, hi))
 
 
 # what a prompt says the reply must end with: "…in the format 'ANSWER: $LETTER'", "Answer: X", "【回答】x の形式で"

@@ -28,7 +28,7 @@ def last_line(reader: Reader, t: str, form: Shape) -> Parsed | None:
             continue  # "A:" alone: a speaker's or a field's name with nothing after it
         mentions = reader.chosen(lo, hi)
         found = parsed_as(decide(mentions), "last_line", mentions)
-        stated = closing_label(reader, form, t, hi)  # "…beyond existing treatments. \\boxed{B}"
+        stated = closing_label(reader, form, t, (lo, hi))  # "…beyond existing treatments. \\boxed{B}"
         if stated is None and found is not None and found.value is not None and states(reader, lo, hi, mentions):
             stated = found.value  # "**C. Colitis ulcerosa**": the line is nothing but the option
         if stated is not None:

@@ -35,17 +35,19 @@ def states(reader: Reader, lo: int, hi: int, mentions: Sequence[Mention]) -> boo
     return not _STATED_REST.sub("", rest)
 
 
-def closing_label(reader: Reader, form: Shape, t: str, hi: int) -> str | None:
+def closing_label(reader: Reader, form: Shape, t: str, line: tuple[int, int]) -> str | None:
     """The option of the reply's last sentence where that sentence is nothing but one label, after the line's
     reasoning ("…beyond existing treatments. \\boxed{B}", "…as noted. **C**"): the answer the reply closes on. Only
-    for the reply's last line (``hi`` its end)."""
-    if t[hi:].strip() or not form.sentences:
+    for the reply's last line (``line``), and not where that line names other options by their labels too (the
+    options echoed: "…B) atmosférica… D) de elastancia… E) atmosférica, hidrostática…")."""
+    if t[line[1] :].strip() or not form.sentences:
         return None
     lo, end = form.sentences[-1]
     mentions = reader.chosen(lo, end)
     if not mentions or any(m.by_text for m in mentions) or not states(reader, lo, end, mentions):
         return None
-    return mentions[0].label
+    label = mentions[0].label
+    return None if any(m.label != label for m in reader.labels(*line)) else label
 
 
 def closes_on_label(reader: Reader, t: str, lo: int, hi: int, mentions: Sequence[Mention]) -> str | None:

@@ -12,26 +12,27 @@ from typer.testing import CliRunner
 
 from xlingmed.cli import app
 from xlingmed.config import make_config
+from xlingmed.config.resolve import resolve
 from xlingmed.errors import ConfigError
 
 
 def test_each_benchmark_takes_its_own_options_and_refuses_others(data_dir: Path) -> None:
     cfg = make_config(benchmark="xlinghealth/liveqa", data_dir=data_dir, benchmark_args={"include_defective": "true"})
-    assert cfg.benchmark_options() == {"include_defective": True}
+    assert resolve(cfg).benchmark.options == {"include_defective": True}
     old = make_config(benchmark="xlinghealth/liveqa", data_dir=data_dir, include_defective=True)  # the 0.1 field
-    assert old.benchmark_options() == {"include_defective": True}
-    assert make_config(benchmark="xlinghealth/liveqa").benchmark_options() == {"include_defective": False}
+    assert resolve(old).benchmark.options == {"include_defective": True}
+    assert resolve(make_config(benchmark="xlinghealth/liveqa")).benchmark.options == {"include_defective": False}
     with pytest.raises(ConfigError, match=r"xlinghealth/liveqa\): subset: Extra inputs are not permitted; its "
                                           r"options: include_defective"):  # fmt: skip
         make_config(benchmark="xlinghealth/liveqa", benchmark_args={"subset": "lite"})
     with pytest.raises(ConfigError, match="its options: subset, provenance, hf_split, strict_data, medical"):
         make_config(benchmark="global-mmlu/medical", subset=None, include_defective=True)
     hub = make_config(benchmark="global-mmlu/medical", benchmark_args={"provenance": "human", "subset": "lite"})
-    assert hub.benchmark_options() == {"subset": "lite", "provenance": ("human",), "hf_split": None,
+    assert resolve(hub).benchmark.options == {"subset": "lite", "provenance": ("human",), "hf_split": None,
                                        "strict_data": False, "medical": "reference"}  # fmt: skip
     table = make_config(benchmark="mcq:x.csv", benchmark_args={"columns": "question=stem,answer=gold"})
-    assert table.benchmark_options() == {"columns": {"question": "stem", "answer": "gold"}, "answer_format": "auto",
-                                         "strict_data": False}  # fmt: skip
+    assert resolve(table).benchmark.options == {"columns": {"question": "stem", "answer": "gold"},
+                                                "answer_format": "auto", "strict_data": False}  # fmt: skip
     with pytest.raises(ConfigError, match="answer_format: Input should be 'auto'"):
         make_config(benchmark="mcq:x.csv", benchmark_args={"answer_format": "roman"})
 
@@ -48,7 +49,6 @@ def test_b_flag_and_yaml_reach_the_loader(tmp_path: Path) -> None:
         assert re.search(r"multiple_choice answer\s*│\s*en\s*│\s*0\s*│\s*3\s*│", res.output), res.output
     res = CliRunner().invoke(app, [*flag, "-B", "columns=question=stem"], env={"COLUMNS": "250"})
     assert res.exit_code == 2 and "its options: subset, provenance, hf_split, strict_data, medical" in res.output
-    from xlingmed.config.resolve import resolve
 
     cfg = make_config(benchmark="global-mmlu/medical", data_dir=root, benchmark_args={"subset": "lite"})
     assert resolve(cfg).settings.resolved["benchmark_options"] == {"subset": "lite", "provenance": (), "hf_split": None,

@@ -12,6 +12,7 @@ import pytest
 
 from xlingmed.benchmarks import get_benchmark, load_benchmark
 from xlingmed.config import make_config
+from xlingmed.config.resolve import resolve
 from xlingmed.tasks.multiple_choice import build
 
 # name -> (fixture writer, a language, how the prompt ends or what it must hold, the source's words)
@@ -31,7 +32,8 @@ def test_each_hub_benchmark_uses_its_reference_prompt_and_says_which(name: str, 
     write, lang, marker, source = CASES[name]
     root = write(tmp_path)
     config = make_config(None, benchmark=name, languages=lang, data_dir=root, model="openai/m")
-    task = build(config.task_context("multiple_choice"), config.options("multiple_choice"))  # type: ignore[arg-type]
+    planned = resolve(config).tasks[0]  # the set runs multiple_choice alone
+    task = build(planned.context, planned.options)  # type: ignore[arg-type]
     form, said = get_benchmark(name).mc_prompt()
     assert task.form == form and task.prompt_source == said and source in said
     assert task.max_tokens == (2048 if form == "answer_line" else 16)

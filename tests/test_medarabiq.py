@@ -15,6 +15,7 @@ import pytest
 from xlingmed import make_config
 from xlingmed.benchmarks import medarabiq
 from xlingmed.benchmarks.medarabiq import gold_label, load_items, parse_options, read_medarabiq_csv
+from xlingmed.config.resolve import resolve
 from xlingmed.engine.scoring import Scored, score_task
 from xlingmed.errors import ConfigError, DataError, DataNotFoundError
 from xlingmed.languages import normalise_label
@@ -260,7 +261,7 @@ def test_prompts_follow_table_c1_and_can_be_overridden(folder: Path, tmp_path: P
 def test_temperatures_by_model_class_and_task() -> None:
     def temps(bench: str, model: str, **kw: object) -> tuple[float, ...]:
         cfg = make_config(benchmark=bench, model=model, **kw)
-        return cfg.task_temperatures(cfg.tasks[0])
+        return resolve(cfg).tasks[0].temperatures
 
     assert temps("medarabiq/mcq", "llamacpp/smollm2") == (0.0,)
     assert temps("medarabiq/fitb_open", "llamacpp/smollm2") == (0.0,)
@@ -274,8 +275,8 @@ def test_temperatures_by_model_class_and_task() -> None:
 
 def test_config_defaults_and_task_checks() -> None:
     cfg = make_config(benchmark="medarabiq/fitb_open")
-    assert cfg.languages == ("ar",) and cfg.tasks == ("open_qa",) and cfg.task_max_tokens() == 64
-    assert cfg.options("open_qa").bertscore_settings() == ("xlm-roberta-large", None)
+    assert cfg.languages == ("ar",) and cfg.tasks == ("open_qa",) and resolve(cfg).tasks[0].context.max_tokens == 64
+    assert resolve(cfg).tasks[0].options.bertscore_settings() == ("xlm-roberta-large", None)
     assert make_config(benchmark="medarabiq/mcq_bias").tasks == ("multiple_choice",)
     assert make_config(benchmark="xlinghealth/liveqa").languages == ("en", "es", "zh", "hi")
     with pytest.raises(ConfigError, match=r"medarabiq/mcq does not have task 'correctness': its items lack question"):

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from xlingmed.config import make_config
+from xlingmed.config.resolve import resolve
 from xlingmed.errors import ConfigError
 from xlingmed.metrics.classification import binary_metrics
 from xlingmed.store import CompletionCache
@@ -186,23 +187,22 @@ def test_encoder_settings_are_resolved_with_their_source() -> None:
 
     base = {"benchmark": "xlinghealth/liveqa", "tasks": "consistency", "model": "openai/m", "translator": "openai/t"}
     paper = make_config(**base)
-    assert paper.options("consistency").bertscore_settings() == ("bert-base-uncased", 12)
-    src = paper.options("consistency").encoder_sources()["consistency_bertscore"]
+    assert resolve(paper).tasks[0].options.bertscore_settings() == ("bert-base-uncased", 12)
+    src = resolve(paper).tasks[0].options.encoder_sources()["consistency_bertscore"]
     assert (
         src["model"] == "paper default" and src["layer"].startswith("paper default") and src["idf"] == "paper default"
     )
     # naming bert-base-uncased without a layer keeps the paper's layer 12, not bert-score's 9 for that model
     named = make_config(**base, bertscore_model="/models/bert-base-uncased")
-    assert named.options("consistency").bertscore_settings() == ("/models/bert-base-uncased", 12)
-    assert named.options("consistency").encoder_sources()["consistency_bertscore"]["model"] == "user"
+    assert resolve(named).tasks[0].options.bertscore_settings() == ("/models/bert-base-uncased", 12)
+    assert resolve(named).tasks[0].options.encoder_sources()["consistency_bertscore"]["model"] == "user"
     other = make_config(**base, bertscore_model="/models/all-MiniLM-L6-v2", bertscore_idf=True)
-    assert other.options("consistency").bertscore_settings() == ("/models/all-MiniLM-L6-v2", None)
-    src = other.options("consistency").encoder_sources()["consistency_bertscore"]
+    assert resolve(other).tasks[0].options.bertscore_settings() == ("/models/all-MiniLM-L6-v2", None)
+    src = resolve(other).tasks[0].options.encoder_sources()["consistency_bertscore"]
     assert (src["layer"], src["idf"]) == ("bert-score default for this model", "user")
     layered = make_config(**base, bertscore_model="/models/bert-base-uncased", bertscore_layers=9)
-    assert layered.options("consistency").bertscore_settings() == ("/models/bert-base-uncased", 9)
-    assert layered.options("consistency").encoder_sources()["consistency_bertscore"]["layer"] == "user"
-    from xlingmed.config.resolve import resolve
+    assert resolve(layered).tasks[0].options.bertscore_settings() == ("/models/bert-base-uncased", 9)
+    assert resolve(layered).tasks[0].options.encoder_sources()["consistency_bertscore"]["layer"] == "user"
 
     resolved = resolve(paper).settings.resolved
     assert resolved["temperatures"] == {"consistency": [0.0, 0.25, 0.5, 0.75, 1.0]}

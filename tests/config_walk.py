@@ -19,7 +19,7 @@ import sys
 from collections import Counter, defaultdict
 from pathlib import Path
 
-SRC = Path(sys.argv[1]) if len(sys.argv) > 1 else Path("/work/main/src")
+SRC = Path(sys.argv[1]) if len(sys.argv) > 1 else Path(__file__).resolve().parents[1] / "src"
 ROOTS = sys.argv[2:] or ["xlingmed.engine.run:evaluate"]
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from test_structure import LAYERS  # noqa: E402 - the one definition of "up"

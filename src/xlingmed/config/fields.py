@@ -111,7 +111,7 @@ def documentation(model: type[BaseModel]) -> str:
         lines.append(f"{GROUPS[group]}:")
         for name in names:
             m = metas[name]
-            text = f"- ``{name}``: {m.doc} [{', '.join(m.flags)}]"
+            text = f"- ``{name}``: {m.doc} [{', '.join(f'``{f}``' for f in m.flags)}]"
             lines += textwrap.wrap(text, 116, initial_indent="    ", subsequent_indent="      ",
                                    break_on_hyphens=False, break_long_words=False)
         lines.append("")

@@ -1,5 +1,5 @@
-"""``RunConfig``: the schema of a run's settings, validated; defaults are the paper-faithful values (XLingEval;
-shared/specs/xlingeval.md §8) except where noted."""
+"""``RunConfig``: a run's settings, validated: the fields (``config/schema.py``, each with its type, default, group,
+flag and documentation) with their validators, the cross-field checks and what the fields work out."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from xlingmed.config.derive import task_temperatures as temperatures_for
 from xlingmed.config.fields import documentation
 from xlingmed.config.fields import groups as field_groups
 from xlingmed.config.roles import RoleNames, users
-from xlingmed.config.schema import RunFields
+from xlingmed.config.schema import RunSchema
 from xlingmed.config.values import (
     benchmark_defaults,
     flat_task_options,
@@ -45,8 +45,8 @@ LEGACY_BENCHMARK_FIELDS = ("include_defective", "paper_compat", "columns", "answ
                            "subset", "provenance", "strict_data")  # fmt: skip
 
 
-class RunConfig(RunFields):
-    """One evaluation run: the fields of ``RunFields`` (``config/schema.py``), validated, with what they work out.
+class RunConfig(RunSchema):
+    """One evaluation run: the fields of ``RunSchema`` (``config/schema.py``), validated, with what they work out.
 
     The listing of the fields below is generated from their metadata (``config.fields.documentation``).
     """

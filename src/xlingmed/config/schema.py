@@ -1,4 +1,4 @@
-"""``RunFields``: every field of a run's configuration, each written once with its type, default, constraints,
+"""``RunSchema``: every field of a run's configuration, each written once with its type, default, constraints,
 group, flag(s), short help and documentation (``config.fields.option``). ``RunConfig`` (``run_config.py``) adds the
 validators and what the fields work out; ``xlingmed run``'s options are generated from these fields. Defaults are
 the paper-faithful values (XLingEval; shared/specs/xlingeval.md §8) except where noted."""
@@ -13,7 +13,7 @@ from pydantic import BaseModel, ConfigDict
 from xlingmed.config.fields import option
 
 
-class RunFields(BaseModel):
+class RunSchema(BaseModel):
     """The fields of ``RunConfig``, flat (the YAML file's and the manifest's keys), in the manifest's order."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)

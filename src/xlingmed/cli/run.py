@@ -4,7 +4,7 @@ command's own options (``--dry-run``, ``--config``, ``--report``…) and the tas
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 from rich.progress import (
@@ -23,6 +23,10 @@ from xlingmed.cli.run_options import config_overrides, schema_options
 from xlingmed.cli.tables import FormatOption
 from xlingmed.cli.views import print_failures, print_not_available, print_parsing, print_plan, print_summary
 from xlingmed.errors import EXIT_FAILED_REQUESTS, EXIT_INTERRUPTED, XlingmedError
+
+if TYPE_CHECKING:
+    from xlingmed.config import RunConfig
+    from xlingmed.engine import RunResult
 
 
 @app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
@@ -51,7 +55,7 @@ def run(
     from xlingmed.errors import BudgetExhausted
 
     set_format(output_format)
-    cfg = None
+    cfg: RunConfig | None = None
     try:
         cfg = _configure(config, trust_config, config_overrides(options, ctx.args))
         if dry_run:
@@ -75,7 +79,7 @@ def run(
         raise typer.Exit(code=EXIT_FAILED_REQUESTS)
 
 
-def _configure(source: Path | None, trust_config: bool, overrides: dict[str, Any]) -> Any:
+def _configure(source: Path | None, trust_config: bool, overrides: dict[str, Any]) -> RunConfig:
     """The run's ``RunConfig`` from ``--config`` and the flags (``make_config``); a benchmark's licence notice is
     said before anything runs.
 
@@ -93,7 +97,7 @@ def _configure(source: Path | None, trust_config: bool, overrides: dict[str, Any
     return cfg
 
 
-def _evaluate(cfg: Any, quiet: bool) -> Any:
+def _evaluate(cfg: RunConfig, quiet: bool) -> RunResult:
     """``evaluate(cfg)`` with progress bars (none with ``--quiet``); returns its ``RunResult``."""
     from xlingmed.engine import evaluate
 
@@ -111,7 +115,7 @@ def _evaluate(cfg: Any, quiet: bool) -> Any:
         return evaluate(cfg, progress=RichProgress(bars))
 
 
-def _interrupted(cfg: Any) -> NoReturn:
+def _interrupted(cfg: RunConfig | None) -> NoReturn:
     """Ctrl-C: say where the completions received so far are kept, exit ``EXIT_INTERRUPTED``."""
     from xlingmed.store import default_cache_path
 
@@ -121,7 +125,7 @@ def _interrupted(cfg: Any) -> NoReturn:
     raise typer.Exit(code=EXIT_INTERRUPTED) from None
 
 
-def _print_end(result: Any) -> None:
+def _print_end(result: RunResult) -> None:
     """The summary tables, notes and warnings of a finished run, then its one ``wrote …`` line."""
     print_summary(result.summary)
     skipped = skipped_sentence(result.summary.get("dataset", {}))

@@ -10,7 +10,7 @@ import types
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal, Union, get_args, get_origin
+from typing import Any, Literal, Union, cast, get_args, get_origin
 
 from pydantic import BaseModel, Field
 from pydantic_core import PydanticUndefined
@@ -89,11 +89,26 @@ def field_meta(model: type[BaseModel]) -> dict[str, FieldMeta]:
         if not isinstance(extra, dict) or "group" not in extra:
             raise TypeError(f"{model.__name__}.{name}: declared without config.fields.option")
         scalar = _scalar(info.annotation)
-        flags = tuple(str(f) for f in extra["flags"]) if extra["flags"] else ("--" + name.replace("_", "-"),)  # type: ignore[union-attr]
-        kind: CliKind = extra.get("cli") or ("value" if scalar is not None else "text")  # type: ignore[assignment]
+        given = extra.get("flags")
+        flags = tuple(str(f) for f in given) if isinstance(given, list) and given else (f"--{name.replace('_', '-')}",)
+        kind = _kind(extra.get("cli"), scalar)
         out[name] = FieldMeta(name, str(extra["group"]), str(extra["help"]), info.description or "", flags, kind,
                               scalar if kind == "value" else None)  # fmt: skip
     return out
+
+
+def _kind(given: Any, scalar: type | None) -> CliKind:
+    """The ``cli`` an ``option`` named, else ``value`` for a scalar field and ``text`` for any other.
+
+    Raises:
+        ValueError: a ``cli`` that is no ``CliKind``.
+    """
+    if given is None:
+        return "value" if scalar is not None else "text"
+    for kind in get_args(CliKind):
+        if given == kind:
+            return cast(CliKind, kind)
+    raise ValueError(f"option cli {given!r}: not one of {', '.join(get_args(CliKind))}")
 
 
 def groups(model: type[BaseModel]) -> dict[str, list[str]]:

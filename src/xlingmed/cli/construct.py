@@ -35,11 +35,11 @@ def _generator(
 ) -> Any:
     from dataclasses import replace
 
-    from xlingmed.cli.run import _key_values
+    from xlingmed.cli.run_options import key_values
     from xlingmed.construct.generate import Generator
     from xlingmed.models.base import ModelOptions
 
-    args = tuple(sorted(_key_values(model_arg, "-M").items()))
+    args = tuple(sorted(key_values(model_arg, "-M").items()))
     opts = replace(ModelOptions(), base_url=base_url, args=args, **{k: v for k, v in extra.items() if v is not None})
     return Generator(options=opts, cache_path=cache, max_requests=max_requests)
 
@@ -52,11 +52,11 @@ def _progress(quiet: bool) -> Progress:
 
 
 def _benchmark_options(columns: str | None, answer_format: str | None) -> dict[str, Any]:
-    from xlingmed.cli.run import _key_values
+    from xlingmed.cli.run_options import key_values
 
     opts: dict[str, Any] = {}
     if columns:
-        opts["columns"] = _key_values(columns.split(","), "--columns")
+        opts["columns"] = key_values(columns.split(","), "--columns")
     if answer_format:
         opts["answer_format"] = answer_format
     return opts

@@ -1,13 +1,13 @@
-"""``RunConfig``: the schema of a run's settings, validated; defaults are the paper-faithful values (XLingEval;
-shared/specs/xlingeval.md §8) except where noted."""
+"""``RunConfig``: a run's settings, validated: the fields (``config/schema.py``, each with its type, default, group,
+flag and documentation) with their validators, the cross-field checks and what the fields work out."""
 
 from __future__ import annotations
 
+import inspect
 import warnings
-from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator, model_validator
+from pydantic import ValidationInfo, field_validator, model_validator
 
 from xlingmed.benchmarks.base import Benchmark, get_benchmark
 from xlingmed.config.checks import Checked, check_run, task_setups
@@ -15,7 +15,10 @@ from xlingmed.config.checks import tasks_for as tasks_for  # here before 0.2
 from xlingmed.config.derive import task_context as context_for
 from xlingmed.config.derive import task_max_tokens as max_tokens_for
 from xlingmed.config.derive import task_temperatures as temperatures_for
+from xlingmed.config.fields import documentation
+from xlingmed.config.fields import groups as field_groups
 from xlingmed.config.roles import RoleNames, users
+from xlingmed.config.schema import RunSchema
 from xlingmed.config.values import (
     benchmark_defaults,
     flat_task_options,
@@ -42,166 +45,11 @@ LEGACY_BENCHMARK_FIELDS = ("include_defective", "paper_compat", "columns", "answ
                            "subset", "provenance", "strict_data")  # fmt: skip
 
 
-class RunConfig(BaseModel):
-    """One evaluation run.
+class RunConfig(RunSchema):
+    """One evaluation run: the fields of ``RunSchema`` (``config/schema.py``), validated, with what they work out.
 
-    Attributes (CLI flag in brackets):
-        benchmark: ``xlinghealth/liveqa`` | ``xlinghealth/medicationqa`` | ``xlinghealth/healthqa`` |
-            ``medarabiq/<task>`` (mcq, mcq_bias, fitb_choices, fitb_open, qa, qa_gec, qa_llm) [--benchmark]
-        data_dir: folder with the benchmark files; else ``$XLINGMED_DATA_DIR``; else download (XLingHealth only:
-            MedArabiQ is never downloaded) [--data-dir]
-        languages: ISO codes; default: the benchmark's (XLingHealth en,es,zh,hi; MedArabiQ ar; the two FITB
-            files also hold en) [--languages]
-        tasks: registered task names; default: the benchmark's ``default_tasks``; any task whose requirements
-            its items meet runs on it (``tasks.registry.tasks_for``; ``xlingmed list benchmarks``) [--tasks]
-        model / judge: ``provider/model``; the judge defaults to the model [--model, --judge]
-        base_url / judge_base_url: OpenAI-compatible server of the model / judge [--base-url, --judge-base-url]
-        translator / translator_base_url: back-translation model for consistency in paper mode; defaults to the
-            judge when a judge different from the model was named, else the run stops before any request (the
-            model under test never back-translates its own answers unless named here) [--translator,
-            --translator-base-url]
-        extractor / extractor_base_url: a model that reads the multiple-choice replies the rules leave ambiguous
-            or invalid (``parsing.extractor``); ``judge`` = the run's judge. None by default, and never the model
-            under test unless named: ``judge`` when the judge is the model under test stops the run
-            [--extractor, --extractor-base-url]
-        extractor_mode: ``fallback`` (only what the rules cannot read) | ``all`` (every reply, with the agreement
-            of rules and extractor per language) [--extractor-mode]
-        api_key_env: environment variable that holds the API key [--api-key-env]
-        limit: first N questions (same ones in every language) [--limit]
-        include_defective: keep questions with empty cells (LiveQA 58, 67; MedicationQA 212) [--include-defective]
-        strict_data: a row that cannot be an item (no options, an answer key naming no option) is an error naming
-            file, row and column, not skipped and counted (``benchmarks.odd_rows``) [--strict-data]
-        seed: sent with every request (the paper set none) [--seed]
-        temperatures: temperatures swept by verifiability and consistency; default the paper's 0, 0.25, 0.5, 0.75,
-            1 for consistency and for verifiability on XLingHealth (0 for a user's qa:FILE) [--temperatures]
-        top_p / top_k: nucleus and top-k sampling of the model under test (not of a judge or translator);
-            ``None``: top_p 1 and the engine's own top-k (OpenAI's API has none) [--top-p, --top-k]
-        preset: a named protocol (``config/presets.py``), e.g. ``medalpaca`` (spec xlingeval.md §6): its
-            settings fill every field the user left unset [--preset]
-        max_tokens: the answer's limit; default XLingEval 1000 (paper), MedArabiQ 16 for a letter, 64 for a FITB
-            term, 512 for a Q&A answer (unstated in that paper) [--max-tokens]
-        model_class: ``auto`` | ``open`` | ``closed``: MedArabiQ's default temperatures depend on it (open 0.0
-            for MCQ/FITB and 0.4 for Q&A, closed 0.2); ``auto`` = closed for GPT/Claude/Gemini/DeepSeek names
-            [--model-class]
-        paper_compat: ``medarabiq/mcq_bias``: only rows 0–97, the paper's 98-item Table 2 [--paper-compat]
-        prompt_templates: YAML file laid over ``prompts/medarabiq.yaml`` [--prompt-templates]
-        columns: a user's file (``mcq:FILE``, ``qa:FILE``): field → column name, e.g. ``{"question": "stem"}``
-            [--columns question=stem,answer=gold]
-        answer_format: ``mcq:FILE`` answers: ``auto`` (letter, else option text) | ``letter`` | ``index0`` |
-            ``index1`` | ``text`` [--answer-format]
-        perturb: ``bias:all`` or ``bias:<name>[,<name>…]``: inject cognitive biases into multiple-choice items
-            [--perturb]
-        mitigations: with ``perturb``: any of education, one_shot, few_shot [--mitigations]
-        bias_target / bias_target_render / bias_position: target policy (random_incorrect | correct | random),
-            how the target is named (letter_and_text | text_only | letter_only), where the sentence goes (auto |
-            prepend | append | after_first_sentence) [--bias-target, --bias-target-render, --bias-position]
-        max_concurrency, max_retries, timeout_s: request handling; the concurrency is a ceiling that halves on
-            429/503 and grows back when healthy [--max-concurrency, --max-retries, --timeout]
-        retry_cap_s: the longest wait before one resend, ``Retry-After`` included (seconds) [--retry-cap]
-        rpm / tpm: requests- and tokens-per-minute ceilings of each remote backend [--rpm, --tpm]
-        max_requests: stop cleanly after this many backend calls; the same command resumes [--max-requests]
-        max_cost: stop cleanly before spending more than this many USD (needs ``prices``) [--max-cost]
-        prices: ``provider/model`` → (USD per 1M prompt tokens, USD per 1M completion tokens)
-            [--price MODEL=IN,OUT, repeatable]
-        retry_failed: resend requests whose failure is cached (HTTP 400/413/422; transient failures are never
-            cached, so any re-run resends them) [--retry-failed]
-        fail_on_error: the share of failed requests (0–1) a run tolerates before it counts as failed (the CLI then
-            exits 4, after writing the run folder); ``None`` = never, unless every request failed. Default 0: any
-            failure (inspect_ai's ``--fail-on-error``) [--fail-on-error 0.05|none]
-        n_ctx: context window of in-process GGUF models [--n-ctx]
-        device: torch device of the encoders, ``auto`` = CUDA when present [--device]
-        benchmark_args: the benchmark's own options, ``key: value`` (``-B key=value``), validated by its
-            ``Options`` (``subset``, ``provenance``, ``hf_config``, ``columns``…); the fields of 0.1 below
-            (``include_defective``, ``paper_compat``, ``columns``, ``answer_format``, ``hf_config``, ``hf_split``,
-            ``subset``, ``provenance``) are still read, for one release, where set to other than their default
-        task_args: each task's own options, ``key: value`` (``-T key=value``); each task's options model
-            (``tasks/<task>.py``) declares and validates them; a key shared by several tasks
-            (``judge_max_tokens``, ``bertscore_model``…) applies to each. The options that were fields before 0.2
-            (``samples``, ``judge_parser``, ``letter_parser``…) are still accepted as flat keys and flags.
-        hf_config / hf_split: ``hf:ORG/NAME``: the dataset config (``NAME``, or ``en=NAME_EN,es=NAME_ES`` for
-            one config per language) and split (default: the benchmark's, ``test`` for ``hf:``) [--hf-config,
-            --hf-split]
-        subset: a published benchmark's part (``global-mmlu/medical``: ``lite``, ``sensitive``, ``agnostic``;
-            ``kormedmcqa``: ``doctor``…; ``xlingmed list benchmarks`` shows them) [--subset]
-        provenance: keep only items whose text was made this way (``human`` = translated or post-edited by
-            people; ``machine``, ``post-edited``…); the source language's items are always kept [--provenance]
-        model_args: the model backend's own options (``-M key=value``), validated by its ``Options`` model
-        cache: completion cache file; default ``$XLINGMED_CACHE`` or the user cache dir [--cache]
-        out: run folder [--out]
-        private: the run folder owner-only (0700, files 0600), like the completion cache; default: the umask's
-            modes (``filemodes.py``) [--private]
-        shard: ``i/N``: only the questions of shard i of N (0-based; a stable hash of ``item_id``, so every
-            language of a question is in the same shard); ``xlingmed merge`` combines the shards' run folders
-            (``engine/shard.py``, ``engine/merge.py``) [--shard]
-        executor: who answers the cache misses: ``local`` (this process), ``ray`` (a pool of long-lived Ray
-            actors, each holding one replica of the backend; ``-M replicas=N``, ``-M gpus_per_replica=G``,
-            ``-M cpus_per_replica=C``; extra ``[ray]``) or ``cache`` (nothing is sent: a miss is a failed request;
-            what ``merge`` uses) [--executor]
-        ray_address: the Ray cluster to join: ``auto``, ``ray://host:port``, a GCS address; ``None`` starts a
-            local one [--ray-address]
+    The listing of the fields below is generated from their metadata (``config.fields.documentation``).
     """
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    benchmark: str
-    data_dir: Path | None = None
-    languages: tuple[str, ...] = ("en", "es", "zh", "hi")
-    tasks: tuple[str, ...] = ()  # filled with the benchmark's default_tasks before validation
-    model: str = "llamacpp/smollm2"
-    judge: str | None = None
-    base_url: str | None = None
-    judge_base_url: str | None = None
-    api_key_env: str = "OPENAI_API_KEY"
-    limit: int | None = Field(default=None, ge=1)
-    include_defective: bool = False
-    strict_data: bool = False
-    seed: int | None = 42
-    temperatures: tuple[float, ...] | None = None
-    max_tokens: int | None = Field(default=None, ge=1)
-    top_p: float | None = Field(default=None, gt=0, le=1)
-    top_k: int | None = Field(default=None, ge=1)
-    preset: str | None = None
-    model_class: Literal["auto", "open", "closed"] = "auto"
-    paper_compat: bool = False
-    prompt_templates: Path | None = None
-    columns: dict[str, str] = Field(default_factory=dict)
-    answer_format: Literal["auto", "letter", "index0", "index1", "text"] = "auto"
-    hf_config: str | None = None
-    hf_split: str | None = None
-    subset: str | None = None
-    provenance: tuple[str, ...] = ()
-    perturb: str | None = None
-    mitigations: tuple[str, ...] = ()
-    bias_target: Literal["random_incorrect", "correct", "random"] = "random_incorrect"
-    bias_target_render: Literal["letter_and_text", "text_only", "letter_only"] = "letter_and_text"
-    bias_position: Literal["auto", "prepend", "append", "after_first_sentence"] = "auto"
-    max_concurrency: int = Field(default=8, ge=1)
-    max_retries: int = Field(default=5, ge=0, le=20)
-    timeout_s: float = Field(default=600.0, gt=0)
-    retry_cap_s: float = Field(default=60.0, ge=0)
-    rpm: float | None = Field(default=None, gt=0)
-    tpm: float | None = Field(default=None, gt=0)
-    max_requests: int | None = Field(default=None, ge=1)
-    max_cost: float | None = Field(default=None, gt=0)
-    prices: dict[str, tuple[float, float]] = Field(default_factory=dict)
-    retry_failed: bool = False
-    fail_on_error: float | None = Field(default=0.0, ge=0, le=1)
-    n_ctx: int = Field(default=8192, ge=256)
-    translator: str | None = None
-    translator_base_url: str | None = None
-    extractor: str | None = None
-    extractor_base_url: str | None = None
-    extractor_mode: Literal["fallback", "all"] = "fallback"
-    device: str = "auto"
-    task_args: dict[str, Any] = Field(default_factory=dict)
-    benchmark_args: dict[str, Any] = Field(default_factory=dict)
-    model_args: dict[str, Any] = Field(default_factory=dict)
-    cache: Path | None = None
-    out: Path = Path("runs/latest")
-    private: bool = False
-    shard: str | None = None
-    executor: Literal["local", "ray", "cache"] = "local"
-    ray_address: str | None = None
 
     @field_validator("fail_on_error", mode="before")
     @classmethod
@@ -287,6 +135,11 @@ class RunConfig(BaseModel):
             except Exception as exc:
                 raise ValueError(str(exc)) from None
         return v
+
+    @classmethod
+    def groups(cls) -> dict[str, list[str]]:
+        """``{group: [field, …]}``: every field under its group (``config.fields.GROUPS``, in that order)."""
+        return field_groups(cls)
 
     @property
     def spec(self) -> Benchmark:
@@ -381,6 +234,10 @@ class RunConfig(BaseModel):
         """Deprecated (0.2): ``resolve(config).tasks[i].roles`` (``config.roles.users``)."""
         _deprecated("uses", "resolve(config).tasks[i].roles")
         return users(task_setups(self.tasks, self.task_args), role)
+
+
+# the fields' documentation, by group, generated from the fields (help(RunConfig), the API reference)
+RunConfig.__doc__ = f"{inspect.cleandoc(RunConfig.__doc__ or '')}\n\n{documentation(RunConfig)}"
 
 
 def _deprecated(name: str, instead: str) -> None:

@@ -234,3 +234,17 @@ def test_a_lower_case_label_then_words_of_its_option_is_the_answer() -> None:
     assert (parsed.value, parsed.method) == ("A", "standalone")
     # "e. g." is still no label: the words after it are no option's
     assert extract_choice("e. g. the patient should walk early", V, options=opts).value is None
+
+
+def test_none_of_the_above_after_every_option_rejected_is_no_answer() -> None:
+    # a reasoning model walks through every option under "let's analyze each option:", rejects each, and ends on
+    # "None of the above": the colon's heading introduces the discussion, not an answer, and nothing is chosen
+    opts = {"A": "Aspirin", "B": "Ibuprofen", "C": "Paracetamol", "D": "Naproxen"}
+    walk = "".join(f"**{k}. {v}**\nAn argument about {v.lower()}. **False.**\n\n" for k, v in opts.items())
+    reply = f"To find the correct answer, let's analyze each option:\n\n{walk}None of the statements are correct.\n\n"
+    parsed = extract_choice(reply + "**The answer is (None of the above)**", list(opts), options=opts)
+    assert (parsed.value, parsed.method) == (None, "refused")
+    # where "None of the above" is an option's own text, it is that option
+    with_e = {**opts, "E": "None of the above"}
+    assert extract_choice("The answer is none of the above.", list(with_e), options=with_e).value == "E"
+    assert extract_choice("None of the above fits; Answer: B", list(with_e), options=with_e).value == "B"

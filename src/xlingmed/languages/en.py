@@ -75,6 +75,7 @@ LANGUAGE = Language(
         "none of the options", "none of the provided options", "none of the answer choices", "none of the choices",
         "none of the given options", "none of these options", "none of these choices", "none of the listed options",
         "no option is correct", "no correct option", "no correct answer among", "neither of the options is correct",
+        "none of the above", "none of the statements is correct", "none of the statements are correct",
     ),
     refusal_phrases=(
         "i'm sorry, but i can't", "i am sorry, but i cannot", "i'm sorry, but i cannot", "i can't help with",

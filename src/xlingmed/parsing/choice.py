@@ -127,7 +127,6 @@ def _read(
         label = at.label if at is not None else decide(reader.texts(*rest_of_sentence(t, best, form)))
         if label is not None and label != AMBIGUOUS:
             return Parsed(label, "marker")
-    lit = reader.lit
     # the reply opens with a bare label ("c\n\n<explanation>"): the answer stated before its explanation
     opening = opening_label(reader, form)
     if opening is not None:
@@ -182,11 +181,16 @@ def _read(
         if form.in_entry(start):
             continue
         lo, hi = form.sentence_of(start)
-        if not regex.search(WORD, t[lo:start]) and not regex.search(WORD, t[end:hi]):
-            lo, hi = form.paragraph_after(hi, t)  # a heading: "**Conclusion:**" then the paragraph under it
-        elif t[lo:hi].rstrip(" *_\n").endswith((":", "：")):
-            below = line_below(reader, form, hi)  # "the most likely answer is:\n**C. …**\nThis … (F) … (J)…"
-            hi = below[1] if below is not None else form.paragraph_after(hi, t)[1]
+        heading = not regex.search(WORD, t[lo:start]) and not regex.search(WORD, t[end:hi])
+        if heading or t[lo:hi].rstrip(" *_\n").endswith((":", "：")):
+            under = form.paragraph_after(hi, t)
+            if form.in_entry(under[0]) and any(s >= under[1] for s, _ in form.entries):
+                continue  # "To find the correct answer, let's analyze each option:", the options discussed below
+            if heading:
+                lo, hi = under  # a heading: "**Conclusion:**" then the paragraph under it
+            else:
+                below = line_below(reader, form, hi)  # "the most likely answer is:\n**C. …**\nThis … (F) … (J)…"
+                hi = below[1] if below is not None else under[1]
         if _refuses(reader, lo, hi):
             continue
         found = parsed_as(decide(reader.chosen(lo, hi)), "conclusion") or _content(reader, end, hi)
@@ -199,7 +203,7 @@ def _read(
     # 5. a reply that refuses or asks for what it lacks, and chose nothing above: refused, unless its last line
     # states one option all the same ("…I cannot be sure; if I must choose:\n\n③")
     last = last_line(reader, t, form)
-    if find_words(low, lit.no_choice):
+    if _refuses(reader, 0, len(t)):
         return last if last is not None and last.method == "answer_line" else Parsed(None, "refused")
     # 6. the last line that names an option, outside a discussion of the options
     return last or fuzzy(reader, t) or _concluding_content(reader, form) or Parsed(None, "invalid")
@@ -262,8 +266,10 @@ def _content(reader: Reader, lo: int, hi: int) -> Parsed | None:
 
 
 def _refuses(reader: Reader, lo: int, hi: int) -> bool:
-    """The span holds a phrase of a reply that chooses nothing ("without the image", "I cannot determine")."""
-    return bool(find_words(reader.low[lo:hi], reader.lit.no_choice))
+    """The span holds a phrase of a reply that chooses nothing ("without the image", "I cannot determine", "none
+    of the above"), other than as an option's own text (an option "None of the above" is chosen by its text)."""
+    low, options = reader.low[lo:hi], " | ".join(reader.option_texts.values())
+    return any(low[a:b] not in options for a, b in find_words(low, reader.lit.no_choice))
 
 
 _CIRCLED_LABELS = frozenset("①②③④⑤⑥⑦⑧⑨⑩")

@@ -1,5 +1,5 @@
 """Consistency end to end with the embedded SmolLM2, on the suite's real run (``conftest.full_run``): K=2,
-τ ∈ {0, 1}, 2 MedicationQA items × 4 languages; then a cached re-run, native mode and the report of both."""
+τ ∈ {0, 1}, 2 MedicationQA items × 3 languages; then a cached re-run, native mode and the report of both."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from xlingmed.tasks.consistency import sample_seed
 
 pytestmark = pytest.mark.slow
 
-LANGS = ("en", "es", "zh", "hi")
+LANGS = ("en", "zh", "hi")
 METRICS = (
     "sim_1gram",
     "sim_2gram",
@@ -56,17 +56,17 @@ def test_consistency_end_to_end(full_run: FullRun, tmp_path: Path, minilm_path: 
     lines = [json.loads(x) for x in (out / "samples.jsonl").read_text().splitlines()]
     answers = [x for x in lines if x["task"] == "consistency" and x["stage"] == "answer"]
     translations = [x for x in lines if x["stage"] == "translate"]
-    # 2 items × 4 languages × 2 temperatures × K=2, each its own request with its own recorded seed
-    assert len(answers) == 32
+    # 2 items × 3 languages × 2 temperatures × K=2, each its own request with its own recorded seed
+    assert len(answers) == 24
     assert {(x["sample"], x["seed"]) for x in answers} == {
         (f"t{t}-k{k}", sample_seed(42, k)) for t in ("0", "1") for k in range(2)
     }
     # paper mode: only non-English answers are back-translated; identical answers are translated once
-    assert {x["lang"] for x in translations} == {"es", "zh", "hi"}
+    assert {x["lang"] for x in translations} == {"zh", "hi"}
     assert all(x["temperature"] == 0.0 and "to English" in x["prompt"][1]["content"] for x in translations)
     distinct_translations = len({json.dumps(x["prompt"]) for x in translations})
     others = sum(1 for x in lines if x["task"] != "consistency")
-    assert first["backend_calls"] == 32 + distinct_translations + others
+    assert first["backend_calls"] == 24 + distinct_translations + others
     assert first["failed_requests"] == 0
 
     c = first["tasks"]["consistency"]
@@ -91,7 +91,7 @@ def test_consistency_end_to_end(full_run: FullRun, tmp_path: Path, minilm_path: 
     assert c["table_a9"]["metrics"]["sim_1gram"]["en"]["change_vs_en_pct"] == 0.0
 
     rows = _rows(out / "consistency.csv")
-    assert len(rows) == 16
+    assert len(rows) == 12
     en0 = [r for r in rows if r["lang"] == "en" and r["temperature"] == "0.0"]
     en1 = [r for r in rows if r["lang"] == "en" and r["temperature"] == "1.0"]
     # τ = 0 is greedy: the K answers are identical, so every similarity is 1 and the length sd is 0
@@ -104,11 +104,11 @@ def test_consistency_end_to_end(full_run: FullRun, tmp_path: Path, minilm_path: 
     assert any(float(r["sim_1gram"]) < 1.0 for r in en1)
     a9 = _rows(out / "consistency_table_a9.csv")
     assert [r["lang"] for r in a9] == list(LANGS) and a9[0]["sim_sent"].endswith("/0.0%")
-    assert len(_rows(out / "consistency_samples.csv")) == 32
+    assert len(_rows(out / "consistency_samples.csv")) == 24
 
     # a re-run is served from the cache and reproduces the numbers (topic models are seeded)
     again = evaluate(full_run.config(tasks="consistency", out=tmp_path / "again"))
-    consistency_calls = 32 + distinct_translations
+    consistency_calls = 24 + distinct_translations
     assert again.backend_calls == 0 and again.cache_hits == consistency_calls
     stored = json.loads((tmp_path / "again" / "summary.json").read_text(encoding="utf-8"))
     assert _float_differences(stored["tasks"]["consistency"]["languages"], c["languages"]) == []
@@ -133,5 +133,5 @@ def test_consistency_end_to_end(full_run: FullRun, tmp_path: Path, minilm_path: 
         f"run{k}_{name}.png" for k in (1, 2) for name in ("forest", "consistency_lines", "consistency_boxes")
     }
     gaps = _rows(tmp_path / "report" / "stats" / "run1_gaps.csv")
-    assert {r["lang"] for r in gaps} == {"es", "zh", "hi"}
+    assert {r["lang"] for r in gaps} == {"zh", "hi"}
     assert all(int(r["n_items"]) == 2 for r in gaps if r["metric"] == "sim_1gram")

@@ -21,7 +21,7 @@ from xlingmed.errors import ModelError
 from xlingmed.models import ModelOptions, get_model
 from xlingmed.types import GenerateRequest, Message
 
-LANGS = ("en", "es", "zh", "hi")
+LANGS = ("en", "zh")  # the server path, not the languages: the in-process run (full_run) has three
 
 
 @pytest.mark.slow
@@ -49,12 +49,12 @@ def test_run_through_real_llama_cpp_server(data_dir: Path, tmp_path: Path, llama
     assert first.summary["tasks"]["correctness"]["languages"]["zh"]["n_items"] == 1
     lines = [json.loads(x) for x in (tmp_path / "run" / "samples.jsonl").read_text().splitlines()]
     assert all(x["model"] == "openai/smollm2" for x in lines if x["stage"] != "judge")
-    assert sum(1 for x in lines if x["stage"] == "verify") == 8
+    assert sum(1 for x in lines if x["stage"] == "verify") == 4
     # the server returned top logprobs, so P(yes) exists for the verifiability claims
     rows = (tmp_path / "run" / "verifiability.csv").read_text().splitlines()
-    assert len(rows) == 9
+    assert len(rows) == 5
     p_yes = [r["p_yes"] for r in csv.DictReader(io.StringIO("\n".join(rows)))]
-    assert sum(1 for p in p_yes if p) >= 4 and all(0.0 <= float(p) <= 1.0 for p in p_yes if p)
+    assert sum(1 for p in p_yes if p) >= 2 and all(0.0 <= float(p) <= 1.0 for p in p_yes if p)
     second = evaluate(cfg)
     assert second.backend_calls == 0 and second.cache_hits == first.backend_calls
 

@@ -66,6 +66,7 @@ class BatchServer:
 
         class Handler(BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"
+            disable_nagle_algorithm = True  # as fault_server.py: no 40 ms delayed-ACK wait per kept-alive request
 
             def _send(self, status: int, body: str | bytes, ctype: str = "application/json") -> None:
                 data = body.encode() if isinstance(body, str) else body

@@ -87,6 +87,9 @@ class FaultServer:
 
         class Handler(BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"
+            # headers and body go out in two writes: with Nagle's algorithm on, the second waits for the client's
+            # delayed ACK (40 ms on Linux) on every kept-alive connection, which is most of a test's time
+            disable_nagle_algorithm = True
 
             def do_POST(self) -> None:
                 length = int(self.headers.get("Content-Length", 0))

@@ -268,8 +268,10 @@ def _content(reader: Reader, lo: int, hi: int) -> Parsed | None:
 def _refuses(reader: Reader, lo: int, hi: int) -> bool:
     """The span holds a phrase of a reply that chooses nothing ("without the image", "I cannot determine", "none
     of the above"), other than as an option's own text (an option "None of the above" is chosen by its text)."""
-    low, options = reader.low[lo:hi], " | ".join(reader.option_texts.values())
-    return any(low[a:b] not in options for a, b in find_words(low, reader.lit.no_choice))
+    low = reader.low[lo:hi]
+    found = find_words(low, reader.lit.no_choice)
+    options = " | ".join(reader.option_texts.values()) if found else ""
+    return any(low[a:b] not in options for a, b in found)
 
 
 _CIRCLED_LABELS = frozenset("①②③④⑤⑥⑦⑧⑨⑩")

@@ -179,16 +179,18 @@ class RunConfig(RunSchema):
 
     @property
     def judge_model(self) -> str:
-        return self.judge or self.model
+        """The judge's ``provider/model`` (``RoleNames.judge_model``)."""
+        return self._roles().judge_model
 
     @property
     def translator_model(self) -> str:
-        return self.translator or self.judge_model
+        """The translator's ``provider/model`` (``RoleNames.translator_model``)."""
+        return self._roles().translator_model
 
     @property
     def extractor_model(self) -> str | None:
-        """The extractor's ``provider/model`` (``judge`` resolved), ``None`` when the run has none."""
-        return self.judge_model if self.extractor == "judge" else self.extractor
+        """The extractor's ``provider/model``, ``None`` when the run has none (``RoleNames.extractor_model``)."""
+        return self._roles().extractor_model
 
     def task_temperatures(self, task: str) -> tuple[float, ...]:
         """Deprecated (0.2): ``resolve(config).tasks[i].temperatures`` (``config.derive.task_temperatures``)."""

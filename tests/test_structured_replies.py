@@ -150,6 +150,11 @@ REPLAY: dict[str, tuple[str, str | None]] = {
     "R13 persian?": ("گزینه [A] نادرست است. بیمار تاکی‌کاردی دارد. پاسخ این است: B .", "B"),
     "R14 quoted question?": ("The answer is (A).\n\nWait, the example's question is here:\n\nQuestion: ... which?\n"
                              "Answer: step by step ... (D).\n\nSo, following it, the answer is (D).", "D"),
+    # round 17: every option walked through under "…each option:", each rejected, then "None of the above"
+    "R15 none above?": ("To find the correct answer, let's analyze each option:\n\n**A. Adenosine**\nIt slows the "
+                        "node. **False.**\n\n**B. Beta-blockers**\nContraindicated. **False.**\n\n**C. Verapamil**\n"
+                        "Too slow. **False.**\n\n**D. Heparin**\nNo effect on rhythm. **False.**\n\nNone of the "
+                        "statements are correct.\n\n**The answer is (None of the above)**", None),
 }
 
 
@@ -171,7 +176,8 @@ def test_new_reply_shapes_through_the_cli_leave_nothing_unparsed_as_a_value(tmp_
     got = {r.item_id: (None if pd.isna(r.prediction) else r.prediction, r.parse_method) for r in table.itertuples()}
     methods = {"q1": "json_answer", "q2": "refused", "q3": "phrase", "q4": "phrase", "q5": "label_and_text",
                "q6": "closing_statement", "q7": "guess_withheld", "q8": "phrase", "q9": "answer_line",
-               "q10": "phrase", "q11": "invalid", "q12": "answer_line", "q13": "phrase", "q14": "phrase"}  # fmt: skip
+               "q10": "phrase", "q11": "invalid", "q12": "answer_line", "q13": "phrase", "q14": "phrase",
+               "q15": "refused"}  # fmt: skip
     for k, (_, stated) in enumerate(REPLAY.values(), 1):
         value, method = got[f"q{k}"]
         assert (value, method) == (stated, methods[f"q{k}"]), (k, got[f"q{k}"])

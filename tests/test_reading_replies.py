@@ -248,3 +248,36 @@ def test_none_of_the_above_after_every_option_rejected_is_no_answer() -> None:
     with_e = {**opts, "E": "None of the above"}
     assert extract_choice("The answer is none of the above.", list(with_e), options=with_e).value == "E"
     assert extract_choice("None of the above fits; Answer: B", list(with_e), options=with_e).value == "B"
+
+
+def test_statements_that_reject_or_ask_are_no_conclusion() -> None:
+    # Korean states a rejection at the clause's end in the formal style: "따라서 E는 틀립니다" (so E is wrong)
+    ko = "혹시 E가 옳은지? 고분자는 대부분 그렇지 않습니다. 따라서 E는 틀립니다.\n\n혹시 다른 해석이 있을까?"
+    assert read(ko, "ko")[0] is None
+    # "의사 A" (doctor A) is a person, not option A
+    assert read("따라서 의사 A는 환자에게 설명해야 한다.", "ko")[0] is None
+    # a heading that asks "is correct or incorrect" opens the discussion; "overall" as an adjective concludes nothing
+    asks = "4.  **Why each option is correct or incorrect:**\n    *   **A) CT brain:** Unlikely. No focal signs."
+    assert read(asks)[0] is None
+    assert read("6) Option D is a limit, but not a consideration for the overall approach to dosing.")[0] is None
+    # still read: "Overall, C is correct."
+    assert read("Overall, C is the best choice.")[0] == "C"
+
+
+def test_several_options_run_together_after_the_phrase_choose_no_single_one() -> None:
+    reply = "4. **排除错误选项**：选项B的描述错误，因此B不选。\n\n5. **最终答案**：ACDE"
+    assert read(reply, "zh") == (None, "ambiguous")
+    assert read("Answer: BD.")[1] == "ambiguous"
+    # a word of capitals is no run of labels, and labels out of order are a word too
+    assert read("Answer: ACE inhibitors are contraindicated, so D.")[0] != "A"
+    assert read("Answer: CAB")[1] != "ambiguous"
+
+
+def test_a_reply_of_a_small_token_budget_cut_mid_sentence_is_cut_off() -> None:
+    # about 1,000 characters (a 256-token budget) that stop inside a sentence: a conclusion on the way is no answer
+    body = "The patient's findings are consistent with infection. " * 17
+    cut = body + "Therefore, the most appropriate next step is C. The answer is consistent with the patient's"
+    assert len(cut) > 1000 and read(cut) == (None, "cut_off")
+    # a closing answer line without a full stop was not cut
+    ended = body + "Therefore, C is the most appropriate.\n8)  Final Answer: C. Early respiratory support"
+    assert read(ended)[0] == "C"

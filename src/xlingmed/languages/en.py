@@ -37,7 +37,7 @@ LANGUAGE = Language(
     ),
     conclusion_cues=(
         "therefore", "thus", "hence", "consequently", "accordingly", "in conclusion", "to conclude", "in summary",
-        "to summarize", "to summarise", "overall", "conclusion", "bottom line", "the most likely", "most likely",
+        "to summarize", "to summarise", "overall,", "conclusion", "bottom line", "the most likely", "most likely",
         "the most appropriate", "most appropriate", "the most accurate", "the best answer", "the best option",
         "the best choice", "the most correct", "the correct answer", "the right answer", "final answer",
         "is correct", "is the correct", "is the best", "is the answer", "is the right",

@@ -96,6 +96,18 @@ def names_no_option(reader: Reader, end: int) -> bool:
     return found is not None and found.group(1) not in reader.valid and found.group(1) != "I"
 
 
+# several capital labels run together, in order, ending the statement: "最终答案：ACDE", "Answer: BD."
+_RUN = regex.compile(r"[*_]{0,2}([A-J]{2,})[*_]{0,2}[ \t]*(?:[.。!;,，]|$|\n)")
+
+
+def several_run_together(reader: Reader, end: int) -> bool:
+    """The answer phrase ending at ``end`` states several options run together ("最终答案：ACDE"): each label once,
+    in order, each an option of the item; a reply that commits to several options chose no single one."""
+    found = _RUN.match(reader.text, DECOR.match(reader.text, end).end())
+    run = found.group(1) if found is not None else ""
+    return len(run) > 1 and list(run) == sorted(set(run)) and all(x in reader.valid for x in run)
+
+
 def line_below(reader: Reader, form: Shape, pos: int) -> tuple[int, int] | None:
     """The line right below a conclusion that ends in a colon, where it names exactly one option ("…is:\n**(A)
     Small, frequent meals**"): the answer stated, without the explanation that runs on under it."""

@@ -56,6 +56,7 @@ from xlingmed.parsing.after_phrase import (
     listed_after,
     names_no_option,
     rest_of_sentence,
+    several_run_together,
     without_ranges,
 )
 from xlingmed.parsing.alone import alone, fuzzy
@@ -134,7 +135,7 @@ def _read(
     first = _answer_then_rationale(reader, t, valid, markers)
     if first is not None:
         return first
-    if stops_mid_sentence(t, cut_off):
+    if stops_mid_sentence(t, cut_off) and not _answer_on_last_line(reader, t):
         # the reply stopped before its end (the token limit): what it concluded on the way was not its last word
         # ("…Therefore, I'll go with B.\n\nBut wait, I recall that after surg")
         return Parsed(None, "cut_off")
@@ -166,6 +167,8 @@ def _read(
             return Parsed(None, "refused")  # "Answer: none of the options is correct", the last answer stated
         if at is None and names_no_option(reader, end):
             return Parsed(None, "invalid")  # "Final answer: E." of an item with options A–D
+        if at is None and several_run_together(reader, end):
+            return Parsed(None, "ambiguous")  # "最终答案：ACDE": several options, no single one
         if _refuses(reader, *form.sentence_of(start)):
             continue  # "I cannot determine the answer without the image, although pneumonia…"
         found = parsed_as(decide(reader.chosen(lo, hi)), "phrase")
@@ -207,6 +210,17 @@ def _read(
         return last if last is not None and last.method == "answer_line" else Parsed(None, "refused")
     # 6. the last line that names an option, outside a discussion of the options
     return last or fuzzy(reader, t) or _concluding_content(reader, form) or Parsed(None, "invalid")
+
+
+def _answer_on_last_line(reader: Reader, t: str) -> bool:
+    """The reply's last line holds an answer phrase ("8) Final Answer: Early respiratory support"): a line that
+    ends without a full stop after stating its answer was not cut."""
+    end = len(t.rstrip())
+    last = t.rfind("\n", 0, end) + 1
+    return end - last <= 120 and any(
+        start >= last and not _HAS_WORD.search(t[last:start].lstrip(" \t*_#-•0123456789.)"))
+        for start, _ in reader.phrase_spans[-1:]
+    )
 
 
 @lru_cache(maxsize=64)

@@ -89,6 +89,10 @@ class Mention:
     by_text: bool = False
 
 
+# a cue followed by its own opposite is a question, not a conclusion ("is correct or incorrect", "or not")
+_EITHER_WAY = regex.compile(r"\s+or\s+(?:not\b|in|un|wrong)")
+
+
 @dataclass
 class Reader:
     """One normalised reply with its options: finds the mentions in any span of it."""
@@ -118,8 +122,9 @@ class Reader:
 
     @cached_property
     def cue_spans(self) -> list[tuple[int, int]]:
-        """Where the reply's conclusion cues are (``find_words``)."""
-        return find_words(self.low, self.lit.cues)
+        """Where the reply's conclusion cues are (``find_words``), less those that ask rather than conclude: "why
+        each option is correct or incorrect", "whether B is correct or not"."""
+        return [(a, b) for a, b in find_words(self.low, self.lit.cues) if not _EITHER_WAY.match(self.low, b)]
 
     # ---- labels -------------------------------------------------------------------------------------------------
 

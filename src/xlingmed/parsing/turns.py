@@ -102,7 +102,7 @@ def own_turn(text: str) -> str | None:
 
 
 _CUT = regex.compile(r"[\p{L}\p{N},、，]\s*$")
-CUT_MIN_CHARS = 1500  # a reply this long that ends inside a sentence ran into its token limit
+CUT_MIN_CHARS = 1000  # a reply this long that ends inside a sentence ran into its token limit (256 tokens: ~1,000)
 
 
 def stops_mid_sentence(t: str, cut_off: bool = False) -> bool:

@@ -281,3 +281,26 @@ def test_a_reply_of_a_small_token_budget_cut_mid_sentence_is_cut_off() -> None:
     # a closing answer line without a full stop was not cut
     ended = body + "Therefore, C is the most appropriate.\n8)  Final Answer: C. Early respiratory support"
     assert read(ended)[0] == "C"
+
+
+def test_an_answer_by_a_label_no_option_has_is_not_read_by_its_text() -> None:
+    # the reply gives "Teres Minor (T)": T is no option's label, and its text is only like option J's "Teres Major"
+    opts = {"A": "Triceps brachii", "B": "Deltoid", "I": "Infraspinatus", "J": "Teres Major"}
+    parsed = extract_choice("The correct answer is **Teres Minor (T)**, the primary tendon.", list(opts), options=opts)
+    assert parsed.value is None
+    # the option's own text with its own label is read as ever
+    assert extract_choice("The correct answer is **Teres Major (J)**.", list(opts), options=opts).value == "J"
+
+
+def test_several_bracketed_options_joined_by_an_arabic_comma_choose_no_single_one() -> None:
+    reply = "بنابراین، پاسخ صحیح **گزینه [A] (Axillary)**، **گزینه [C] (Basilic)** و **گزینه [D] (Cephalic)** است."
+    opts = {"A": "Axillary", "B": "Subclavian", "C": "Basilic", "D": "Cephalic"}
+    parsed = extract_choice(reply, list(opts), options=opts)
+    assert (parsed.value, parsed.method) == (None, "ambiguous")
+    assert extract_choice("بنابراین، پاسخ صحیح **گزینه [C] (Basilic)** است.", list(opts), options=opts).value == "C"
+
+
+def test_a_japanese_reply_that_cannot_decide_is_refused() -> None:
+    reply = "塩基の役割はプロトンを受け取ることです。ただし、矢印の配置が示されていないため、"
+    reply += "答えを決定することはできません。"
+    assert read(reply, "ja") == (None, "refused")

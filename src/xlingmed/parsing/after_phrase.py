@@ -14,7 +14,7 @@ from xlingmed.parsing.reply import Shape
 from xlingmed.types import Parsed
 
 _COORDINATION = regex.compile(
-    r"[\s*_]*(?:,|/|(?:or|and|ou|oder|und|oppure|atau|dan|au|na|или|и|o|y|e|et)(?!\p{L})"
+    r"[\s*_]*(?:,|،|/|(?:or|and|ou|oder|und|oppure|atau|dan|au|na|или|и|o|y|e|et)(?!\p{L})"
     r"|或|和|及|、|أو|او|و|או|ו|या|और|또는|및|과|와|または|か|と)[\s*_]*"
     r"|\s+(?=option\s+\d)"  # "④ ⑤" (normalised to "option 4 option 5"): two circled numbers side by side
 )
@@ -48,7 +48,7 @@ def coordinated(reader: Reader, at: Mention, hi: int, after: int | None = None) 
     its own text or a bracket after it (``after``): "C) Platelet disorder or D) …", "A (endoscopy) or D (…)"."""
     end = _CLOSING.match(reader.text, at.end if after is None else after).end()  # "(A) and (C)": past "A)"
     bracket = _BRACKET_AFTER.match(reader.text, end)
-    end = bracket.end() if bracket else end
+    end = _CLOSING.match(reader.text, bracket.end()).end() if bracket else end  # "[A] (Axillary)**، **[C]"
     m = _COORDINATION.match(reader.text, end) or _SPACED.match(reader.text, end)
     if m is None or m.end() >= hi:
         return False

@@ -266,12 +266,17 @@ def _answer_then_rationale(reader: Reader, t: str, valid: Sequence[str], markers
     return head
 
 
+_BRACKETED_LETTER = regex.compile(r"\(([A-Z])\)")
+
+
 def _content(reader: Reader, lo: int, hi: int) -> Parsed | None:
     """``option_content``: the answer stated in ``[lo, hi)`` (its bold spans first, then all of it) gives one
     option's text far better than any other's (``parsing.content``); never where the span negates."""
     span = reader.text[lo:hi]
     if not reader.option_texts or reader.lit.negation.search(reader.low[lo:hi]):
         return None
+    if any(x not in reader.valid and x != "I" for x in _BRACKETED_LETTER.findall(span)):
+        return None  # "**Teres Minor (T)**": the label it gives is no option's, its text only like option J's
     for stated in stated_spans(span):
         label = by_content(stated, reader.option_texts)
         if label is not None:

@@ -60,10 +60,17 @@ def latex_answers(t: str) -> str:
 
 def angle_labels(t: str) -> str:
     """``t`` (normalised) with every label in angle brackets written in parentheses ("<E>" → "(E)"), unless the
-    reply closes such a bracket as HTML does ("<b>C</b>": a bold tag, not option B)."""
-    if "<" not in t or "</" in t:
+    reply closes such a bracket as HTML does ("<b>C</b>": a bold tag, not option B); an answer tag the prompt
+    asked for ("<answer>C</answer>", DeepSeek-R1's format; "<final_answer>") written as an answer line
+    ("\nAnswer: C\n")."""
+    if "<" not in t:
         return t
+    if "</" in t:
+        return str(_ANSWER_TAG.sub(lambda m: f"\nAnswer: {m.group(2).strip()}\n", t))
     return str(_ANGLED.sub(r"(\1)", t))
+
+
+_ANSWER_TAG = regex.compile(r"<(answer|final_answer|final answer|choice|ans)>([^<]{0,200})</\1>", regex.I)
 INVISIBLE_RE = re.compile("[" + "".join(map(chr, INVISIBLE)) + "]")
 
 

@@ -12,7 +12,7 @@ import regex
 from xlingmed.languages import normalise_label
 from xlingmed.parsing.mentions import DECOR, Mention, Reader
 from xlingmed.parsing.reply import Shape
-from xlingmed.parsing.text import fold, lower
+from xlingmed.parsing.text import UNSPACED, fold, lower
 from xlingmed.types import Parsed
 
 
@@ -36,7 +36,9 @@ def alone(reader: Reader, t: str, valid: Sequence[str], form: Shape) -> Parsed |
         return None
     # "C. Fibrinolysin …", "**B)** …", "c (IgRA)", "e: 胆管癌", "51. d" (the question's number, then the label)
     m = regex.match(
-        rf"[\s*_\"'`“”‘’«»(\[]*(?:\d{{1,3}}\.\s+)?({reader.label_chars})(?:\s*[.):：\]*](?!\p{{L}})|\s+\(|\s*$)", t
+        rf"[\s*_\"'`“”‘’«»(\[]*(?:\d{{1,3}}\.\s+)?({reader.label_chars})"
+        rf"(?:\s*[.):：\]*](?!(?!{UNSPACED})\p{{L}})|\s+\(|\s*$)",  # "C．太平天国运动": no space before Chinese
+        t,
     )
     if m is None:
         return _opens_with_number(reader, t, form)

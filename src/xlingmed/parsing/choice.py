@@ -217,6 +217,8 @@ def _answer_on_last_line(reader: Reader, t: str) -> bool:
     ends without a full stop after stating its answer was not cut."""
     end = len(t.rstrip())
     last = t.rfind("\n", 0, end) + 1
+    if end - last <= 40 and reader.chosen(last, end):
+        return True  # "Essential hypertension stage 2": a short closing line that names an option
     return end - last <= 120 and any(
         start >= last and not _HAS_WORD.search(t[last:start].lstrip(" \t*_#-•0123456789.)"))
         for start, _ in reader.phrase_spans[-1:]

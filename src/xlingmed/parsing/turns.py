@@ -122,7 +122,9 @@ def stops_mid_sentence(t: str, cut_off: bool = False) -> bool:
     word = last.rsplit(None, 1)[-1].strip("*_()[]") if last.strip() else ""
     if _NO_FULL_STOP.match(last.rstrip()[-1:]):
         return False  # Thai, Lao, Khmer and Burmese end a sentence with a space, not a full stop
-    return len(last) > 40 and not (len(word) == 1 and "A" <= word <= "J")  # "…the answer is C"
+    if len(word) == 1 and "A" <= word <= "J":
+        return False  # "…the answer is C"
+    return len(last) > 40 or len(last.split()) >= 3  # "Wait, but I'm": a thought cut short
 
 
 _NO_FULL_STOP = regex.compile(r"[\p{Thai}\p{Lao}\p{Khmer}\p{Myanmar}]")

@@ -304,3 +304,30 @@ def test_a_japanese_reply_that_cannot_decide_is_refused() -> None:
     reply = "塩基の役割はプロトンを受け取ることです。ただし、矢印の配置が示されていないため、"
     reply += "答えを決定することはできません。"
     assert read(reply, "ja") == (None, "refused")
+
+
+def test_closing_answer_tags_and_blocks_are_the_answer() -> None:
+    # DeepSeek-R1's answer tag; the prompt's format, whatever the reasoning above it said
+    assert read("Option B looks wrong; so it is D.\n\n<answer>A</answer>") == ("A", "phrase")
+    assert read("<answer>A, C</answer>")[1] == "ambiguous"
+    # GAOKAO-Bench's answer block, a Python dict keyed by the question's number: empty, a label no option has, a
+    # value of an option (signs kept), several
+    opts = {"A": "$-1 - i$", "B": "$-1 + i$", "C": "$1 - i$", "D": "$1 + i$"}
+    def block(value: str) -> tuple[str | None, str]:
+        parsed = extract_choice(f"因此，正确答案是 C。\n\n### 答案\n{{'2': {value}}}", list(opts), options=opts)
+        return parsed.value, parsed.method
+    assert block("['B']") == ("B", "json_answer")
+    assert block("['-1 + i']") == ("B", "json_answer")
+    assert block("[]")[0] is None and block("['E']")[0] is None
+    assert block("['B', 'D']") == (None, "ambiguous")
+    # a hostile literal (deep nesting, a long one) is no answer and no crash
+    for hostile in ("{'2': " + "[" * 900 + "]" * 900 + "}", "{'2': ['" + "B" * 5000 + "']}"):
+        assert extract_choice(hostile, list(opts), options=opts).method != "json_answer"
+
+
+def test_chinese_exam_keys_and_values_after_the_label() -> None:
+    assert read("A．故A错误； B．故B错误； C．故C错误； D．故D正确； 故选D。", "zh") == ("D", "phrase")
+    # "C. x=2, y=2": the option stated with its value, not a genus's initial ("E. coli")
+    assert read("因此，正确答案是C. $ x=2, y=2 $。", "zh")[0] == "C"
+    assert read("The answer is E. coli")[0] is None
+    assert read("C．太平天国运动。\n\n在19世纪50至70年代，中国发生了大规模的农民起义。", "zh")[0] == "C"

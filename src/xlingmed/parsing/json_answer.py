@@ -9,6 +9,7 @@ answer field is read, and the options its rationale discusses are not. A ``null`
 
 from __future__ import annotations
 
+import ast
 import json
 from typing import Any
 
@@ -55,6 +56,8 @@ def json_answer(reader: Reader, t: str) -> Parsed | None:
     if obj is None:
         return None
     key = next((k for k in obj if isinstance(k, str) and _answer_key(k)), None)
+    if key is None and len(obj) == 1 and str(next(iter(obj))).strip().isdigit():
+        key = next(iter(obj))  # GAOKAO-Bench's answer block: {"11": ["B", "D"]}, the question's number as its key
     if key is None:
         return None
     return _value(reader, obj[key])
@@ -70,10 +73,27 @@ def _closing_object(t: str, end: int) -> dict[str, Any] | None:
         try:
             obj, stop = decoder.raw_decode(t, pos)
         except (ValueError, RecursionError):
-            continue
+            obj, stop = _python_literal(t, pos, end), end
+            if obj is None:
+                continue
         if stop == end:
             return obj if isinstance(obj, dict) else None
     return None
+
+
+def _python_literal(t: str, pos: int, end: int) -> Any:
+    """``t[pos:end]`` read as a Python literal where it is a short one (``{'11': ['B']}``: a model that printed a
+    dict), else ``None``. ``ast.literal_eval`` builds literals only, never calls; the length bound keeps a hostile
+    reply's nesting and numbers small."""
+    if end - pos > _LITERAL_MAX or "'" not in t[pos:end]:
+        return None
+    try:
+        return ast.literal_eval(t[pos:end])
+    except (ValueError, TypeError, SyntaxError, RecursionError, MemoryError):
+        return None
+
+
+_LITERAL_MAX = 2000  # characters
 
 
 def _value(reader: Reader, value: Any) -> Parsed:
@@ -98,8 +118,17 @@ def _label(reader: Reader, value: str) -> str | None:
     at = sub.label_at(0, strict_case=False, number=True)
     if at is not None:
         rest = FoldedText(value[at.end :]).text.strip()
-        if not rest or rest == sub.option_texts.get(at.label):
-            return at.label
+        after = len(value) - len(value[at.end :].lstrip(_DECOR))
+        if not rest or rest == sub.option_texts.get(at.label) or sub.words_of_option_follow(at.label, after, 4):
+            return at.label  # "4) La presión transpulmonar…": its number, then its own words
+    raw = [label for label, option in reader.options.items() if option and _unmath(option) == _unmath(value)]
+    if len(raw) == 1:
+        return raw[0]  # "-1 + i" for option "$-1 + i$": a value, its signs kept
     folded = FoldedText(value).text.strip()
     found = [label for label, option in sub.option_texts.items() if option and option == folded]
     return found[0] if len(found) == 1 else None
+
+
+def _unmath(text: str) -> str:
+    """``text`` without TeX's math delimiters and spaces: "$-1 + i$" and "-1+i" are one value."""
+    return text.replace("$", "").replace(" ", "").strip()

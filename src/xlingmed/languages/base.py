@@ -70,6 +70,9 @@ class Language:
         copulas: the verbs that link a reply's closing sentence to the option it names last ("…the factor that
             has received the least support is (F).", "…la respuesta más adecuada es la (C)."): such a sentence
             states that option.
+        reported_words: what makes an answer phrase someone else's or a supposition, before it in its clause ("the
+            user's note claims the correct answer is (A)", "if the intended answer is (A)", "如果答案是A"): such a
+            phrase is not the reply's own answer.
         affirmations: what may follow the label on an answer line and only affirm it ("Answer: A is correct",
             "Respuesta: B es la correcta"); anything else after the label leaves the line unread.
     """
@@ -106,6 +109,7 @@ class Language:
     field_words: tuple[str, ...] = ()
     affirmations: tuple[str, ...] = ()
     copulas: tuple[str, ...] = ()
+    reported_words: tuple[str, ...] = ()
 
     def field_label(self, name: str) -> str:
         """The prompt label ``name`` (``question``, ``answer``, ``options``) in this language.

@@ -117,4 +117,10 @@ LANGUAGE = Language(
         "is the correct option", "is the right option", "is correct answer", "is correct option",
     ),
     copulas=("is", "are", "was", "would be", "will be", "must be", "should be"),
+    # an answer phrase after one of these in its clause is someone else's or a supposition
+    reported_words=(
+        "if", "whether", "unless", "suppose", "supposing", "claims", "claimed", "claim that", "says", "said",
+        "suggests", "suggested", "states", "stated", "believes", "believed", "thinks", "thought", "assumes",
+        "assumed",
+    ),
 )

@@ -73,4 +73,8 @@ LANGUAGE = Language(
     field_words=("confianza", "certeza", "pregunta"),
     affirmations=("es correcta", "es la correcta", "es la respuesta correcta", "es correcta respuesta"),
     copulas=("es", "son", "sería", "debe ser"),
+    # an answer phrase after one of these in its clause is someone else's or a supposition
+    reported_words=(
+        "si", "suponiendo", "afirma", "afirmó", "dice", "dijo", "sugiere", "sugirió", "cree", "creía", "pensaba",
+    ),
 )

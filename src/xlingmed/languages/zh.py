@@ -53,4 +53,8 @@ LANGUAGE = Language(
     ),
     reference_headings=("参考文献", "参考资料", "参考来源", "资料来源", "引用"),
     field_words=("置信度", "问题"),
+    # an answer phrase after one of these in its clause is someone else's or a supposition
+    reported_words=(
+        "如果", "假如", "假设", "若", "认为", "声称", "提示",
+    ),
 )

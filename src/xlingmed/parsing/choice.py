@@ -145,6 +145,9 @@ def _read(
     for start, end in reversed(phrase_spans):
         lo, hi = rest_of_sentence(t, end, form)
         at = reader.label_at(end)
+        if reader.reported(start) and not regex.search(r"[,，、]", t[end : at.start if at is not None else end + 3]):
+            continue  # "the user's note claims the correct answer is (A)": not the reply's own answer ("if only
+            # one answer may be chosen, then C" is: the supposition ends before the label)
         if (
             at is not None and "\n" in t[end : at.start] and t[at.end : at.end + 1] in (":", "：")
             and not reader.text_follows(at.label, DECOR.match(t, at.end + 1).end())

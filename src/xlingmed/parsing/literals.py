@@ -66,6 +66,7 @@ class Literals:
     unspaced_field_words: tuple[str, ...]  # those of scripts without spaces: "問題" wherever it stands
     affirmed: regex.Pattern[str]  # the whole rest of an answer line that only affirms its label: " is correct."
     copula_end: regex.Pattern[str]  # a sentence's text that ends in a copula, then at most an option word: "… is"
+    reported: regex.Pattern[str]  # "claims", "if", "如果": an answer phrase after one in its clause is not the reply's
 
 
 def _nfkc(words: Iterable[str]) -> tuple[str, ...]:
@@ -85,6 +86,15 @@ def _by(words: Iterable[str], k: int) -> dict[str, tuple[str, ...]]:
 
 def _alternation(words: Iterable[str]) -> str:
     return "|".join(regex.escape(w) for w in words)
+
+
+def _words_anywhere(words: tuple[str, ...]) -> regex.Pattern[str]:
+    """Any of ``words``: a whole word, or anywhere for a word of a script without spaces."""
+    spaced = [w for w in words if not unspaced(w[:1])]
+    glued = [w for w in words if unspaced(w[:1])]
+    return regex.compile(
+        rf"(?<!{WORD})(?:{_alternation(spaced) or '(?!)'})(?!{WORD})|{_alternation(glued) or '(?!)'}"
+    )
 
 
 @lru_cache(maxsize=1)
@@ -142,6 +152,7 @@ def literals() -> Literals:
         ordinals=_nfkc(places),
         ordinal_place=places,
         cues=_nfkc(c for lang in langs for c in lang.conclusion_cues),
+        reported=_words_anywhere(_nfkc(w for lang in langs for w in lang.reported_words)),
         no_choice=_nfkc(
             p for lang in langs for p in (*lang.no_choice_phrases, *lang.none_phrases, *lang.refusal_phrases)
         ),

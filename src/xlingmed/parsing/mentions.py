@@ -25,6 +25,7 @@ DECOR = regex.compile(r"""[\s*_"'`“”‘’«»\[\(\{:\-–—=>~]*""")
 # Where a clause ends: a negation does not reach across it.
 # (NFKC has made "，" a ","; in Chinese and Japanese no space follows it)
 _CLAUSE_END = regex.compile(r"[.;!?\n。！？؛؟।]|,(?=\s|[\p{Han}\p{Hiragana}\p{Katakana}\p{Hangul}])|[，、]")
+_SUPPOSITION_END = regex.compile(rf"{_CLAUSE_END.pattern}|[:：]")
 # What may follow a letter that stands alone as a label.
 _AFTER_LETTER = ".):,;،؛!?*]\"”'’»。、！？：；）」』】\n"
 _OR = regex.compile(r"\s+(?:أو|او|و|או)\s")
@@ -126,7 +127,8 @@ class Reader:
     def cue_spans(self) -> list[tuple[int, int]]:
         """Where the reply's conclusion cues are (``find_words``), less those that ask rather than conclude: "why
         each option is correct or incorrect", "whether B is correct or not"."""
-        return [(a, b) for a, b in find_words(self.low, self.lit.cues) if not _EITHER_WAY.match(self.low, b)]
+        spans = find_words(self.low, self.lit.cues)
+        return [(a, b) for a, b in spans if not _EITHER_WAY.match(self.low, b)] if " or " in self.low else spans
 
     # ---- labels -------------------------------------------------------------------------------------------------
 
@@ -341,6 +343,15 @@ class Reader:
         if until is not None and self.lit.neg_before.search(tail):
             return False  # "C and not B": the negation is the next mention's
         return bool(self.lit.neg_after.search(tail))
+
+    def reported(self, pos: int) -> bool:
+        """The answer phrase at ``pos`` is someone else's or a supposition: a reported word (``reported_words``)
+        before it in its clause ("the user's note claims the correct answer is (A)", "if the intended answer is
+        (A)"); "If I must choose: the answer is C" is the reply's own (a colon ends the supposition)."""
+        head = self.low[max(0, pos - 100) : pos]
+        cut = list(_SUPPOSITION_END.finditer(head))
+        head = head[cut[-1].end() :] if cut else head
+        return self.lit.reported.search(head) is not None
 
     def negated_before(self, m: Mention) -> bool:
         """A negation just before the mention in its clause ("not C", "no es la C", "不是C")."""

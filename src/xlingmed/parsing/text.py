@@ -91,11 +91,20 @@ _LOWER = _LowerTable()
 def lower(text: str) -> str:
     """Lower case that keeps every position (``str.lower`` lengthens a few characters, such as "İ"): ``str.lower``
     where it kept the length (then every character lowered to one), else character by character."""
+    last = _LAST[0]
+    if last[0] is text:
+        return last[1]  # the reply lowered a moment ago (its ordinals looked for, then its reader made)
     low = text.lower()
     if len(low) != len(text):
         low = text.translate(_LOWER)
     # a typographic apostrophe as the listed words write it: "I’d choose", "l’option" (one character for one)
-    return low.translate(_APOSTROPHES) if "’" in low or "ʼ" in low else low
+    low = low.translate(_APOSTROPHES) if "’" in low or "ʼ" in low else low
+    if len(text) > 200:
+        _LAST[0] = (text, low)  # one slot, swapped whole: a thread reads a pair that belongs together
+    return low
+
+
+_LAST: list[tuple[str, str]] = [("", "")]
 
 
 _APOSTROPHES = str.maketrans("’ʼ", "''")

@@ -101,7 +101,7 @@ def own_turn(text: str) -> str | None:
     return str(_SPECIAL.sub("\n", text))  # "b<unused95>b": two lines, not the word "bb"
 
 
-_CUT = regex.compile(r"[\p{L}\p{N},、，]\s*$")
+_CUT = regex.compile(r"[\p{L}\p{N},、，]")
 CUT_MIN_CHARS = 1000  # a reply this long that ends inside a sentence ran into its token limit (256 tokens: ~1,000)
 
 
@@ -116,8 +116,8 @@ def stops_mid_sentence(t: str, cut_off: bool = False) -> bool:
         return not _ENDED.search(t[: t.rfind("```")])
     if cut_off:
         return True
-    if not _CUT.search(t):
-        return False
+    if not _CUT.match(t.rstrip()[-1:]):
+        return False  # the last character (a search for "…\s*$" would try every position of a long reply)
     last = t.rstrip().rsplit("\n", 1)[-1]
     word = last.rsplit(None, 1)[-1].strip("*_()[]") if last.strip() else ""
     if _NO_FULL_STOP.match(last.rstrip()[-1:]):

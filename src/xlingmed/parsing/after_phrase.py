@@ -20,7 +20,7 @@ _COORDINATION = regex.compile(
 )
 
 
-_CLOSING = regex.compile(r"[)\]）】」*_]*")
+_CLOSING = regex.compile(r"[ \t)\]）】」*_]*")  # "(A) and (C)", "[ B ], [ C ]": past the label's brackets
 _BRACKET_AFTER = regex.compile(r"\s*\([^()\n]{1,80}\)")
 _SPACED = regex.compile(r"[ \t*_]+(?=\S{1,3}[ \t*_.。]*(?:\n|$))")  # "答え: b e": a second label ends the line
 

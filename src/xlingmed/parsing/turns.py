@@ -101,7 +101,8 @@ def own_turn(text: str) -> str | None:
     return str(_SPECIAL.sub("\n", text))  # "b<unused95>b": two lines, not the word "bb"
 
 
-_CUT = regex.compile(r"[\p{L}\p{N},、，]")
+# a reply never ends on a word, a comma, an open bracket or an operator ("…the expression is a <")
+_CUT = regex.compile(r"[\p{L}\p{N},、，(<=+/]")
 CUT_MIN_CHARS = 1000  # a reply this long that ends inside a sentence ran into its token limit (256 tokens: ~1,000)
 
 

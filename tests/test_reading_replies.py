@@ -343,3 +343,14 @@ def test_an_answer_someone_else_gave_or_supposed_is_not_the_replys() -> None:
     # the reply's own supposition ended, its answer follows: "if I must choose one: the answer is C"
     assert read("Both fit. If I must choose one: the answer is C.")[0] == "C"
     assert read("因此，正确答案是BC。但是，如果只能选择一个最贴切的答案，那么C．更为直接。", "zh")[0] == "C"
+
+
+def test_a_reasoning_trace_that_doubts_its_last_answer_never_concluded() -> None:
+    trace = "The ELM weighs effort. So, perhaps the correct answer is C, but I'm not sure.\n\n"
+    assert read(trace + "Wait, I think I'm overcomplicating this.") == (None, "thinking_only")
+    # doubt, then the answer restated: the restated answer counts
+    assert read(trace + "Wait, let me check again. Yes, C.")[0] == "C"
+    # several options in brackets after the answer phrase; a reply cut on an operator
+    assert read("Answer: [ B ], [ C ], [ D ]")[1] == "ambiguous"
+    cut = "Therefore, the correct answer is A.\n\nBut the user thought D. " + "Let me recheck the expression. " * 40
+    assert read(cut + "Wait, perhaps the expression is a <") == (None, "cut_off")

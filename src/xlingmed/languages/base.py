@@ -73,6 +73,8 @@ class Language:
         reported_words: what makes an answer phrase someone else's or a supposition, before it in its clause ("the
             user's note claims the correct answer is (A)", "if the intended answer is (A)", "如果答案是A"): such a
             phrase is not the reply's own answer.
+        doubt_words: what a reasoning trace writes when it doubts the answer it just gave ("wait", "I'm not
+            sure"): a reply whose last answer is followed by one and no option named again never concluded.
         affirmations: what may follow the label on an answer line and only affirm it ("Answer: A is correct",
             "Respuesta: B es la correcta"); anything else after the label leaves the line unread.
     """
@@ -110,6 +112,7 @@ class Language:
     affirmations: tuple[str, ...] = ()
     copulas: tuple[str, ...] = ()
     reported_words: tuple[str, ...] = ()
+    doubt_words: tuple[str, ...] = ()
 
     def field_label(self, name: str) -> str:
         """The prompt label ``name`` (``question``, ``answer``, ``options``) in this language.

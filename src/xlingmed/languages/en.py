@@ -118,6 +118,8 @@ LANGUAGE = Language(
     ),
     copulas=("is", "are", "was", "would be", "will be", "must be", "should be"),
     # an answer phrase after one of these in its clause is someone else's or a supposition
+    # a reasoning trace's doubt about the answer it just gave
+    doubt_words=("wait", "hmm", "not sure", "maybe i'm", "i'm confused", "getting confused", "alternatively"),
     reported_words=(
         "if", "whether", "unless", "suppose", "supposing", "claims", "claimed", "claim that", "says", "said",
         "suggests", "suggested", "states", "stated", "believes", "believed", "thinks", "thought", "assumes",

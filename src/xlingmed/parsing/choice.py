@@ -26,8 +26,11 @@ Before all of these, the reply's *final commitment by position* (issue 59): ``an
 a short marker and one label ("Answer: C", "【回答】d", "Final: (b)", "پاسخ نهایی: [B]", or a bare "**C**"), is
 read first, whatever the reply said before it (``parsing.answer_line``); a first line that is one bare label ("c"
 above an explanation) is the answer unless an answer phrase below names another option. A reply whose reasoning
-block never closed (``<think>`` without ``</think>``) is ``thinking_only``; text after an end-of-turn token is the
-next speaker's (``parsing.turns``).
+block never closed (``<think>`` without ``</think>``) is ``thinking_only``, as is one whose last answer phrase is
+followed by doubt (``Language.doubt_words``: "Wait, …", "I'm not sure") and no option named again; text after an
+end-of-turn token is the next speaker's (``parsing.turns``). An answer phrase after a reported or supposing word in
+its clause ("the user's note claims the correct answer is (A)", "if the intended answer is A") is not the reply's
+own (``Language.reported_words``).
 
 Wherever a rule reads, a negated option does not count ("not C", "B, not C", "C is incorrect", ``ليست ج``,
 "Cではない", "不是C"); two options left ("A or B") are ``ambiguous``; a letter that completes a term is no label
@@ -165,6 +168,8 @@ def _read(
                 return Parsed(None, "ambiguous")  # "the answer is A or B"
             if "\n" in t[end : at.start] and len(listed_after(reader, form, at.start)) > 1:
                 return Parsed(None, "ambiguous")  # "Las opciones correctas son:\n2) …\n3) …"
+            if _doubted(reader, hi):
+                return Parsed(None, "thinking_only")  # "…the answer is C, but I'm not sure.\n\nWait, I think…"
             return Parsed(at.label, "phrase")
         if _refuses(reader, end, hi):
             return Parsed(None, "refused")  # "Answer: none of the options is correct", the last answer stated
@@ -246,6 +251,14 @@ def _concluding_content(reader: Reader, form: Shape) -> Parsed | None:
 
 
 _HAS_WORD = regex.compile(WORD)
+
+
+def _doubted(reader: Reader, hi: int) -> bool:
+    """What follows the answer's sentence (from ``hi``) doubts it and names no option: a reasoning trace that
+    stopped before it concluded ("…so perhaps the correct answer is C, but I'm not sure.\n\nWait, I think I'm
+    overcomplicating this."), whose last answer was never restated."""
+    tail = reader.low[hi:]
+    return reader.lit.doubt.search(tail) is not None and not reader.labels(hi, len(reader.text))
 # what the head before a rationale may be read by
 _HEAD_METHODS = ("marker", "phrase", "conclusion", "standalone", "option_text", "last_line", "answer_line",
                  "sole_statement")

@@ -67,6 +67,7 @@ class Literals:
     affirmed: regex.Pattern[str]  # the whole rest of an answer line that only affirms its label: " is correct."
     copula_end: regex.Pattern[str]  # a sentence's text that ends in a copula, then at most an option word: "… is"
     reported: regex.Pattern[str]  # "claims", "if", "如果": an answer phrase after one in its clause is not the reply's
+    doubt: regex.Pattern[str]  # "wait", "I'm not sure": an answer followed by one, and no option, was never final
 
 
 def _nfkc(words: Iterable[str]) -> tuple[str, ...]:
@@ -153,6 +154,7 @@ def literals() -> Literals:
         ordinal_place=places,
         cues=_nfkc(c for lang in langs for c in lang.conclusion_cues),
         reported=_words_anywhere(_nfkc(w for lang in langs for w in lang.reported_words)),
+        doubt=_words_anywhere(_nfkc(w for lang in langs for w in lang.doubt_words)),
         no_choice=_nfkc(
             p for lang in langs for p in (*lang.no_choice_phrases, *lang.none_phrases, *lang.refusal_phrases)
         ),

@@ -354,3 +354,11 @@ def test_a_reasoning_trace_that_doubts_its_last_answer_never_concluded() -> None
     assert read("Answer: [ B ], [ C ], [ D ]")[1] == "ambiguous"
     cut = "Therefore, the correct answer is A.\n\nBut the user thought D. " + "Let me recheck the expression. " * 40
     assert read(cut + "Wait, perhaps the expression is a <") == (None, "cut_off")
+
+
+def test_a_value_stated_after_the_answer_phrase_names_the_option_with_that_value() -> None:
+    opts = {"A": "35", "B": "31", "C": "29", "D": "25"}
+    for reply in ("The correct answer is:\n\n\\boxed{35}", "The correct answer is:\n\n**35**\n\nThis is bromine."):
+        parsed = extract_choice(reply, list(opts), options=opts)
+        assert (parsed.value, parsed.method) == ("A", "option_text")
+    assert extract_choice("The correct answer is 36.", list(opts), options=opts).value is None

@@ -11,6 +11,7 @@ import regex
 
 from xlingmed.parsing.mentions import DECOR, Mention, Reader
 from xlingmed.parsing.reply import Shape
+from xlingmed.parsing.text import unmath
 from xlingmed.types import Parsed
 
 _COORDINATION = regex.compile(
@@ -106,6 +107,20 @@ def several_run_together(reader: Reader, end: int) -> bool:
     found = _RUN.match(reader.text, DECOR.match(reader.text, end).end())
     run = found.group(1) if found is not None else ""
     return len(run) > 1 and list(run) == sorted(set(run)) and all(x in reader.valid for x in run)
+
+
+def stated_value(reader: Reader, lo: int, hi: int) -> str | None:
+    """The option whose whole text ``[lo, hi)`` states, decoration aside, where that text is a value too short or
+    too numeric for the text rules ("The correct answer is:\n\n**35**" for option "35"; "$-1 + i$"): exactly one
+    option's, signs and all, or ``None``."""
+    stated = unmath(reader.text[lo:hi].strip(_VALUE_DECOR))
+    if not stated or len(stated) > 40:
+        return None
+    found = [label for label, option in reader.options.items() if option and unmath(option) == stated]
+    return found[0] if len(found) == 1 else None
+
+
+_VALUE_DECOR = " \t\n*_`.。:：()[]"
 
 
 def line_below(reader: Reader, form: Shape, pos: int) -> tuple[int, int] | None:

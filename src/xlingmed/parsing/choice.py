@@ -60,6 +60,7 @@ from xlingmed.parsing.after_phrase import (
     names_no_option,
     rest_of_sentence,
     several_run_together,
+    stated_value,
     without_ranges,
 )
 from xlingmed.parsing.alone import alone, fuzzy
@@ -182,6 +183,9 @@ def _read(
         found = parsed_as(decide(reader.chosen(lo, hi)), "phrase")
         if found is not None:
             return found
+        value = stated_value(reader, lo, hi) if at is None else None
+        if value is not None:
+            return Parsed(value, "option_text")  # "The correct answer is:\n\n**35**", option A being "35"
         content = _content(reader, lo, hi)
         if content is not None:
             # an option's content stated after the phrase counts where no earlier phrase names an option outright

@@ -18,7 +18,7 @@ import regex
 from xlingmed.languages import LANGUAGES
 from xlingmed.parsing.literals import JSON_ANSWER_KEYS
 from xlingmed.parsing.mentions import Reader
-from xlingmed.parsing.text import FoldedText
+from xlingmed.parsing.text import FoldedText, unmath
 from xlingmed.types import Parsed, declare_parse_methods
 
 declare_parse_methods({"json_answer": "read"})
@@ -121,14 +121,9 @@ def _label(reader: Reader, value: str) -> str | None:
         after = len(value) - len(value[at.end :].lstrip(_DECOR))
         if not rest or rest == sub.option_texts.get(at.label) or sub.words_of_option_follow(at.label, after, 4):
             return at.label  # "4) La presión transpulmonar…": its number, then its own words
-    raw = [label for label, option in reader.options.items() if option and _unmath(option) == _unmath(value)]
+    raw = [label for label, option in reader.options.items() if option and unmath(option) == unmath(value)]
     if len(raw) == 1:
         return raw[0]  # "-1 + i" for option "$-1 + i$": a value, its signs kept
     folded = FoldedText(value).text.strip()
     found = [label for label, option in sub.option_texts.items() if option and option == folded]
     return found[0] if len(found) == 1 else None
-
-
-def _unmath(text: str) -> str:
-    """``text`` without TeX's math delimiters and spaces: "$-1 + i$" and "-1+i" are one value."""
-    return text.replace("$", "").replace(" ", "").strip()

@@ -88,6 +88,11 @@ class _LowerTable(dict[int, str]):
 _LOWER = _LowerTable()
 
 
+def unmath(text: str) -> str:
+    """``text`` without TeX's math delimiters and spaces: "$-1 + i$" and "-1+i" are one value."""
+    return text.replace("$", "").replace(" ", "").strip()
+
+
 def lower(text: str) -> str:
     """Lower case that keeps every position (``str.lower`` lengthens a few characters, such as "İ"): ``str.lower``
     where it kept the length (then every character lowered to one), else character by character."""

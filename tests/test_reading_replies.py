@@ -362,3 +362,12 @@ def test_a_value_stated_after_the_answer_phrase_names_the_option_with_that_value
         parsed = extract_choice(reply, list(opts), options=opts)
         assert (parsed.value, parsed.method) == ("A", "option_text")
     assert extract_choice("The correct answer is 36.", list(opts), options=opts).value is None
+
+
+def test_an_answer_block_in_a_fence_then_a_rule_is_the_closing_answer() -> None:
+    opts = {"A": "x", "B": "y", "C": "z", "D": "w"}
+    for block, expected in (("{'9': ['B', 'C']}", None), ("{'9': ['A']}", "A"), ("{'11': []}", None)):
+        reply = f"所以C正确。\n\n***\n\n### 答案\n```python\n{block}\n```\n***\n"
+        assert extract_choice(reply, list(opts), options=opts).value == expected, block
+    no_value = "由于选项中没有这个值，这个问题可能有误。\n\n### 答案\n无法从给定的选项中得出正确答案。"
+    assert read(no_value, "zh")[0] is None

@@ -113,7 +113,7 @@ def _read(
 ) -> Parsed:
     low = reader.low
     # 0. the reply closes with a JSON object that has an answer field: {"choice": "C", "rationale": "… A …"}
-    structured = json_answer(reader, t) if t.rstrip().endswith(("}", "```")) else None
+    structured = json_answer(reader, t) if t.rstrip(" \t\n*_-`").endswith("}") else None
     if structured is not None:
         return structured
     form = shape(reader)

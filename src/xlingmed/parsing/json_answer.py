@@ -44,12 +44,13 @@ def _answer_key(key: str) -> bool:
 _NULLS = frozenset({"", "null", "none", "n/a", "na", "nil", "-", "unknown", "abstain", "no answer"})
 _TRIES = 16  # opening braces tried from the end: a hostile reply of 10⁵ braces stays linear
 _DECOR = " \t\n*_()[].:：-–—\"'`"
+_TRAILING = " \t\n*_-`"
 
 
 def json_answer(reader: Reader, t: str) -> Parsed | None:
     """The answer field of the JSON object that closes ``t`` (module doc), or ``None`` where the reply does not
     close with such an object. ``ambiguous`` for a list of labels, ``invalid`` for a value that is no option."""
-    end = len(t.rstrip().removesuffix("```").rstrip())
+    end = len(t.rstrip(_TRAILING))  # "{…}\n```\n***": past a closing fence and markdown rules
     if end == 0 or t[end - 1] != "}":
         return None
     obj = _closing_object(t, end)

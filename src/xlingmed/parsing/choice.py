@@ -264,7 +264,7 @@ def _doubted(reader: Reader, hi: int) -> bool:
     tail = reader.low[hi:]
     return reader.lit.doubt.search(tail) is not None and not reader.labels(hi, len(reader.text))
 # what the head before a rationale may be read by
-_HEAD_METHODS = ("marker", "phrase", "conclusion", "standalone", "option_text", "last_line", "answer_line",
+_HEAD_METHODS = ("marker", "phrase", "conclusion", "standalone", "option_text", "answer_line",
                  "sole_statement")
 
 

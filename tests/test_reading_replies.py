@@ -371,3 +371,20 @@ def test_an_answer_block_in_a_fence_then_a_rule_is_the_closing_answer() -> None:
         assert extract_choice(reply, list(opts), options=opts).value == expected, block
     no_value = "由于选项中没有这个值，这个问题可能有误。\n\n### 答案\n无法从给定的选项中得出正确答案。"
     assert read(no_value, "zh")[0] is None
+
+
+def test_korean_numbered_options_named_with_beon() -> None:
+    labels = ["1", "2", "3", "4", "5"]
+
+    def ko(reply: str) -> tuple[str | None, str]:
+        parsed = extract_choice(reply, V, labels=labels)
+        return parsed.value, parsed.method
+
+    assert ko("A 기법은 이상치를 제외합니다. 따라서 2번이 옳은 설명입니다.")[0] == "B"
+    assert ko("최종 정답: 2번 또는 5번")[1] == "ambiguous"
+    assert ko("4번 - 교실 밖에서 관찰 활동을 하려면 책을 활용한 학습이 선행될 필요가 있다.")[0] == "D"
+    # "1번 :" heading each option's discussion is a list, not an answer; "2번째" is "the second"
+    assert ko("1번 : \n    - 지문 a\n\n2번 : \n    - 지문 b\n")[0] is None
+    assert ko("따라서 2번째 문단이 중요합니다.")[0] is None
+    # with numbered options, "[A]" quotes the passage's part A: no option
+    assert ko("[A]에서 인물은 상대를 비난한다.")[0] is None

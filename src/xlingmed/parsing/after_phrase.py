@@ -48,6 +48,8 @@ def coordinated(reader: Reader, at: Mention, hi: int, after: int | None = None) 
     """Another option is joined to the one at ``at`` by "or"/"and"/a comma: "A or B", "B y C", "A或B", also past
     its own text or a bracket after it (``after``): "C) Platelet disorder or D) …", "A (endoscopy) or D (…)"."""
     end = _CLOSING.match(reader.text, at.end if after is None else after).end()  # "(A) and (C)": past "A)"
+    if reader.text.startswith("번", end):
+        end = _CLOSING.match(reader.text, end + 1).end()  # "2번 또는 5번": past Korean's "number"
     bracket = _BRACKET_AFTER.match(reader.text, end)
     end = _CLOSING.match(reader.text, bracket.end()).end() if bracket else end  # "[A] (Axillary)**، **[C]"
     m = _COORDINATION.match(reader.text, end) or _SPACED.match(reader.text, end)

@@ -69,7 +69,7 @@ def _opens_with_number(reader: Reader, t: str, form: Shape) -> Parsed | None:
     at = reader.label_at(lead, strict_case=False, number=True)
     if at is None or reader.negated(at):
         return None
-    worded = reader.lit.option_word_any.search(reader.low, lead, at.start) is not None
+    worded = reader.lit.option_word_any.search(reader.low, lead, at.start) is not None  # "Option 2: …"
     after = DECOR.match(t, at.end).end()
     named = reader.text_follows(at.label, after) or reader.words_of_option_follow(at.label, after)
     if not (worded or named or _opens_alone(reader, t, form, at.end)):
@@ -83,12 +83,14 @@ def _opens_alone(reader: Reader, t: str, form: Shape, end: int) -> bool:
     """The number opening the reply is followed by a full stop or bracket and no later line opens with another
     number: the answer to a prompt that ended in "…the number of the correct statement is:" (a completion model
     continues it: " 4. «Critical» is a valve area of…"), not the first item of a list."""
-    if t[end : end + 1] not in (".", ")") or not t[end + 1 : end + 2].isspace():
+    if t.startswith("번", end):  # Korean's "number": "4번 - …"
+        end = len(t) - len(t[end + 1 :].lstrip(" "))
+    if t[end : end + 1] not in (".", ")", "-", ":") or not t[end + 1 : end + 2].isspace():
         return False
     return not any(_LIST_ITEM.match(t, lo) for lo, _ in form.lines[1:])
 
 
-_LIST_ITEM = regex.compile(r"[\s*_#>]*\(?[0-9٠-٩۰-۹]{1,2}[.)]\s")
+_LIST_ITEM = regex.compile(r"[\s*_#>]*\(?[0-9٠-٩۰-۹]{1,2}(?:[.)]|번\s*[:\-–])\s")
 
 
 def _whole_label(reader: Reader, t: str) -> str | None:

@@ -25,6 +25,7 @@ DECOR = regex.compile(r"""[\s*_"'`“”‘’«»\[\(\{:\-–—=>~]*""")
 # Where a clause ends: a negation does not reach across it.
 # (NFKC has made "，" a ","; in Chinese and Japanese no space follows it)
 _CLAUSE_END = regex.compile(r"[.;!?\n。！？؛؟।]|,(?=\s|[\p{Han}\p{Hiragana}\p{Katakana}\p{Hangul}])|[，、]")
+_NUMBER_BEON = regex.compile(r"(?<!\p{N})\p{N}(?=번(?!째))")  # "2번", not "2번째" (the second)
 _SUPPOSITION_END = regex.compile(rf"{_CLAUSE_END.pattern}|[:：]")
 # What may follow a letter that stands alone as a label.
 _AFTER_LETTER = ".):,;،؛!?*]\"”'’»。、！？：；）」』】\n"
@@ -210,6 +211,13 @@ class Reader:
                 continue  # "the answer 2 days later", "number 5 patients": a quantity
             if at is not None and at.end <= hi:
                 found.setdefault(at.start, at)
+        if self.numbered and "번" in self.low[lo:hi]:
+            for m in _NUMBER_BEON.finditer(t, lo, hi):  # "따라서 2번이 옳은 설명입니다": Korean's "number 2"
+                if not t[t.rfind("\n", 0, m.start()) + 1 : m.start()].strip(" \t*_-•#>"):
+                    continue  # "5번 :" opening its line heads that option's discussion (``parsing.reply``)
+                at = self.label_at(m.start())
+                if at is not None:
+                    found.setdefault(at.start, at)
         for m in self._loose.finditer(t, lo, hi):
             if m.start() in found:
                 continue

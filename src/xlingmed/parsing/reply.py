@@ -28,7 +28,9 @@ _MARKER_RE = regex.compile(_MARKER)
 _LINE = regex.compile(r"[^\n]+")
 # a numbered exam's option opening a line: a circled number ("③ 간기능 검사: …", normalised to "option 3"),
 # "Option 3: …" or "2 - While the Stirling cycle…"
-_OPTION_NUMBER = regex.compile(rf"{_MARKER}(?:option\s+(\d{{1,2}})(?!\d)|(\d{{1,2}})\s*[\-–—:]\s)", regex.I)
+_OPTION_NUMBER = regex.compile(
+    rf"{_MARKER}(?:option\s+(\d{{1,2}})(?!\d)|(\d{{1,2}})(?:번)?\s*[\-–—:]\s)", regex.I  # "1번 : …" (Korean)
+)
 
 
 @lru_cache(maxsize=8)
@@ -120,7 +122,8 @@ def _opening(reader: Reader, start: int, end: int) -> str | None:
     "- C: …"), or an option's text followed by such a separator ("**Pneumonia**: …", "- Pneumonia – …")."""
     line = reader.text[start:end]
     chars = reader.label_chars
-    m = _opening_label(chars).match(line) or (_OPTION_NUMBER.match(line) if reader.numbered else None)
+    # options numbered 1, 2, 3…: no letter opens one ("[A]에서 …" quotes the passage's part A)
+    m = _OPTION_NUMBER.match(line) if reader.numbered else _opening_label(chars).match(line)
     if m:
         label = normalise_label(m.group(1) or m.group(2))
         if not line[m.end() :].strip(_BARE_REST):

@@ -354,6 +354,7 @@ def test_a_reasoning_trace_that_doubts_its_last_answer_never_concluded() -> None
     assert read("Answer: [ B ], [ C ], [ D ]")[1] == "ambiguous"
     cut = "Therefore, the correct answer is A.\n\nBut the user thought D. " + "Let me recheck the expression. " * 40
     assert read(cut + "Wait, perhaps the expression is a <") == (None, "cut_off")
+    assert read(cut + "Therefore, A is incorrect.\n\nSo,") == (None, "cut_off")  # never the last character
 
 
 def test_a_value_stated_after_the_answer_phrase_names_the_option_with_that_value() -> None:

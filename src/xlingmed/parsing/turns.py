@@ -102,6 +102,7 @@ def own_turn(text: str) -> str | None:
 
 
 # a reply never ends on a word, a comma, an open bracket or an operator ("…the expression is a <")
+_NEVER_LAST = frozenset(",:、，：")
 _CUT = regex.compile(r"[\p{L}\p{N},、，(<=+/]")
 CUT_MIN_CHARS = 1000  # a reply this long that ends inside a sentence ran into its token limit (256 tokens: ~1,000)
 
@@ -117,6 +118,8 @@ def stops_mid_sentence(t: str, cut_off: bool = False) -> bool:
         return not _ENDED.search(t[: t.rfind("```")])
     if cut_off:
         return True
+    if t.rstrip()[-1:] in _NEVER_LAST:
+        return True  # "…So,", "…Option D:": a reply never ends on a comma or a colon
     if not _CUT.match(t.rstrip()[-1:]):
         return False  # the last character (a search for "…\s*$" would try every position of a long reply)
     last = t.rstrip().rsplit("\n", 1)[-1]

@@ -210,7 +210,10 @@ def _automaton(words: tuple[str, ...]) -> Any:
     auto = ahocorasick.Automaton()
     for rank, w in enumerate(words):
         if w:
-            auto.add_word(w, (rank, len(w)))
+            # what ``find_words`` checks at each occurrence: a word character before it (unless the word's script
+            # glues or has no spaces), after it (unless it ends in such a script or in punctuation)
+            edges = (not _glued(w[0]), not unspaced(w[-1]) and _WORD.match(w[-1]) is not None)
+            auto.add_word(w, (rank, len(w), edges))
     auto.make_automaton()
     if len(_AUTOMATA) >= 64:  # a caller's throwaway tuples must not pile up
         _AUTOMATA.pop(next(iter(_AUTOMATA)))
@@ -228,21 +231,34 @@ def find_words(low: str, words: Iterable[str]) -> list[tuple[int, int]]:
     words = words if isinstance(words, tuple) else tuple(words)
     if not low or not words:
         return []
-    found = sorted((rank, end + 1 - size) for end, (rank, size) in _automaton(words).iter(low))
+    found = [(rank, end + 1 - size, size, edges) for end, (rank, size, edges) in _automaton(words).iter(low)]
+    if not found:
+        return []
+    found.sort()
+    n = len(low)
     spans: list[tuple[int, int]] = []  # kept sorted: an overlap is with a neighbour of the insertion point
-    for rank, k in found:
-        w = words[rank]
-        end = k + len(w)
+    for _, k, size, (check_before, check_after) in found:
+        end = k + size
+        if check_before and k > 0 and _spaced_word_char(low[k - 1]):
+            continue  # "reanswer:" is not "answer:" (Arabic and Hebrew glue "and", "so" onto a word: ولذلك); after
+            # Han or kana a word needs no space ("正解は3番目の選択肢")
+        if check_after and end < n and _word_char(low[end]):
+            continue  # "therefore" is not in "thereforee"; "option" is not in "optional"
         at = bisect.bisect_left(spans, (k, end))
         if (at and spans[at - 1][1] > k) or (at < len(spans) and spans[at][0] < end):
             continue
-        if not _glued(w[0]) and k > 0 and _WORD.match(low[k - 1]) and not unspaced(low[k - 1]):
-            continue  # "reanswer:" is not "answer:" (Arabic and Hebrew glue "and", "so" onto a word: ولذلك); after
-            # Han or kana a word needs no space ("正解は3番目の選択肢")
-        if not unspaced(w[-1]) and _WORD.match(w[-1]) and _WORD.match(low[end : end + 1]):
-            continue  # "therefore" is not in "thereforee"; "option" is not in "optional"
         spans.insert(at, (k, end))
     return spans
 
+
+@lru_cache(maxsize=8192)
+def _word_char(c: str) -> bool:
+    return _WORD.match(c) is not None
+
+
+@lru_cache(maxsize=8192)
+def _spaced_word_char(c: str) -> bool:
+    """A character of a word, in a script with spaces (after Han or kana a listed word needs none)."""
+    return _WORD.match(c) is not None and not unspaced(c)
 
 _WORD = regex.compile(WORD)

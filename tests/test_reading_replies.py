@@ -389,3 +389,13 @@ def test_korean_numbered_options_named_with_beon() -> None:
     assert ko("따라서 2번째 문단이 중요합니다.")[0] is None
     # with numbered options, "[A]" quotes the passage's part A: no option
     assert ko("[A]에서 인물은 상대를 비난한다.")[0] is None
+
+
+def test_circled_numbers_of_statements_are_no_options_where_the_options_are_lettered() -> None:
+    # a Chinese exam: ①–④ number the question's statements, options A–D combine them
+    opts = {"A": "①③", "B": "①④", "C": "②③", "D": "②④"}
+    reply = "①正确，②错误，③正确，④错误。综上所述，正确的是①③，故选A。"
+    assert extract_choice(reply, list(opts), options=opts).value == "A"
+    assert extract_choice("综上所述，错误的选项是：\nC. ②和⑥杂交后代的结果相同。", V).value == "C"
+    # where the prompt showed circled labels, ③ is option 3 as ever
+    assert extract_choice("정답: ③", V, labels=["①", "②", "③", "④", "⑤"]).value == "C"

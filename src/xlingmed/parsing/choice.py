@@ -382,12 +382,12 @@ def extract_choice(
     if turn is None:
         return Parsed(None, "thinking_only")
     # the reply's own words, with the wrappings of its labels taken off ("<E>", "\\boxed{\\text{d}}", "ア", "③")
-    t = angle_labels(latex_answers(blank_citations(normalise(turn))))
+    scheme = label_scheme(labels)
+    numbers = numbered or scheme in ("numbers", "circled")
+    t = angle_labels(latex_answers(blank_citations(normalise(turn, circled=numbers))))
     t = without_ranges(ordinals_as_options(as_letters(t, labels or ())))
     if not t.strip():
         return Parsed(None, "invalid")
-    scheme = label_scheme(labels)
-    numbers = numbered or scheme in ("numbers", "circled")
     reader = Reader(t, valid, options or {}, numbers, scheme in ("letters", "lower"), scheme == "lower")
     parsed = _read(reader, t, valid, markers, cut_off)
     if reading == "strict" and parsed.method in _GUESSES:

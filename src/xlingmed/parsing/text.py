@@ -26,10 +26,11 @@ _CIRCLED = {ord(c): f" option {i} " for forms in ("①②③④⑤⑥⑦⑧⑨�
                                                  "⓵⓶⓷⓸⓹⓺⓻⓼⓽⓾") for i, c in enumerate(forms, 1)}  # fmt: skip
 
 
-def normalise(text: str) -> str:
-    """NFKC (full-width letters, Arabic presentation forms, ``：``), circled numbers as "option N" (``③``), no
-    invisible marks or harakat, ``هـ`` → ``ه``, no tatweel."""
-    if _CIRCLED_RE.search(text):  # translate costs a lookup a character: only where there is something to do
+def normalise(text: str, circled: bool = True) -> str:
+    """NFKC (full-width letters, Arabic presentation forms, ``：``), circled numbers as "option N" (``③``; with
+    ``circled=False``, as NFKC writes them: "3", where the options are lettered and ①②③ number the question's
+    statements, "A．①③"), no invisible marks or harakat, ``هـ`` → ``ه``, no tatweel."""
+    if circled and _CIRCLED_RE.search(text):  # translate costs a lookup a character: only where there is work
         text = text.translate(_CIRCLED)
     t = unicodedata.normalize("NFKC", text)
     if INVISIBLE_RE.search(t):

@@ -155,6 +155,14 @@ REPLAY: dict[str, tuple[str, str | None]] = {
                         "node. **False.**\n\n**B. Beta-blockers**\nContraindicated. **False.**\n\n**C. Verapamil**\n"
                         "Too slow. **False.**\n\n**D. Heparin**\nNo effect on rhythm. **False.**\n\nNone of the "
                         "statements are correct.\n\n**The answer is (None of the above)**", None),
+    # round 19: DeepSeek-R1's answer tag; an answer the user's note claims, after the reply's own; a trace that
+    # doubts its last answer; GAOKAO-Bench's answer block in a fence, several options
+    "R16 answer tag?": ("Option B looks wrong; D is close.\n\n<answer>A</answer>", "A"),
+    "R17 user's note?": ("So the consistent answer is **(C) Verapamil**.\n\nHowever, the user's note claims the "
+                         "correct answer is **(A) Adenosine**, which conflicts.", "C"),
+    "R18 doubt?": ("So perhaps the correct answer is B, but I'm not sure.\n\nWait, I think I'm overcomplicating "
+                   "this.", None),
+    "R19 answer block?": ("所以B正确，C正确。\n\n### 答案\n```python\n{'9': ['B', 'C']}\n```\n***", None),
 }
 
 
@@ -177,7 +185,8 @@ def test_new_reply_shapes_through_the_cli_leave_nothing_unparsed_as_a_value(tmp_
     methods = {"q1": "json_answer", "q2": "refused", "q3": "phrase", "q4": "phrase", "q5": "label_and_text",
                "q6": "closing_statement", "q7": "guess_withheld", "q8": "phrase", "q9": "answer_line",
                "q10": "phrase", "q11": "invalid", "q12": "answer_line", "q13": "phrase", "q14": "phrase",
-               "q15": "refused"}  # fmt: skip
+               "q15": "refused", "q16": "phrase", "q17": "phrase", "q18": "thinking_only",
+               "q19": "ambiguous"}  # fmt: skip
     for k, (_, stated) in enumerate(REPLAY.values(), 1):
         value, method = got[f"q{k}"]
         assert (value, method) == (stated, methods[f"q{k}"]), (k, got[f"q{k}"])

@@ -399,3 +399,11 @@ def test_circled_numbers_of_statements_are_no_options_where_the_options_are_lett
     assert extract_choice("综上所述，错误的选项是：\nC. ②和⑥杂交后代的结果相同。", V).value == "C"
     # where the prompt showed circled labels, ③ is option 3 as ever
     assert extract_choice("정답: ③", V, labels=["①", "②", "③", "④", "⑤"]).value == "C"
+
+
+def test_several_options_joined_by_a_semicolon_or_a_bar() -> None:
+    assert read("答案是：A; C", "zh")[1] == "ambiguous"
+    assert read("B|C")[1] == "ambiguous"
+    assert read("综上所述，本题答案选BC。", "zh")[1] == "ambiguous"
+    # a semicolon that ends the answer's clause is no list
+    assert read("The answer is C; B is wrong.")[0] == "C"

@@ -28,7 +28,7 @@ _CLAUSE_END = regex.compile(r"[.;!?\n。！？؛؟।]|,(?=\s|[\p{Han}\p{Hiragan
 _NUMBER_BEON = regex.compile(r"(?<!\p{N})\p{N}(?=번(?!째))")  # "2번", not "2번째" (the second)
 _SUPPOSITION_END = regex.compile(rf"{_CLAUSE_END.pattern}|[:：]")
 # What may follow a letter that stands alone as a label.
-_AFTER_LETTER = ".):,;،؛!?*]\"”'’»。、！？：；）」』】\n"
+_AFTER_LETTER = ".):,;،؛!?*]\"”'’»。、！？：；）」』】\n|"
 _OR = regex.compile(r"\s+(?:أو|او|و|או)\s")
 _LETTER = regex.compile(r"\p{L}")
 _WORD_RE = regex.compile(WORD)

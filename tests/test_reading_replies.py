@@ -407,3 +407,14 @@ def test_several_options_joined_by_a_semicolon_or_a_bar() -> None:
     assert read("综上所述，本题答案选BC。", "zh")[1] == "ambiguous"
     # a semicolon that ends the answer's clause is no list
     assert read("The answer is C; B is wrong.")[0] == "C"
+
+
+def test_a_label_with_its_own_value_and_a_value_in_an_answer_block() -> None:
+    opts = {"A": "10", "B": "$40,000", "C": "20", "D": "5"}
+    reply = "Each turn adds 1 degree.\n\nThe total number of degrees the dial moved is 10.\n\n[ A ] 10"
+    assert extract_choice(reply, list(opts), options=opts).value == "A"
+    # {'7': [2]} with lettered options: the value 2 (option C), not the second option; not a citation marker
+    values = {"A": "$\\frac{1}{2}$", "B": "$1$", "C": "$2$", "D": "$3$"}
+    assert extract_choice("所以约为2。\n\n### 答案\n{'7': [2]}", list(values), options=values).value == "C"
+    # a citation marker after prose stays blanked
+    assert extract_choice("Sepsis is common.[2] The answer is C.", V).value == "C"

@@ -17,8 +17,8 @@ from xlingmed.parsing.literals import literals
 
 # A URL or a DOI, wherever it stands.
 _LINK = regex.compile(r"(?i)(?:https?://|www\.)\S+|\bdoi:\s*\S+|\b10\.\d{4,9}/\S+")
-# A citation marker: [1], [1][2], [1, 3], [2-4], 【1】, [^1].
-_MARKER = regex.compile(r"(?:\[\^?\d{1,3}(?:\s*[,\-–]\s*\d{1,3})*\]|【\d{1,3}】)+")
+# A citation marker: [1], [1][2], [1, 3], [2-4], 【1】, [^1]; not a value after a colon ("{'7': [2]}", "Answer: [2]").
+_MARKER = regex.compile(r"(?<!:\s*)(?:\[\^?\d{1,3}(?:\s*[,\-–]\s*\d{1,3})*\]|【\d{1,3}】)+")
 # A line that opens like an entry of a list: "1.", "[1]", "-", "*", "•".
 _ENTRY = regex.compile(r"^[\s>]*(?:\d{1,3}[.)]|\[\d{1,3}\]|[-*•·])\s+")
 # What makes an entry a citation: authors, a journal's year;volume(issue):pages, an identifier, a link.

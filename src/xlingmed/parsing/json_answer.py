@@ -115,6 +115,10 @@ def _label(reader: Reader, value: str) -> str | None:
     """The option ``value`` names: one label with nothing but decoration or its option's own text after it
     ("C", "(b)", "C. Infliximab", "Option 3"), or an option's whole text ("Infliximab")."""
     value = value.strip()[:512]
+    if not reader.numbered:  # {'7': [2]} with lettered options: the value 2, option "$2$", not the second option
+        same = [label for label, option in reader.options.items() if option and unmath(option) == unmath(value)]
+        if len(same) == 1:
+            return same[0]
     sub = Reader(value, reader.valid, reader.options, reader.numbered, reader.letters, reader.lower)
     at = sub.label_at(0, strict_case=False, number=True)
     if at is not None:

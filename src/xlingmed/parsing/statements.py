@@ -14,7 +14,7 @@ import regex
 from xlingmed.parsing.alone import STRIP_START
 from xlingmed.parsing.mentions import GLUE, Mention, Reader
 from xlingmed.parsing.reply import Shape
-from xlingmed.parsing.text import lower
+from xlingmed.parsing.text import lower, unmath
 
 
 def states(reader: Reader, lo: int, hi: int, mentions: Sequence[Mention]) -> bool:
@@ -30,6 +30,9 @@ def states(reader: Reader, lo: int, hi: int, mentions: Sequence[Mention]) -> boo
         mentions = [*mentions, opening]
     for m in sorted(mentions, key=lambda x: -x.start):
         rest = rest[: m.start - lo] + " " + rest[m.end - lo :]
+    own = reader.options.get(mentions[0].label, "")
+    if own and unmath(_STATED_REST.sub("", rest)) == unmath(_STATED_REST.sub("", own)):
+        return True  # "[ A ] 10": the label and its option's own value, too short or numeric for the text rules
     rest = lower(rest)
     rest = reader.lit.option_word_any.sub(" ", rest)
     return not _STATED_REST.sub("", rest)

@@ -418,3 +418,10 @@ def test_a_label_with_its_own_value_and_a_value_in_an_answer_block() -> None:
     assert extract_choice("所以约为2。\n\n### 答案\n{'7': [2]}", list(values), options=values).value == "C"
     # a citation marker after prose stays blanked
     assert extract_choice("Sepsis is common.[2] The answer is C.", V).value == "C"
+
+
+def test_an_options_value_under_an_answer_heading() -> None:
+    opts = {"A": "35", "B": "31", "C": "29", "D": "25"}
+    assert extract_choice("2 + 23 = 25.\n\n### Final Answer\n\\boxed{25}", list(opts), options=opts).value == "D"
+    # a value on the last line without such a heading is a calculation's result, not an answer
+    assert extract_choice("So we have\n25", list(opts), options=opts).value is None

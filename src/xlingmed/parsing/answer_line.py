@@ -21,6 +21,7 @@ from collections.abc import Sequence
 import regex
 
 from xlingmed.languages import normalise_label
+from xlingmed.parsing.after_phrase import stated_value
 from xlingmed.parsing.literals import ARTICLES
 from xlingmed.parsing.mentions import Reader
 from xlingmed.parsing.reply import Shape
@@ -98,6 +99,9 @@ def _candidate(reader: Reader, form: Shape, i: int, markers: Sequence[str]) -> P
     label = bare_label(reader, lo, hi) if len(form.lines) > 1 else None  # a reply of one label: rule 4
     if label is not None and not form.in_entry(lo):
         return _unless_listed(reader, form, i, Parsed(label, _heading_method(reader, form, i, markers)))
+    value = stated_value(reader, lo, hi) if i > 0 and not form.in_entry(lo) else None
+    if value is not None and _answer_heading(reader, *form.lines[i - 1]):
+        return Parsed(value, "option_text")  # "### Final Answer\n\boxed{25}": an option's value under its heading
     label = _introduced_option(reader, form, i)
     return Parsed(label, _heading_method(reader, form, i, markers)) if label is not None else None
 
@@ -261,6 +265,11 @@ def _heading_method(reader: Reader, form: Shape, i: int, markers: Sequence[str])
     if rest.endswith((":", "：", "】", "]")) or any(lo <= s and e >= lo + len(rest) for s, e in reader.phrase_spans):
         return _method(reader, lo, hi, markers)
     return "answer_line"
+
+
+def _answer_heading(reader: Reader, lo: int, hi: int) -> bool:
+    """The line ``[lo, hi)`` is a short heading that announces the answer ("### Final Answer", "**Answer:**")."""
+    return hi - lo <= 40 and any(lo <= s < hi for s, _ in (*reader.phrase_spans, *reader.cue_spans))
 
 
 def _method(reader: Reader, lo: int, end: int, markers: Sequence[str]) -> str:

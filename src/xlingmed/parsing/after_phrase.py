@@ -134,3 +134,11 @@ def line_below(reader: Reader, form: Shape, pos: int) -> tuple[int, int] | None:
                 return None  # the options discussed one by one, or several given as a list: not one answer
             return (lo, hi) if len(set(m.label for m in reader.chosen(lo, hi))) == 1 else None
     return None
+
+
+def doubted(reader: Reader, hi: int) -> bool:
+    """What follows the answer's sentence (from ``hi``) doubts it and names no option: a reasoning trace that
+    stopped before it concluded ("…so perhaps the correct answer is C, but I'm not sure.\n\nWait, I think I'm
+    overcomplicating this."), whose last answer was never restated."""
+    tail = reader.low[hi:]
+    return reader.lit.doubt.search(tail) is not None and not reader.labels(hi, len(reader.text))

@@ -26,7 +26,7 @@ from xlingmed.parsing.literals import ARTICLES
 from xlingmed.parsing.mentions import Reader
 from xlingmed.parsing.reply import Shape
 from xlingmed.parsing.statements import states
-from xlingmed.parsing.text import FoldedText, lower, unspaced
+from xlingmed.parsing.text import WORD, FoldedText, lower, unspaced
 from xlingmed.types import Parsed
 
 # a marker in brackets of its own, then the label: "【回答】d", "[Answer] B", "「答え」c"
@@ -361,3 +361,19 @@ def asked_marker(prompt: str | None) -> str | None:
     if not words or any(len(w) > 20 or not w.replace("-", "").isalpha() for w in words):
         return None  # words only: not "</script>", "x)", a 1 MB token
     return " ".join(words) + ":"
+
+
+def answer_on_last_line(reader: Reader, t: str) -> bool:
+    """The reply's last line holds an answer phrase ("8) Final Answer: Early respiratory support"): a line that
+    ends without a full stop after stating its answer was not cut."""
+    end = len(t.rstrip())
+    last = t.rfind("\n", 0, end) + 1
+    if end - last <= 40 and reader.chosen(last, end):
+        return True  # "Essential hypertension stage 2": a short closing line that names an option
+    return end - last <= 120 and any(
+        start >= last and not _WORD_CHAR.search(t[last:start].lstrip(" \t*_#-•0123456789.)"))
+        for start, _ in reader.phrase_spans[-1:]
+    )
+
+
+_WORD_CHAR = regex.compile(WORD)

@@ -54,6 +54,7 @@ import regex
 from xlingmed.errors import ConfigError
 from xlingmed.parsing.after_phrase import (
     coordinated,
+    doubted,
     labelled_before,
     line_below,
     listed_after,
@@ -64,7 +65,7 @@ from xlingmed.parsing.after_phrase import (
     without_ranges,
 )
 from xlingmed.parsing.alone import alone, fuzzy
-from xlingmed.parsing.answer_line import closing_answer_line, opening_label
+from xlingmed.parsing.answer_line import answer_on_last_line, closing_answer_line, opening_label
 from xlingmed.parsing.citations import blank_citations
 from xlingmed.parsing.content import by_content, stated_spans
 from xlingmed.parsing.deciding import AMBIGUOUS, decide, parsed_as
@@ -139,7 +140,7 @@ def _read(
     first = _answer_then_rationale(reader, t, valid, markers)
     if first is not None:
         return first
-    if stops_mid_sentence(t, cut_off) and not _answer_on_last_line(reader, t):
+    if stops_mid_sentence(t, cut_off) and not answer_on_last_line(reader, t):
         # the reply stopped before its end (the token limit): what it concluded on the way was not its last word
         # ("…Therefore, I'll go with B.\n\nBut wait, I recall that after surg")
         return Parsed(None, "cut_off")
@@ -169,7 +170,7 @@ def _read(
                 return Parsed(None, "ambiguous")  # "the answer is A or B"
             if "\n" in t[end : at.start] and len(listed_after(reader, form, at.start)) > 1:
                 return Parsed(None, "ambiguous")  # "Las opciones correctas son:\n2) …\n3) …"
-            if _doubted(reader, hi):
+            if doubted(reader, hi):
                 return Parsed(None, "thinking_only")  # "…the answer is C, but I'm not sure.\n\nWait, I think…"
             return Parsed(at.label, "phrase")
         if _refuses(reader, end, hi):
@@ -224,19 +225,6 @@ def _read(
     return last or fuzzy(reader, t) or _concluding_content(reader, form) or Parsed(None, "invalid")
 
 
-def _answer_on_last_line(reader: Reader, t: str) -> bool:
-    """The reply's last line holds an answer phrase ("8) Final Answer: Early respiratory support"): a line that
-    ends without a full stop after stating its answer was not cut."""
-    end = len(t.rstrip())
-    last = t.rfind("\n", 0, end) + 1
-    if end - last <= 40 and reader.chosen(last, end):
-        return True  # "Essential hypertension stage 2": a short closing line that names an option
-    return end - last <= 120 and any(
-        start >= last and not _HAS_WORD.search(t[last:start].lstrip(" \t*_#-•0123456789.)"))
-        for start, _ in reader.phrase_spans[-1:]
-    )
-
-
 @lru_cache(maxsize=64)
 def _normalised(markers: tuple[str, ...]) -> tuple[str, ...]:
     """The markers as a reply is searched (normalised, lower case), once per set of markers."""
@@ -255,14 +243,6 @@ def _concluding_content(reader: Reader, form: Shape) -> Parsed | None:
 
 
 _HAS_WORD = regex.compile(WORD)
-
-
-def _doubted(reader: Reader, hi: int) -> bool:
-    """What follows the answer's sentence (from ``hi``) doubts it and names no option: a reasoning trace that
-    stopped before it concluded ("…so perhaps the correct answer is C, but I'm not sure.\n\nWait, I think I'm
-    overcomplicating this."), whose last answer was never restated."""
-    tail = reader.low[hi:]
-    return reader.lit.doubt.search(tail) is not None and not reader.labels(hi, len(reader.text))
 # what the head before a rationale may be read by
 _HEAD_METHODS = ("marker", "phrase", "conclusion", "standalone", "option_text", "answer_line",
                  "sole_statement")

@@ -17,7 +17,7 @@ from xlingmed.types import Parsed
 _COORDINATION = regex.compile(
     r"[\s*_]*(?:,|،|/|\||;|；|(?:or|and|ou|oder|und|oppure|atau|dan|au|na|или|и|o|y|e|et)(?!\p{L})"
     r"|或|和|及|、|أو|او|و|או|ו|या|और|또는|및|과|와|または|か|と)[\s*_]*"
-    r"|\s+(?=option\s+\d)"  # "④ ⑤" (normalised to "option 4 option 5"): two circled numbers side by side
+    r"|\s*(?=option\s+\d)"  # "④ ⑤" (normalised to "option 4 option 5"): two circled numbers side by side
 )
 
 

@@ -425,3 +425,14 @@ def test_an_options_value_under_an_answer_heading() -> None:
     assert extract_choice("2 + 23 = 25.\n\n### Final Answer\n\\boxed{25}", list(opts), options=opts).value == "D"
     # a value on the last line without such a heading is a calculation's result, not an answer
     assert extract_choice("So we have\n25", list(opts), options=opts).value is None
+
+
+def test_gaokao_style_end_marks_examples_and_the_closest_option() -> None:
+    # "[正确答案]B<eoa>": the end-of-answer mark the prompt asked for; the prompt's example, echoed, is no answer
+    assert read("[正确答案]B<eoa>", "zh")[0] == "B"
+    echo = "请写在[正确答案]和<eoa>之间。例如[正确答案]A<eoa>。\n答案: C"
+    assert read(echo, "zh")[0] == "C"
+    assert read("请写在[正确答案]和<eoa>之间。例如[正确答案]A<eoa>", "zh")[0] is None
+    # no option matches the reply's own result; it commits to the nearest
+    nearest = "The result is 3.3e-26 J, which matches no option exactly. The closest option is:\n\nB. 2.8e-26"
+    assert read(nearest)[0] == "B"

@@ -44,6 +44,8 @@ LANGUAGE = Language(
         # after the label: "C would be my choice", "B is my final answer"
         "would be my choice", "is my choice", "is my answer", "is my final answer", "would be my answer",
         "remains correct", "remains the best", "remains the correct", "is still correct", "is still the best",
+        # no option matches the reply's own result, and it commits to the nearest: "The closest option is: **B. …**"
+        "the closest option", "the closest answer", "the closest match", "closest option", "the most reasonable option",
     ),
     negations_before=(
         "not", "isn't", "is not", "never", "rather than", "instead of", "except", "excluding", "exclude",
@@ -117,12 +119,13 @@ LANGUAGE = Language(
         "is the correct option", "is the right option", "is correct answer", "is correct option",
     ),
     copulas=("is", "are", "was", "would be", "will be", "must be", "should be"),
-    # an answer phrase after one of these in its clause is someone else's or a supposition
+    # an answer phrase after one of these in its clause is someone else's, a supposition or an example
     # a reasoning trace's doubt about the answer it just gave
     doubt_words=("wait", "hmm", "not sure", "maybe i'm", "i'm confused", "getting confused", "alternatively"),
     reported_words=(
         "if", "whether", "unless", "suppose", "supposing", "claims", "claimed", "claim that", "says", "said",
         "suggests", "suggested", "states", "stated", "believes", "believed", "thinks", "thought", "assumes",
         "assumed",
+        "for example", "for instance", "e.g.",
     ),
 )

@@ -58,5 +58,6 @@ LANGUAGE = Language(
     # an answer phrase after one of these in its clause is someone else's or a supposition
     reported_words=(
         "如果", "假如", "假设", "若", "认为", "声称", "提示",
+        "例如", "比如", "例子",
     ),
 )

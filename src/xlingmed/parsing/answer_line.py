@@ -85,6 +85,8 @@ def _candidate(reader: Reader, form: Shape, i: int, markers: Sequence[str]) -> P
     ``None`` where it is no answer line."""
     lo, hi = form.lines[i]
     end = _marker_end(reader, lo, hi)
+    if end is not None and reader.reported(end):
+        return None  # "例如[正确答案]A": an example the prompt gave, echoed
     if end is not None:
         at = reader.label_at(end, strict_case=False, number=reader.numbered)
         if at is not None and at.end <= hi and _only_own_text(reader, at.label, at.end, hi):

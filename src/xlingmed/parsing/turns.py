@@ -22,7 +22,8 @@ _END_OF_TURN = regex.compile(
     r"<\|(?:end|im_end|eot_id|endoftext|END_RESPONSE|END_OF_TURN_TOKEN|user|im_start|start_header_id)[^<>|\n]{0,20}"
     r"(?:\|>|(?=<))|<end_of_turn>|<start_of_turn>|</s>|<eos>",
 )
-_SPECIAL = regex.compile(r"<\|[^<>|\n]{1,40}\|>|<unused\d{1,4}>|<(?:bos|pad|s)>")
+# <eoa>: the end-of-answer mark GAOKAO-Bench-style prompts ask for ("[正确答案]B<eoa>"), echoed with the prompt too
+_SPECIAL = regex.compile(r"<\|[^<>|\n]{1,40}\|>|<unused\d{1,4}>|<(?:bos|pad|s|eoa)>")
 _THINK_OPEN = regex.compile(r"<(?:think|thinking|reasoning)>", regex.I)
 _THINK_CLOSE = regex.compile(r"</(?:think|thinking|reasoning)>", regex.I)
 

@@ -46,6 +46,7 @@ LANGUAGE = Language(
         "remains correct", "remains the best", "remains the correct", "is still correct", "is still the best",
         # no option matches the reply's own result, and it commits to the nearest: "The closest option is: **B. …**"
         "the closest option", "the closest answer", "the closest match", "closest option", "the most reasonable option",
+        "the closest is", "is the closest", "would be the closest",
     ),
     negations_before=(
         "not", "isn't", "is not", "never", "rather than", "instead of", "except", "excluding", "exclude",

@@ -20,9 +20,12 @@ from xlingmed.languages import LANGUAGES
 # Mistral/Llama 2, GPT-2 style), and the next speaker's tag when the end token was dropped
 _END_OF_TURN = regex.compile(
     r"<\|(?:end|im_end|eot_id|endoftext|END_RESPONSE|END_OF_TURN_TOKEN|user|im_start|start_header_id)[^<>|\n]{0,20}"
-    r"(?:\|>|(?=<))|<end_of_turn>|<start_of_turn>|</s>|<eos>",
+    r"(?:\|>|(?=<))|<end_of_turn>|<start_of_turn>|</s>|<eos>"
+    # GAOKAO-Bench's end-of-answer mark after the answer ("[正确答案]B<eoa>"; a model that goes on to invent
+    # questions and answer them answered there), not the prompt's words about it ("写在[正确答案]和<eoa>之间")
+    r"|(?<=[A-Za-z0-9)\]】]\s{0,3})<eoa>",
 )
-# <eoa>: the end-of-answer mark GAOKAO-Bench-style prompts ask for ("[正确答案]B<eoa>"), echoed with the prompt too
+# <eoa>: the end-of-answer mark GAOKAO-Bench-style prompts ask for, where it ends no answer (the prompt echoed)
 _SPECIAL = regex.compile(r"<\|[^<>|\n]{1,40}\|>|<unused\d{1,4}>|<(?:bos|pad|s|eoa)>")
 _THINK_OPEN = regex.compile(r"<(?:think|thinking|reasoning)>", regex.I)
 _THINK_CLOSE = regex.compile(r"</(?:think|thinking|reasoning)>", regex.I)

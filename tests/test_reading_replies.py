@@ -430,8 +430,11 @@ def test_an_options_value_under_an_answer_heading() -> None:
 def test_gaokao_style_end_marks_examples_and_the_closest_option() -> None:
     # "[正确答案]B<eoa>": the end-of-answer mark the prompt asked for; the prompt's example, echoed, is no answer
     assert read("[正确答案]B<eoa>", "zh")[0] == "B"
-    echo = "请写在[正确答案]和<eoa>之间。例如[正确答案]A<eoa>。\n答案: C"
-    assert read(echo, "zh")[0] == "C"
+    # a model that answered, then made up questions and answered them too, answered at its first <eoa>
+    invented = "\n[正确答案]B<eoa>\n请你回答：\n甲与乙…下列哪一选项是正确的?A:是;B:不是。\n[正确答案]A<eoa>"
+    assert read(invented, "zh")[0] == "B"
+    # the prompt's words about the mark, echoed, end nothing; its example is no answer
+    assert read("请写在[正确答案]和<eoa>之间。\n答案: C", "zh")[0] == "C"
     assert read("请写在[正确答案]和<eoa>之间。例如[正确答案]A<eoa>", "zh")[0] is None
     # no option matches the reply's own result; it commits to the nearest
     nearest = "The result is 3.3e-26 J, which matches no option exactly. The closest option is:\n\nB. 2.8e-26"

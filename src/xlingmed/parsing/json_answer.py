@@ -5,6 +5,11 @@ second object). The reply's last object is its final commitment, when nothing bu
 answer field is read, and the options its rationale discusses are not. A ``null`` answer with an abstention code
 (``{"choice": null, "abstain_code": "NO_VALID_OPTION"}``, NOTA-style prompts) is a reply that chose no option:
 ``refused``. Seen on real replies of DeepSeek-R1, GPT-5, Claude Opus 4.7, Gemini 2.5 Pro and Llama 4 (issue 59).
+
+GAOKAO-Bench's prompts ask for an answer block keyed by the question's number, which models often print as a
+Python dict (``{'11': ['B', 'D']}``, in a fence or under a markdown rule): such an object is read as a literal
+(``ast.literal_eval``, which builds values and calls nothing; at most 2,000 characters), its one key's value being
+the answer; an empty list chose no option. A value that is an option's value ("-1 + i", 2) names that option.
 """
 
 from __future__ import annotations

@@ -115,10 +115,15 @@ def stated_value(reader: Reader, lo: int, hi: int) -> str | None:
     """The option whose whole text ``[lo, hi)`` states, decoration aside, where that text is a value too short or
     too numeric for the text rules ("The correct answer is:\n\n**35**" for option "35"; "$-1 + i$"): exactly one
     option's, signs and all, or ``None``."""
-    stated = unmath(reader.text[lo:hi].strip(_VALUE_DECOR))
-    if not stated or len(stated) > 40:
-        return None
-    found = [label for label, option in reader.options.items() if option and unmath(option) == stated]
+    stated = reader.text[lo:hi].strip(_VALUE_DECOR)
+    return option_with_value(reader, stated) if len(unmath(stated)) <= 40 else None
+
+
+def option_with_value(reader: Reader, value: str) -> str | None:
+    """The one option whose raw text is ``value``, TeX's ``$`` and spaces aside ("-1 + i" for "$-1 + i$"; signs
+    kept, which folding would drop), or ``None``."""
+    stated = unmath(value)
+    found = [label for label, option in reader.options.items() if option and stated and unmath(option) == stated]
     return found[0] if len(found) == 1 else None
 
 

@@ -21,9 +21,10 @@ from typing import Any
 import regex
 
 from xlingmed.languages import LANGUAGES
+from xlingmed.parsing.after_phrase import option_with_value
 from xlingmed.parsing.literals import JSON_ANSWER_KEYS
 from xlingmed.parsing.mentions import Reader
-from xlingmed.parsing.text import FoldedText, unmath
+from xlingmed.parsing.text import FoldedText
 from xlingmed.types import Parsed, declare_parse_methods
 
 declare_parse_methods({"json_answer": "read"})
@@ -120,10 +121,9 @@ def _label(reader: Reader, value: str) -> str | None:
     """The option ``value`` names: one label with nothing but decoration or its option's own text after it
     ("C", "(b)", "C. Infliximab", "Option 3"), or an option's whole text ("Infliximab")."""
     value = value.strip()[:512]
-    if not reader.numbered:  # {'7': [2]} with lettered options: the value 2, option "$2$", not the second option
-        same = [label for label, option in reader.options.items() if option and unmath(option) == unmath(value)]
-        if len(same) == 1:
-            return same[0]
+    valued = option_with_value(reader, value)  # "-1 + i" for option "$-1 + i$": a value, its signs kept
+    if valued is not None and not reader.numbered:
+        return valued  # {'7': [2]} with lettered options: the value 2, option "$2$", not the second option
     sub = Reader(value, reader.valid, reader.options, reader.numbered, reader.letters, reader.lower)
     at = sub.label_at(0, strict_case=False, number=True)
     if at is not None:
@@ -131,9 +131,8 @@ def _label(reader: Reader, value: str) -> str | None:
         after = len(value) - len(value[at.end :].lstrip(_DECOR))
         if not rest or rest == sub.option_texts.get(at.label) or sub.words_of_option_follow(at.label, after, 4):
             return at.label  # "4) La presión transpulmonar…": its number, then its own words
-    raw = [label for label, option in reader.options.items() if option and unmath(option) == unmath(value)]
-    if len(raw) == 1:
-        return raw[0]  # "-1 + i" for option "$-1 + i$": a value, its signs kept
+    if valued is not None:
+        return valued  # numbered options: "2" was the second option's number above, else a value
     folded = FoldedText(value).text.strip()
     found = [label for label, option in sub.option_texts.items() if option and option == folded]
     return found[0] if len(found) == 1 else None
